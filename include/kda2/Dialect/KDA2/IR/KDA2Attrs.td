@@ -1,0 +1,220 @@
+//===- KDA2Attrs.td - kda2 attributes and enums ------------*- tablegen -*-===//
+//
+// Enumerations (memory spaces, physical layouts, packings, loop mappings,
+// ...) and the constraint-annotation attributes of the .tirx DSL.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KDA2_DIALECT_KDA2_IR_KDA2ATTRS_TD
+#define KDA2_DIALECT_KDA2_IR_KDA2ATTRS_TD
+
+include "kda2/Dialect/KDA2/IR/KDA2Dialect.td"
+include "kda2/Dialect/KDA2/IR/KDA2Interfaces.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+//===----------------------------------------------------------------------===//
+// Enumerations
+//===----------------------------------------------------------------------===//
+
+def KDA2_MemorySpace : I32EnumAttr<"MemorySpace", "memory space of a tensor", [
+    I32EnumAttrCase<"gmem", 0>, I32EnumAttrCase<"smem", 1>,
+    I32EnumAttrCase<"reg", 2>]> {
+  let cppNamespace = "::mlir::kda2";
+  let genSpecializedAttr = 0;
+}
+
+def KDA2_Layout : I32EnumAttr<"Layout", "physical layout of a global tensor", [
+    I32EnumAttrCase<"row_major", 0>, I32EnumAttrCase<"BHSD", 1>,
+    I32EnumAttrCase<"BSHD", 2>, I32EnumAttrCase<"BHS", 3>,
+    I32EnumAttrCase<"BSH", 4>, I32EnumAttrCase<"KV", 5>,
+    I32EnumAttrCase<"VK", 6>]> {
+  let cppNamespace = "::mlir::kda2";
+  let genSpecializedAttr = 0;
+}
+def KDA2_LayoutAttr : EnumAttr<KDA2_Dialect, KDA2_Layout, "layout">;
+
+def KDA2_Packing : I32EnumAttr<"Packing", "element packing in memory", [
+    I32EnumAttrCase<"none", 0>, I32EnumAttrCase<"vnni4", 1>]> {
+  let cppNamespace = "::mlir::kda2";
+  let genSpecializedAttr = 0;
+}
+def KDA2_PackingAttr : EnumAttr<KDA2_Dialect, KDA2_Packing, "packing">;
+
+def KDA2_LoopMapping : I32EnumAttr<"LoopMapping", "hardware level a loop maps to", [
+    I32EnumAttrCase<"block", 0>, I32EnumAttrCase<"warp", 1>,
+    I32EnumAttrCase<"thread", 2>]> {
+  let cppNamespace = "::mlir::kda2";
+  let genSpecializedAttr = 0;
+}
+def KDA2_LoopMappingAttr : EnumAttr<KDA2_Dialect, KDA2_LoopMapping, "mapping">;
+
+def KDA2_MaskType : I32EnumAttr<"MaskType", "element type of a delta mask", [
+    I32EnumAttrCase<"uint8", 0>, I32EnumAttrCase<"boolean", 1, "bool">]> {
+  let cppNamespace = "::mlir::kda2";
+  let genSpecializedAttr = 0;
+}
+def KDA2_MaskTypeAttr : EnumAttr<KDA2_Dialect, KDA2_MaskType, "mask_type">;
+
+def KDA2_CoalesceFallback : I32EnumAttr<"CoalesceFallback",
+    "code path when a coalescing condition does not hold", [
+    I32EnumAttrCase<"scalar", 0>, I32EnumAttrCase<"padding_align16", 1>,
+    I32EnumAttrCase<"padding_align32", 2>]> {
+  let cppNamespace = "::mlir::kda2";
+  let genSpecializedAttr = 0;
+}
+def KDA2_CoalesceFallbackAttr
+    : EnumAttr<KDA2_Dialect, KDA2_CoalesceFallback, "coalesce_fallback">;
+
+def KDA2_PragmaKind : I32EnumAttr<"PragmaKind", "scheduler pragma", [
+    I32EnumAttrCase<"tma_coalesce", 0>, I32EnumAttrCase<"l2_prefetch", 1>,
+    I32EnumAttrCase<"sm_shuffle", 2>]> {
+  let cppNamespace = "::mlir::kda2";
+  let genSpecializedAttr = 0;
+}
+
+def KDA2_ReduceKind : I32EnumAttr<"ReduceKind", "reduction combiner", [
+    I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"max", 1>,
+    I32EnumAttrCase<"min", 2>]> {
+  let cppNamespace = "::mlir::kda2";
+  let genSpecializedAttr = 0;
+}
+def KDA2_ReduceKindAttr : EnumAttr<KDA2_Dialect, KDA2_ReduceKind, "reduce_kind">;
+
+def KDA2_CmpPredicate : I32EnumAttr<"CmpPredicate", "comparison predicate", [
+    I32EnumAttrCase<"eq", 0>, I32EnumAttrCase<"ne", 1>,
+    I32EnumAttrCase<"lt", 2>, I32EnumAttrCase<"le", 3>,
+    I32EnumAttrCase<"gt", 4>, I32EnumAttrCase<"ge", 5>]> {
+  let cppNamespace = "::mlir::kda2";
+  let genSpecializedAttr = 0;
+}
+def KDA2_CmpPredicateAttr : EnumAttr<KDA2_Dialect, KDA2_CmpPredicate, "predicate">;
+
+def KDA2_IOKind : I32EnumAttr<"IOKind", "direction of a kernel argument", [
+    I32EnumAttrCase<"in", 0>, I32EnumAttrCase<"out", 1>,
+    I32EnumAttrCase<"inout", 2>]> {
+  let cppNamespace = "::mlir::kda2";
+  let genSpecializedAttr = 0;
+}
+def KDA2_IOKindAttr : EnumAttr<KDA2_Dialect, KDA2_IOKind, "io"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// Constraint annotations on loops
+//===----------------------------------------------------------------------===//
+
+class KDA2_AnnotationAttr<string name, string attrMnemonic,
+                          list<Trait> traits = []>
+    : AttrDef<KDA2_Dialect, name,
+              !listconcat(traits, [DeclareAttrInterfaceMethods<
+                  KDA2_LoopAnnotationAttrInterface>])> {
+  let mnemonic = attrMnemonic;
+}
+
+def KDA2_WarpReduceAttr : KDA2_AnnotationAttr<"WarpReduce", "warp_reduce"> {
+  let summary = "`@warp_reduce`: reductions in the loop use warp shuffles";
+  let description = [{
+    Every reduction inside the annotated loop is carried out across the
+    lanes of a warp with shuffles instead of through shared memory. A tile
+    value stored into a scalar element inside such a loop is sum-reduced.
+    The loop must contain at least one `kda2.reduce`.
+
+    ```mlir
+    kda2.loop block %i to %c32 annotations [#kda2.warp_reduce] { ... }
+    ```
+  }];
+}
+
+def KDA2_BankConflictFreeAttr
+    : KDA2_AnnotationAttr<"BankConflictFree", "bank_conflict_free"> {
+  let summary = "`$bank_conflict_free`: shared-memory accesses are conflict free";
+  let description = [{
+    The shared buffers the loop touches are padded or XOR-swizzled so that
+    no access has a bank conflict. The loop must access shared memory, and
+    every buffer it touches must fit the profile's shared memory per block
+    (the padding is accounted for by the lowering).
+
+    ```mlir
+    kda2.loop block %i to %c32 annotations [#kda2.bank_conflict_free] { ... }
+    ```
+  }];
+}
+
+def KDA2_CoalescedAccessAttr
+    : KDA2_AnnotationAttr<"CoalescedAccess", "coalesced_access"> {
+  let summary = "`@coalesced_access`: 128-byte aligned contiguous global access";
+  let description = [{
+    Global loads and stores in the loop are 128-byte aligned and contiguous.
+    When the loop bound or the innermost dimension of a global tensor it
+    touches is dynamic, the annotation must carry a condition on a named
+    dimension (`seqlen % 32 == 0`) and may name the fallback taken when it
+    does not hold (default: scalar accesses).
+
+    ```mlir
+    #kda2.coalesced_access<dim = "seqlen", modulus = 32, fallback = padding_align32>
+    #kda2.coalesced_access<>
+    ```
+  }];
+  let parameters = (ins
+    OptionalParameter<"::mlir::StringAttr">:$dim,
+    OptionalParameter<"int64_t">:$modulus,
+    OptionalParameter<"::mlir::kda2::CoalesceFallbackAttr">:$fallback);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// True when the annotation carries a `dim % modulus == 0` condition.
+    bool hasCondition() const { return getDim() && !getDim().empty(); }
+  }];
+}
+
+def KDA2_TmaBoundAttr : KDA2_AnnotationAttr<"TmaBound", "tma_bound"> {
+  let summary = "`@tma_bound(rows, cols)`: bound on the TMA tile";
+  let description = [{
+    Tiles moved by the tensor memory accelerator in this loop are at most
+    `rows x cols` elements. The bound must not exceed the hardware
+    profile's maximum TMA tile (64x64 on A100-class, 128x128 on Hopper).
+
+    ```mlir
+    #kda2.tma_bound<64 x 64>
+    ```
+  }];
+  let parameters = (ins "int64_t":$rows, "int64_t":$cols);
+  let assemblyFormat = "`<` $rows `x` $cols `>`";
+  let genVerifyDecl = 1;
+}
+
+def KDA2_ShapeHintAttr : KDA2_AnnotationAttr<"ShapeHint", "shape_hint"> {
+  let summary = "`@shape_hint(dim, [values])`: specialise on a dynamic size";
+  let description = [{
+    The named dynamic dimension takes only the listed values in practice;
+    one specialised code path is generated per value, with a runtime
+    dispatch and a generic fallback. Values are positive and strictly
+    increasing.
+
+    ```mlir
+    #kda2.shape_hint<"seqlen", [128, 256, 512]>
+    ```
+  }];
+  let parameters = (ins "::mlir::StringAttr":$dim,
+                        ArrayRefParameter<"int64_t">:$values);
+  let assemblyFormat = "`<` $dim `,` `[` $values `]` `>`";
+  let genVerifyDecl = 1;
+}
+
+def KDA2_PragmaAttr : KDA2_AnnotationAttr<"Pragma", "pragma"> {
+  let summary = "`#pragma name`: scheduler directive";
+  let description = [{
+    `tma_coalesce` merges tensor-memory accesses into bulk tensor copies
+    (sm_90a), `l2_prefetch` prefetches the next tile's global data into L2,
+    `sm_shuffle` permutes the block order across SMs.
+
+    ```mlir
+    #kda2.pragma<l2_prefetch>
+    ```
+  }];
+  let parameters = (ins EnumParameter<KDA2_PragmaKind>:$kind);
+  let assemblyFormat = "`<` $kind `>`";
+}
+
+#endif // KDA2_DIALECT_KDA2_IR_KDA2ATTRS_TD

@@ -1,0 +1,37 @@
+//===- ImportTIRx.h - .tirx to kda2 IR --------------------------*- C++ -*-===//
+//
+// Builds kda2 IR from a .tirx kernel description, with FileLineColLoc
+// locations taken from the source, and registers the `--import-tirx`
+// translation.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KDA2_FRONTEND_TIRX_IMPORTTIRX_H
+#define KDA2_FRONTEND_TIRX_IMPORTTIRX_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/SourceMgr.h"
+
+namespace mlir::kda2 {
+
+/// Options of the .tirx importer.
+struct ImportTIRxOptions {
+  /// Hardware profile recorded as the module's `kda2.target`; empty for none.
+  std::string profile = "H200-SXM";
+};
+
+/// Parses the main buffer of `sourceMgr` as .tirx and returns a verified
+/// module of kda2 kernels, or null after emitting located diagnostics
+/// (file:line:col) through the context's diagnostic engine.
+OwningOpRef<ModuleOp> importTIRx(llvm::SourceMgr &sourceMgr,
+                                 MLIRContext *context,
+                                 const ImportTIRxOptions &options = {});
+
+/// Registers `--import-tirx` (with `--tirx-profile=<name>`) with
+/// mlir-translate-style tools.
+void registerImportTIRxTranslation();
+
+} // namespace mlir::kda2
+
+#endif // KDA2_FRONTEND_TIRX_IMPORTTIRX_H

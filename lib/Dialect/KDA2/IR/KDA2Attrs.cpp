@@ -1,0 +1,272 @@
+//===- KDA2Attrs.cpp - kda2 attributes and annotations ---------*- C++ -*-===//
+//
+// Enumerations and the constraint-annotation attributes. Each annotation
+// verifies its own parameters (`verify`) and, through
+// LoopAnnotationAttrInterface, what it promises about the loop it is
+// attached to, against the target hardware profile when there is one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kda2/Dialect/KDA2/IR/KDA2.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::kda2;
+
+#include "kda2/Dialect/KDA2/IR/KDA2Enums.cpp.inc"
+
+#include "kda2/Dialect/KDA2/IR/KDA2AttrInterfaces.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "kda2/Dialect/KDA2/IR/KDA2Attrs.cpp.inc"
+
+void KDA2Dialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "kda2/Dialect/KDA2/IR/KDA2Attrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// True when some argument of the kernel enclosing `op` has a dynamic
+/// dimension called `name`.
+static bool kernelHasNamedDim(Operation *op, StringRef name) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (!kernel)
+    return false;
+  for (Type type : kernel.getArgumentTypes()) {
+    auto tensor = dyn_cast<KDA2TensorType>(type);
+    if (!tensor)
+      continue;
+    for (unsigned i = 0, e = tensor.getRank(); i < e; ++i)
+      if (tensor.getDimName(i) == name)
+        return true;
+  }
+  return false;
+}
+
+/// The tensor a load or store accesses, or null for other ops.
+static Value getAccessedTensor(Operation *op) {
+  if (auto load = dyn_cast<LoadOp>(op))
+    return load.getSource();
+  if (auto store = dyn_cast<StoreOp>(op))
+    return store.getDest();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// @warp_reduce
+//===----------------------------------------------------------------------===//
+
+StringRef WarpReduceAttr::getSpelling() const { return "@warp_reduce"; }
+
+LogicalResult WarpReduceAttr::verifyOnLoop(Operation *loop,
+                                           const HardwareProfile *) const {
+  bool hasReduction = false;
+  loop->walk([&](ReduceOp) { hasReduction = true; });
+  if (!hasReduction)
+    return loop->emitOpError()
+           << "'@warp_reduce' annotates a loop that contains no reduction";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// $bank_conflict_free
+//===----------------------------------------------------------------------===//
+
+StringRef BankConflictFreeAttr::getSpelling() const {
+  return "$bank_conflict_free";
+}
+
+/// Bytes of a shared buffer once each row (all dimensions but the last) is
+/// padded by one 4-byte bank word, the padding that makes column accesses of
+/// 4-byte elements hit 32 distinct banks (row pitch no longer a multiple of
+/// 128 bytes).
+static int64_t paddedSharedBytes(KDA2TensorType type) {
+  int64_t rows = 1;
+  for (int64_t size : type.getShape().drop_back())
+    rows *= size;
+  return *type.getStaticSizeInBytes() + rows * 4;
+}
+
+LogicalResult
+BankConflictFreeAttr::verifyOnLoop(Operation *loop,
+                                   const HardwareProfile *profile) const {
+  llvm::SetVector<Value> buffers;
+  loop->walk([&](Operation *op) {
+    Value tensor = getAccessedTensor(op);
+    if (tensor &&
+        cast<KDA2TensorType>(tensor.getType()).getMemorySpace() == MemorySpace::smem)
+      buffers.insert(tensor);
+  });
+  if (buffers.empty())
+    return loop->emitOpError()
+           << "'$bank_conflict_free' annotates a loop that accesses no "
+              "shared memory";
+  if (!profile)
+    return success();
+  for (Value buffer : buffers) {
+    auto type = cast<KDA2TensorType>(buffer.getType());
+    int64_t padded = paddedSharedBytes(type);
+    if (static_cast<uint64_t>(padded) > profile->sharedMemoryPerBlockBytes())
+      return loop->emitOpError()
+             << "'$bank_conflict_free' buffer of "
+             << *type.getStaticSizeInBytes() << " bytes (" << padded
+             << " with conflict-free padding) exceeds the shared memory per "
+                "block of profile '"
+             << profile->name << "' (" << profile->sharedMemoryPerBlockBytes()
+             << " bytes)";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// @coalesced_access
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+CoalescedAccessAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                            StringAttr dim, int64_t modulus,
+                            CoalesceFallbackAttr fallback) {
+  bool hasDim = dim && !dim.getValue().empty();
+  if (hasDim && modulus <= 0)
+    return emitError() << "coalescing condition on '" << dim.getValue()
+                       << "' needs a positive modulus, got " << modulus;
+  if (!hasDim && modulus != 0)
+    return emitError() << "coalescing modulus " << modulus
+                       << " given without a dimension";
+  if (!hasDim && fallback)
+    return emitError() << "coalescing fallback given without a condition";
+  return success();
+}
+
+StringRef CoalescedAccessAttr::getSpelling() const {
+  return "@coalesced_access";
+}
+
+/// The name of the first dynamic dimension that decides whether the global
+/// accesses in `loop` are contiguous: the loop bound when it is a named size,
+/// else the innermost dimension of a global tensor the loop touches.
+/// Returns std::nullopt when all are static.
+static std::optional<std::string> findDynamicAccessDim(Operation *loop) {
+  auto loopOp = cast<LoopOp>(loop);
+  if (auto dim = loopOp.getUpperBound().getDefiningOp<DimOp>())
+    return dim.getName().str();
+  std::optional<std::string> found;
+  loop->walk([&](Operation *op) {
+    Value tensor = getAccessedTensor(op);
+    if (!tensor || found)
+      return;
+    auto type = cast<KDA2TensorType>(tensor.getType());
+    if (type.getMemorySpace() != MemorySpace::gmem || type.getRank() == 0)
+      return;
+    unsigned last = type.getRank() - 1;
+    if (ShapedType::isDynamic(type.getShape()[last]))
+      found = type.getDimName(last).empty() ? std::string("?")
+                                            : type.getDimName(last).str();
+  });
+  return found;
+}
+
+LogicalResult CoalescedAccessAttr::verifyOnLoop(Operation *loop,
+                                                const HardwareProfile *) const {
+  if (hasCondition()) {
+    if (!kernelHasNamedDim(loop, getDim().getValue()))
+      return loop->emitOpError()
+             << "'@coalesced_access' condition names '" << getDim().getValue()
+             << "', which is not a dimension of the kernel";
+    return success();
+  }
+  if (std::optional<std::string> dim = findDynamicAccessDim(loop))
+    return loop->emitOpError()
+           << "'@coalesced_access' on dynamic dimension '" << *dim
+           << "' needs a condition, e.g. 'if " << *dim
+           << " % 32 == 0 else padding_align32'";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// @tma_bound
+//===----------------------------------------------------------------------===//
+
+LogicalResult TmaBoundAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t rows, int64_t cols) {
+  // cuTensorMapEncodeTiled accepts box sizes in [1, 256] per dimension.
+  if (rows <= 0 || cols <= 0 || rows > 256 || cols > 256)
+    return emitError() << "TMA tile " << rows << "x" << cols
+                       << " must have each side in [1, 256]";
+  return success();
+}
+
+StringRef TmaBoundAttr::getSpelling() const { return "@tma_bound"; }
+
+LogicalResult TmaBoundAttr::verifyOnLoop(Operation *loop,
+                                         const HardwareProfile *profile) const {
+  if (!profile)
+    return success();
+  if (getRows() > profile->maxTmaTileRows ||
+      getCols() > profile->maxTmaTileCols)
+    return loop->emitOpError()
+           << "'@tma_bound' tile " << getRows() << "x" << getCols()
+           << " exceeds the maximum TMA tile " << profile->maxTmaTileRows
+           << "x" << profile->maxTmaTileCols << " of profile '"
+           << profile->name << "'";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// @shape_hint
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+ShapeHintAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      StringAttr dim, ArrayRef<int64_t> values) {
+  if (!dim || dim.getValue().empty())
+    return emitError() << "shape hint needs a dimension name";
+  if (values.empty())
+    return emitError() << "shape hint for '" << dim.getValue()
+                       << "' lists no values";
+  for (auto [i, value] : llvm::enumerate(values)) {
+    if (value <= 0)
+      return emitError() << "shape hint for '" << dim.getValue()
+                         << "' has non-positive value " << value;
+    if (i > 0 && value <= values[i - 1])
+      return emitError() << "shape hint values for '" << dim.getValue()
+                         << "' must be strictly increasing, got " << value
+                         << " after " << values[i - 1];
+  }
+  return success();
+}
+
+StringRef ShapeHintAttr::getSpelling() const { return "@shape_hint"; }
+
+LogicalResult ShapeHintAttr::verifyOnLoop(Operation *loop,
+                                          const HardwareProfile *) const {
+  if (!kernelHasNamedDim(loop, getDim().getValue()))
+    return loop->emitOpError()
+           << "'@shape_hint' names '" << getDim().getValue()
+           << "', which is not a dynamic dimension of the kernel";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// #pragma
+//===----------------------------------------------------------------------===//
+
+StringRef PragmaAttr::getSpelling() const { return "#pragma"; }
+
+LogicalResult PragmaAttr::verifyOnLoop(Operation *loop,
+                                       const HardwareProfile *profile) const {
+  if (getKind() == PragmaKind::tma_coalesce && profile && !profile->tma)
+    return loop->emitOpError()
+           << "'#pragma tma_coalesce' needs the tensor memory accelerator, "
+              "which profile '"
+           << profile->name << "' (" << profile->arch << ") lacks";
+  return success();
+}

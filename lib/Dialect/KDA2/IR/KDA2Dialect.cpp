@@ -1,0 +1,64 @@
+//===- KDA2Dialect.cpp - kda2 dialect registration -------------*- C++ -*-===//
+//
+// Registers the kda2 operations, attributes and types, owns the context's
+// hardware-profile registry, and verifies the dialect's discardable
+// attributes: the module-level `kda2.target` (a known hardware profile) and
+// the kernel-argument `kda2.io` direction.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kda2/Dialect/KDA2/IR/KDA2.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectImplementation.h"
+
+using namespace mlir;
+using namespace mlir::kda2;
+
+#include "kda2/Dialect/KDA2/IR/KDA2OpsDialect.cpp.inc"
+
+void KDA2Dialect::initialize() {
+  profiles = std::make_unique<ProfileRegistry>(ProfileRegistry::withBuiltins());
+  registerAttributes();
+  registerTypes();
+  addOperations<
+#define GET_OP_LIST
+#include "kda2/Dialect/KDA2/IR/KDA2Ops.cpp.inc"
+      >();
+}
+
+LogicalResult KDA2Dialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  if (attr.getName() == getTargetAttrName()) {
+    if (!isa<ModuleOp>(op))
+      return op->emitError() << "'" << getTargetAttrName()
+                             << "' is only valid on a builtin.module";
+    auto name = dyn_cast<StringAttr>(attr.getValue());
+    if (!name)
+      return op->emitError() << "'" << getTargetAttrName()
+                             << "' must be a string naming a hardware profile";
+    llvm::Expected<const HardwareProfile *> profile =
+        getProfiles().get(name.getValue());
+    if (!profile)
+      return op->emitError() << llvm::toString(profile.takeError());
+    return success();
+  }
+  return op->emitError() << "unknown kda2 attribute '" << attr.getName()
+                         << "'";
+}
+
+LogicalResult KDA2Dialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned regionIndex,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  if (attr.getName() != getIOAttrName())
+    return op->emitError() << "unknown kda2 argument attribute '"
+                           << attr.getName() << "'";
+  if (!isa<KernelOp>(op))
+    return op->emitError() << "'" << getIOAttrName()
+                           << "' is only valid on kda2.kernel arguments";
+  if (!isa<IOKindAttr>(attr.getValue()))
+    return op->emitError() << "'" << getIOAttrName() << "' of argument #"
+                           << argIndex << " must be #kda2.io<in|out|inout>";
+  return success();
+}

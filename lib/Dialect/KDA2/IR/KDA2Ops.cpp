@@ -1,0 +1,765 @@
+//===- KDA2Ops.cpp - kda2 operations ---------------------------*- C++ -*-===//
+//
+// Builders, custom assembly and verifiers of the kda2 operations. The kernel
+// verifier enforces the .tirx rules: a kernel body holds layout
+// declarations, schedule loops and constants only, and has at least one of
+// each element kind (layout declaration, schedule, constraint annotation).
+//
+//===----------------------------------------------------------------------===//
+
+#include "kda2/Dialect/KDA2/IR/KDA2.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::kda2;
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+std::optional<SmallVector<int64_t>>
+mlir::kda2::getLayoutPermutation(Layout layout, unsigned rank) {
+  auto identity = [&]() {
+    return llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  };
+  switch (layout) {
+  case Layout::row_major:
+    return identity();
+  case Layout::BHSD:
+    if (rank != 4)
+      return std::nullopt;
+    return identity();
+  case Layout::BSHD:
+    if (rank != 4)
+      return std::nullopt;
+    return SmallVector<int64_t>{0, 2, 1, 3};
+  case Layout::BHS:
+    if (rank != 3)
+      return std::nullopt;
+    return identity();
+  case Layout::BSH:
+    if (rank != 3)
+      return std::nullopt;
+    return SmallVector<int64_t>{0, 2, 1};
+  case Layout::KV:
+    if (rank < 2)
+      return std::nullopt;
+    return identity();
+  case Layout::VK: {
+    if (rank < 2)
+      return std::nullopt;
+    SmallVector<int64_t> perm = identity();
+    std::swap(perm[rank - 2], perm[rank - 1]);
+    return perm;
+  }
+  }
+  return std::nullopt;
+}
+
+unsigned mlir::kda2::getImplicitGridRank(KDA2TensorType tensor, KernelOp kernel) {
+  if (!kernel || tensor.getMemorySpace() != MemorySpace::gmem)
+    return 0;
+  return std::min<unsigned>(kernel.getGridRank(), tensor.getRank());
+}
+
+Type mlir::kda2::getAccessType(KDA2TensorType tensor, unsigned gridRank,
+                               unsigned numIndices) {
+  if (gridRank + numIndices > tensor.getRank())
+    return {};
+  ArrayRef<int64_t> rest = tensor.getShape().drop_front(gridRank + numIndices);
+  if (rest.empty())
+    return tensor.getElementType();
+  return RankedTensorType::get(rest, tensor.getElementType());
+}
+
+/// The shape of a tile type, or std::nullopt for a scalar.
+static std::optional<ArrayRef<int64_t>> tileShape(Type type) {
+  if (auto tile = dyn_cast<RankedTensorType>(type))
+    return tile.getShape();
+  return std::nullopt;
+}
+
+/// True when two tile shapes agree in rank and in every static size.
+static bool compatibleShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  if (a.size() != b.size())
+    return false;
+  for (auto [x, y] : llvm::zip(a, b))
+    if (!ShapedType::isDynamic(x) && !ShapedType::isDynamic(y) && x != y)
+      return false;
+  return true;
+}
+
+/// Verifies element-wise operands under scalar-over-tile broadcasting and
+/// that `result` is the broadcast type with element type `resultElement`
+/// (the operands' own element type when null).
+static LogicalResult verifyElementwise(Operation *op, ArrayRef<Type> operands,
+                                       Type result,
+                                       Type resultElement = nullptr) {
+  Type element = getElementTypeOrSelf(operands.front());
+  std::optional<ArrayRef<int64_t>> shape;
+  for (Type type : operands) {
+    if (getElementTypeOrSelf(type) != element)
+      return op->emitOpError() << "operand element types differ: " << element
+                               << " vs " << getElementTypeOrSelf(type);
+    std::optional<ArrayRef<int64_t>> other = tileShape(type);
+    if (!other)
+      continue;
+    if (shape && !compatibleShapes(*shape, *other))
+      return op->emitOpError() << "operand tiles have incompatible shapes";
+    if (!shape)
+      shape = other;
+  }
+  if (!resultElement)
+    resultElement = element;
+  Type expected = shape ? Type(RankedTensorType::get(*shape, resultElement))
+                        : resultElement;
+  std::optional<ArrayRef<int64_t>> resultShape = tileShape(result);
+  bool ok = getElementTypeOrSelf(result) == resultElement &&
+            resultShape.has_value() == shape.has_value() &&
+            (!shape || compatibleShapes(*shape, *resultShape));
+  if (!ok)
+    return op->emitOpError() << "expected result type " << expected
+                             << ", got " << result;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                     FunctionType type) {
+  state.addAttribute(SymbolTable::getSymbolAttrName(),
+                     builder.getStringAttr(name));
+  state.addAttribute(getFunctionTypeAttrName(state.name), TypeAttr::get(type));
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Type argType : type.getInputs())
+    block->addArgument(argType, state.location);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(block);
+  ReturnOp::create(builder, state.location);
+}
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildFuncType =
+      [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
+         function_interface_impl::VariadicFlag,
+         std::string &) { return builder.getFunctionType(argTypes, results); };
+  if (function_interface_impl::parseFunctionOp(
+          parser, result, /*allowVariadic=*/false,
+          getFunctionTypeAttrName(result.name), buildFuncType,
+          getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name)))
+    return failure();
+  Region &body = *result.regions.front();
+  if (body.empty())
+    return parser.emitError(parser.getCurrentLocation(),
+                            "expected a kernel body");
+  ensureTerminator(body, parser.getBuilder(), result.location);
+  return success();
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+/// Names each argument of `region`'s entry block after the NameLoc it
+/// carries, so imported IR reads `%q` instead of `%arg0`.
+static void nameArgumentsFromLocations(Region &region,
+                                       OpAsmSetValueNameFn setNameFn) {
+  if (region.empty())
+    return;
+  for (BlockArgument arg : region.front().getArguments())
+    if (auto name = dyn_cast<NameLoc>(arg.getLoc()))
+      setNameFn(arg, name.getName().getValue());
+}
+
+void KernelOp::getAsmBlockArgumentNames(Region &region,
+                                        OpAsmSetValueNameFn setNameFn) {
+  nameArgumentsFromLocations(region, setNameFn);
+}
+
+void LoopOp::getAsmBlockArgumentNames(Region &region,
+                                      OpAsmSetValueNameFn setNameFn) {
+  nameArgumentsFromLocations(region, setNameFn);
+}
+
+/// Names an allocation's result after the .tirx buffer (its NameLoc).
+static void nameResultFromLocation(Operation *op,
+                                   OpAsmSetValueNameFn setNameFn) {
+  if (auto name = dyn_cast<NameLoc>(op->getLoc()))
+    setNameFn(op->getResult(0), name.getName().getValue());
+}
+
+void SmemAllocOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  nameResultFromLocation(*this, setNameFn);
+}
+
+void RegAllocOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  nameResultFromLocation(*this, setNameFn);
+}
+
+IOKind KernelOp::getArgIOKind(unsigned i) {
+  if (auto kind = getArgAttrOfType<IOKindAttr>(i, KDA2Dialect::getIOAttrName()))
+    return kind.getValue();
+  return IOKind::in;
+}
+
+const HardwareProfile *KernelOp::getTargetProfile() {
+  auto module = (*this)->getParentOfType<ModuleOp>();
+  if (!module)
+    return nullptr;
+  auto name =
+      module->getAttrOfType<StringAttr>(KDA2Dialect::getTargetAttrName());
+  if (!name)
+    return nullptr;
+  auto *dialect = getContext()->getLoadedDialect<KDA2Dialect>();
+  return dialect->getProfiles().lookup(name.getValue());
+}
+
+LogicalResult KernelOp::verify() {
+  if (!getFunctionType().getResults().empty())
+    return emitOpError() << "kernels return no values; outputs are arguments "
+                            "marked {kda2.io = #kda2.io<out>}";
+  for (auto [i, type] : llvm::enumerate(getArgumentTypes())) {
+    auto tensor = dyn_cast<KDA2TensorType>(type);
+    if (!tensor)
+      return emitOpError() << "argument #" << i
+                           << " must be a !kda2.tensor, got " << type;
+    if (tensor.getMemorySpace() != MemorySpace::gmem)
+      return emitOpError() << "argument #" << i
+                           << " must live in gmem, got "
+                           << stringifyMemorySpace(tensor.getMemorySpace());
+  }
+  ArrayAttr grid = getGridAttr();
+  if (!grid)
+    return success();
+  for (auto [d, nameAttr] : llvm::enumerate(grid.getAsRange<StringAttr>()))
+    for (auto [i, type] : llvm::enumerate(getArgumentTypes())) {
+      auto tensor = cast<KDA2TensorType>(type);
+      if (d >= tensor.getRank() || tensor.getDimName(d) != nameAttr.getValue())
+        return emitOpError() << "grid dimension '" << nameAttr.getValue()
+                             << "' is not dimension #" << d << " of argument #"
+                             << i;
+    }
+  return success();
+}
+
+/// True for ops a kernel body may hold outside schedule loops.
+static bool isKernelLevelOp(Operation *op) {
+  return isa<GmemOp, SmemAllocOp, RegAllocOp, DimOp, LoopOp, ReturnOp,
+             arith::ConstantOp>(op);
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  Block &body = getBody().front();
+  bool hasLayout = false, hasSchedule = false;
+  bool hasAnnotation = getPragmasAttr() && !getPragmasAttr().empty();
+  SmallVector<bool> declared(getNumArguments(), false);
+  int64_t sharedBytes = 0;
+  for (Operation &op : body) {
+    if (!isKernelLevelOp(&op))
+      return op.emitOpError()
+             << "is outside a schedule loop; a kernel body holds only layout "
+                "declarations, schedule loops, named sizes and constants";
+    if (auto gmem = dyn_cast<GmemOp>(op)) {
+      hasLayout = true;
+      for (Value tensor : gmem.getTensors()) {
+        unsigned index = cast<BlockArgument>(tensor).getArgNumber();
+        if (declared[index])
+          return gmem.emitOpError() << "argument #" << index
+                                    << " is declared by more than one kda2.gmem";
+        declared[index] = true;
+      }
+    }
+    if (auto smem = dyn_cast<SmemAllocOp>(op)) {
+      hasLayout = true;
+      sharedBytes += smem.getSize();
+    }
+    hasLayout |= isa<RegAllocOp>(op);
+    if (auto loop = dyn_cast<LoopOp>(op)) {
+      hasSchedule = true;
+      hasAnnotation |= loop.getAnnotationsAttr() && !loop.getAnnotationsAttr().empty();
+    }
+  }
+  llvm::StringSet<> counters;
+  WalkResult result = (*this)->walk([&](Operation *op) {
+    if (isa<DeltaMaskedOp>(op))
+      hasAnnotation = true;
+    if (auto loop = dyn_cast<LoopOp>(op))
+      hasAnnotation |= loop.getAnnotationsAttr() && !loop.getAnnotationsAttr().empty();
+    if (auto counter = dyn_cast<CounterOp>(op)) {
+      hasAnnotation = true;
+      if (!counters.insert(counter.getName()).second) {
+        counter.emitOpError() << "custom counter '" << counter.getName()
+                              << "' is defined more than once in the kernel";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  if (!hasLayout)
+    return emitOpError() << "has no layout declaration (kda2.gmem, "
+                            "kda2.smem_alloc or kda2.reg_alloc)";
+  if (!hasSchedule)
+    return emitOpError() << "has no schedule loop (kda2.loop)";
+  if (!hasAnnotation)
+    return emitOpError() << "has no constraint annotation";
+  if (const HardwareProfile *profile = getTargetProfile())
+    if (static_cast<uint64_t>(sharedBytes) >
+        profile->sharedMemoryPerBlockBytes())
+      return emitOpError() << "shared buffers total " << sharedBytes
+                           << " bytes, more than the shared memory per block "
+                              "of profile '"
+                           << profile->name << "' ("
+                           << profile->sharedMemoryPerBlockBytes()
+                           << " bytes)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Layout declarations
+//===----------------------------------------------------------------------===//
+
+LogicalResult GmemOp::verify() {
+  if (getTensors().empty())
+    return emitOpError() << "declares no tensor";
+  auto kernel = cast<KernelOp>((*this)->getParentOp());
+  for (Value tensor : getTensors()) {
+    auto arg = dyn_cast<BlockArgument>(tensor);
+    if (!arg || arg.getOwner()->getParentOp() != kernel)
+      return emitOpError() << "operands must be kernel arguments";
+    auto type = cast<KDA2TensorType>(tensor.getType());
+    unsigned index = arg.getArgNumber();
+    if (!getLayoutPermutation(getLayout(), type.getRank()))
+      return emitOpError() << "layout " << stringifyLayout(getLayout())
+                           << " does not apply to rank-" << type.getRank()
+                           << " argument #" << index;
+    if (getPacking() != Packing::vnni4)
+      continue;
+    unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+    if (bits > 16)
+      return emitOpError() << "vnni4 packing needs 8- or 16-bit elements, "
+                              "argument #"
+                           << index << " has " << type.getElementType();
+    int64_t inner = type.getShape()[(*getLayoutPermutation(
+        getLayout(), type.getRank()))[type.getRank() - 1]];
+    if (!ShapedType::isDynamic(inner) && inner % 4 != 0)
+      return emitOpError() << "vnni4 packing needs the innermost dimension of "
+                              "argument #"
+                           << index << " to be a multiple of 4, got " << inner;
+  }
+  return success();
+}
+
+LogicalResult SmemAllocOp::verify() {
+  auto type = cast<KDA2TensorType>(getResult().getType());
+  if (type.getMemorySpace() != MemorySpace::smem)
+    return emitOpError() << "result must be a tensor in smem";
+  int64_t bytes = *type.getStaticSizeInBytes();
+  if (bytes > getSize())
+    return emitOpError() << "buffer of " << bytes
+                         << " bytes does not fit its declared size of "
+                         << getSize() << " bytes";
+  auto kernel = cast<KernelOp>((*this)->getParentOp());
+  if (const HardwareProfile *profile = kernel.getTargetProfile())
+    if (static_cast<uint64_t>(getSize()) > profile->sharedMemoryPerBlockBytes())
+      return emitOpError() << "size of " << getSize()
+                           << " bytes exceeds the shared memory per block of "
+                              "profile '"
+                           << profile->name << "' ("
+                           << profile->sharedMemoryPerBlockBytes()
+                           << " bytes)";
+  return success();
+}
+
+LogicalResult RegAllocOp::verify() {
+  if (cast<KDA2TensorType>(getResult().getType()).getMemorySpace() !=
+      MemorySpace::reg)
+    return emitOpError() << "result must be a tensor in reg";
+  return success();
+}
+
+LogicalResult DimOp::verify() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (kernel)
+    for (Type type : kernel.getArgumentTypes())
+      for (unsigned i = 0, e = cast<KDA2TensorType>(type).getRank(); i < e; ++i)
+        if (cast<KDA2TensorType>(type).getDimName(i) == getName())
+          return success();
+  return emitOpError() << "'" << getName()
+                       << "' is not a dimension of the enclosing kernel";
+}
+
+//===----------------------------------------------------------------------===//
+// LoopOp
+//===----------------------------------------------------------------------===//
+
+void LoopOp::build(OpBuilder &builder, OperationState &state, Value upperBound,
+                   LoopMapping mapping, ArrayAttr annotations) {
+  state.addOperands(upperBound);
+  state.getOrAddProperties<Properties>().mapping = mapping;
+  if (annotations && !annotations.empty())
+    state.getOrAddProperties<Properties>().annotations = annotations;
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  block->addArgument(builder.getIndexType(), state.location);
+}
+
+ParseResult LoopOp::parse(OpAsmParser &parser, OperationState &result) {
+  StringRef mappingName;
+  SMLoc mappingLoc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&mappingName))
+    return failure();
+  std::optional<LoopMapping> mapping = symbolizeLoopMapping(mappingName);
+  if (!mapping)
+    return parser.emitError(mappingLoc)
+           << "expected loop mapping block, warp or thread, got '"
+           << mappingName << "'";
+  OpAsmParser::Argument iv;
+  OpAsmParser::UnresolvedOperand upper;
+  iv.type = parser.getBuilder().getIndexType();
+  if (parser.parseArgument(iv) || parser.parseKeyword("to") ||
+      parser.parseOperand(upper) ||
+      parser.resolveOperand(upper, parser.getBuilder().getIndexType(),
+                            result.operands))
+    return failure();
+  Properties &props = result.getOrAddProperties<Properties>();
+  props.mapping = *mapping;
+  if (succeeded(parser.parseOptionalKeyword("annotations"))) {
+    ArrayAttr annotations;
+    if (parser.parseAttribute(annotations))
+      return failure();
+    props.annotations = annotations;
+  }
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, {iv}))
+    return failure();
+  if (body->empty())
+    body->push_back(new Block());
+  return success();
+}
+
+void LoopOp::print(OpAsmPrinter &p) {
+  p << " " << stringifyLoopMapping(getMapping()) << " ";
+  p.printRegionArgument(getBody().getArgument(0), /*argAttrs=*/{},
+                        /*omitType=*/true);
+  p << " to " << getUpperBound();
+  if (getAnnotationsAttr() && !getAnnotationsAttr().empty())
+    p << " annotations " << getAnnotationsAttr();
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {"mapping", "annotations"});
+  p << " ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+LogicalResult LoopOp::verify() {
+  Block &block = getBody().front();
+  if (block.getNumArguments() != 1 ||
+      !block.getArgument(0).getType().isIndex())
+    return emitOpError() << "body must take one index induction variable";
+  if (auto parent = (*this)->getParentOfType<LoopOp>())
+    if (static_cast<int>(parent.getMapping()) >
+        static_cast<int>(getMapping()))
+      return emitOpError() << "a " << stringifyLoopMapping(getMapping())
+                           << " loop cannot be nested inside a "
+                           << stringifyLoopMapping(parent.getMapping())
+                           << " loop";
+  ArrayAttr annotations = getAnnotationsAttr();
+  if (!annotations)
+    return success();
+  SmallVector<Attribute> seen;
+  for (Attribute attr : annotations) {
+    auto annotation = dyn_cast<LoopAnnotationAttrInterface>(attr);
+    if (!annotation)
+      return emitOpError() << "expected a loop annotation, got " << attr;
+    // Pragmas may repeat with different kinds; everything else once.
+    bool duplicate = llvm::any_of(seen, [&](Attribute other) {
+      return isa<PragmaAttr>(attr) ? other == attr
+                                   : other.getTypeID() == attr.getTypeID();
+    });
+    if (duplicate)
+      return emitOpError() << "annotation '" << annotation.getSpelling()
+                           << "' appears more than once on the loop";
+    seen.push_back(attr);
+  }
+  return success();
+}
+
+LogicalResult LoopOp::verifyRegions() {
+  ArrayAttr annotations = getAnnotationsAttr();
+  if (!annotations)
+    return success();
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  const HardwareProfile *profile = kernel ? kernel.getTargetProfile() : nullptr;
+  for (Attribute attr : annotations)
+    if (failed(cast<LoopAnnotationAttrInterface>(attr).verifyOnLoop(
+            getOperation(), profile)))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LoadOp / StoreOp
+//===----------------------------------------------------------------------===//
+
+/// Verifies that accessing `tensor` with `numIndices` indices yields `type`.
+static LogicalResult verifyAccess(Operation *op, KDA2TensorType tensor,
+                                  unsigned numIndices, Type type,
+                                  StringRef what) {
+  unsigned gridRank =
+      getImplicitGridRank(tensor, op->getParentOfType<KernelOp>());
+  Type expected = getAccessType(tensor, gridRank, numIndices);
+  if (!expected)
+    return op->emitOpError() << "has " << numIndices << " indices but "
+                             << tensor << " has only "
+                             << tensor.getRank() - gridRank
+                             << " addressable dimensions";
+  auto expectedTile = dyn_cast<RankedTensorType>(expected);
+  auto tile = dyn_cast<RankedTensorType>(type);
+  bool compatible = expectedTile && tile
+                        ? expectedTile.getElementType() ==
+                                  tile.getElementType() &&
+                              compatibleShapes(expectedTile.getShape(),
+                                               tile.getShape())
+                        : expected == type;
+  if (!compatible)
+    return op->emitOpError() << "expected " << what << " type " << expected
+                             << " for " << numIndices << " indices into "
+                             << tensor << ", got " << type;
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  return verifyAccess(*this, cast<KDA2TensorType>(getSource().getType()),
+                      getIndices().size(), getResult().getType(), "result");
+}
+
+LogicalResult StoreOp::verify() {
+  auto dest = dyn_cast<BlockArgument>(getDest());
+  if (dest) {
+    if (auto kernel = dyn_cast<KernelOp>(dest.getOwner()->getParentOp()))
+      if (kernel.getArgIOKind(dest.getArgNumber()) == IOKind::in)
+        return emitOpError() << "writes kernel input argument #"
+                             << dest.getArgNumber()
+                             << "; mark it {kda2.io = #kda2.io<out>} or "
+                                "#kda2.io<inout>";
+  }
+  return verifyAccess(*this, cast<KDA2TensorType>(getDest().getType()),
+                      getIndices().size(), getValue().getType(), "value");
+}
+
+//===----------------------------------------------------------------------===//
+// Element-wise ops
+//===----------------------------------------------------------------------===//
+
+#define KDA2_BINARY_VERIFIER(OP)                                               \
+  LogicalResult OP::verify() {                                                 \
+    return verifyElementwise(*this, {getLhs().getType(), getRhs().getType()},  \
+                             getResult().getType());                           \
+  }
+KDA2_BINARY_VERIFIER(AddOp)
+KDA2_BINARY_VERIFIER(SubOp)
+KDA2_BINARY_VERIFIER(MulOp)
+KDA2_BINARY_VERIFIER(DivOp)
+KDA2_BINARY_VERIFIER(RemOp)
+KDA2_BINARY_VERIFIER(MaxOp)
+KDA2_BINARY_VERIFIER(MinOp)
+#undef KDA2_BINARY_VERIFIER
+
+LogicalResult CmpOp::verify() {
+  return verifyElementwise(*this, {getLhs().getType(), getRhs().getType()},
+                           getResult().getType(),
+                           IntegerType::get(getContext(), 1));
+}
+
+LogicalResult SelectOp::verify() {
+  Type cond = getCondition().getType();
+  if (!getElementTypeOrSelf(cond).isInteger(1))
+    return emitOpError() << "condition must be i1 or a tile of i1, got "
+                         << cond;
+  if (auto condShape = tileShape(cond)) {
+    for (Type type : {getTrueValue().getType(), getFalseValue().getType()})
+      if (auto shape = tileShape(type); shape && !compatibleShapes(*condShape, *shape))
+        return emitOpError() << "condition and value tiles have incompatible "
+                                "shapes";
+    Type element = getElementTypeOrSelf(getTrueValue().getType());
+    if (getElementTypeOrSelf(getFalseValue().getType()) != element)
+      return emitOpError() << "operand element types differ: " << element
+                           << " vs "
+                           << getElementTypeOrSelf(getFalseValue().getType());
+    Type expected = RankedTensorType::get(*condShape, element);
+    if (!isa<RankedTensorType>(getResult().getType()) ||
+        !compatibleShapes(*condShape, *tileShape(getResult().getType())) ||
+        getElementTypeOrSelf(getResult().getType()) != element)
+      return emitOpError() << "expected result type " << expected << ", got "
+                           << getResult().getType();
+    return success();
+  }
+  return verifyElementwise(
+      *this, {getTrueValue().getType(), getFalseValue().getType()},
+      getResult().getType());
+}
+
+LogicalResult CastOp::verify() {
+  Type from = getInput().getType(), to = getResult().getType();
+  std::optional<ArrayRef<int64_t>> fromShape = tileShape(from);
+  std::optional<ArrayRef<int64_t>> toShape = tileShape(to);
+  if (fromShape.has_value() != toShape.has_value() ||
+      (fromShape && *fromShape != *toShape))
+    return emitOpError() << "cannot change the shape: " << from << " -> "
+                         << to;
+  if (getElementTypeOrSelf(from).isIndex() ||
+      getElementTypeOrSelf(to).isIndex())
+    if (!getElementTypeOrSelf(from).isIntOrIndex() ||
+        !getElementTypeOrSelf(to).isIntOrIndex())
+      return emitOpError() << "index converts only to and from integers";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and tile ops
+//===----------------------------------------------------------------------===//
+
+int64_t ReduceOp::getReducedAxis() {
+  auto rank = static_cast<int64_t>(getInput().getType().getRank());
+  return getAxis() ? static_cast<int64_t>(*getAxis()) : rank - 1;
+}
+
+LogicalResult ReduceOp::verify() {
+  RankedTensorType input = getInput().getType();
+  int64_t axis = getReducedAxis();
+  if (axis < 0 || axis >= input.getRank())
+    return emitOpError() << "axis " << axis << " is out of range for rank "
+                         << input.getRank();
+  SmallVector<int64_t> shape(input.getShape());
+  shape.erase(shape.begin() + axis);
+  Type expected = shape.empty() ? input.getElementType()
+                                : Type(RankedTensorType::get(
+                                      shape, input.getElementType()));
+  if (getResult().getType() != expected)
+    return emitOpError() << "expected result type " << expected << ", got "
+                         << getResult().getType();
+  return success();
+}
+
+LogicalResult MatmulOp::verify() {
+  auto a = cast<RankedTensorType>(getA().getType());
+  auto b = cast<RankedTensorType>(getB().getType());
+  if (a.getRank() != 2 || b.getRank() != 2)
+    return emitOpError() << "operands must be 2-D tiles";
+  int64_t m = a.getDimSize(0), k = a.getDimSize(1);
+  int64_t bk = getTransposeB() ? b.getDimSize(1) : b.getDimSize(0);
+  int64_t n = getTransposeB() ? b.getDimSize(0) : b.getDimSize(1);
+  if (!compatibleShapes({k}, {bk}))
+    return emitOpError() << "contraction sizes differ: " << k << " vs " << bk;
+  if (a.getElementType() != b.getElementType())
+    return emitOpError() << "operand element types differ: "
+                         << a.getElementType() << " vs " << b.getElementType();
+  Type accElement = a.getElementType();
+  if (accElement.isF16() || accElement.isBF16())
+    accElement = Float32Type::get(getContext());
+  auto expected = RankedTensorType::get({m, n}, accElement);
+  if (getAcc()) {
+    auto acc = cast<RankedTensorType>(getAcc().getType());
+    if (!compatibleShapes(acc.getShape(), expected.getShape()) ||
+        !acc.getElementType().isF32() && acc.getElementType() != accElement)
+      return emitOpError() << "accumulator must be shaped like " << expected
+                           << ", got " << acc;
+    expected = acc;
+  }
+  if (getResult().getType() != expected)
+    return emitOpError() << "expected result type " << expected << ", got "
+                         << getResult().getType();
+  return success();
+}
+
+LogicalResult CumsumOp::verify() {
+  int64_t rank = getInput().getType().getRank();
+  if (getAxis() < 0 || getAxis() >= rank)
+    return emitOpError() << "axis " << getAxis()
+                         << " is out of range for rank " << rank;
+  return success();
+}
+
+LogicalResult TriSolveOp::verify() {
+  RankedTensorType a = getA().getType(), b = getB().getType();
+  if (a.getRank() != 2 || !compatibleShapes({a.getDimSize(0)}, {a.getDimSize(1)}))
+    return emitOpError() << "matrix must be a square 2-D tile, got " << a;
+  if (b.getRank() != 2 || !compatibleShapes({a.getDimSize(0)}, {b.getDimSize(0)}))
+    return emitOpError() << "right-hand side must be a 2-D tile with "
+                         << a.getDimSize(0) << " rows, got " << b;
+  if (getResult().getType() != b)
+    return emitOpError() << "expected result type " << b << ", got "
+                         << getResult().getType();
+  return success();
+}
+
+LogicalResult L2NormOp::verify() {
+  if (getInput().getType().getRank() < 1)
+    return emitOpError() << "input must have at least one dimension";
+  if (getEps().convertToDouble() <= 0.0)
+    return emitOpError() << "eps must be positive, got "
+                         << getEps().convertToDouble();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Annotation ops
+//===----------------------------------------------------------------------===//
+
+void DeltaMaskedOp::build(OpBuilder &builder, OperationState &state,
+                          Value value, Value mask, MaskType maskType,
+                          double fill) {
+  build(builder, state, value, mask, maskType, builder.getF64FloatAttr(fill));
+}
+
+LogicalResult DeltaMaskedOp::verify() {
+  Type maskElement = getElementTypeOrSelf(getMask().getType());
+  bool okElement = getMaskType() == MaskType::uint8 ? maskElement.isInteger(8)
+                                                    : maskElement.isInteger(1);
+  if (!okElement)
+    return emitOpError() << "mask_type " << stringifyMaskType(getMaskType())
+                         << " needs a mask of "
+                         << (getMaskType() == MaskType::uint8 ? "8-bit integers"
+                                                              : "i1")
+                         << ", got " << getMask().getType();
+  std::optional<ArrayRef<int64_t>> valueShape = tileShape(getValue().getType());
+  std::optional<ArrayRef<int64_t>> maskShape = tileShape(getMask().getType());
+  if (valueShape.has_value() != maskShape.has_value() ||
+      (valueShape && !compatibleShapes(*valueShape, *maskShape)))
+    return emitOpError() << "mask shape does not match the value: "
+                         << getMask().getType() << " vs "
+                         << getValue().getType();
+  return success();
+}
+
+LogicalResult CounterOp::verify() {
+  StringRef name = getName();
+  bool identifier = !name.empty() && (llvm::isAlpha(name[0]) || name[0] == '_') &&
+                    llvm::all_of(name, [](char c) {
+                      return llvm::isAlnum(c) || c == '_';
+                    });
+  if (!identifier)
+    return emitOpError() << "counter name '" << name
+                         << "' is not an identifier";
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "kda2/Dialect/KDA2/IR/KDA2Ops.cpp.inc"

@@ -1,0 +1,1432 @@
+//===- ImportTIRx.cpp - Build kda2 IR from a .tirx AST ---------*- C++ -*-===//
+//
+// The second half of the .tirx frontend: walks the AST from Parser.cpp and
+// builds a module of `kda2.kernel`s. Every op gets the FileLineColLoc of the
+// source construct it comes from, so both the emitter's own errors and the
+// dialect verifier's point at file:line:col.
+//
+// Semantics decided here (see docs/TIRx.md):
+//  * results become kernel arguments marked `kda2.io = out`;
+//  * the grid is the longest common prefix of named dimensions shared by all
+//    parameters and results (at most rank - 1 of the smallest tensor);
+//    indices address the dimensions after it;
+//  * literals take the type of the other operand (f32 / index otherwise);
+//    mixed float widths promote to the wider type;
+//  * a tile stored into a scalar element inside a `@warp_reduce` loop is
+//    sum-reduced; anywhere else it is an error;
+//  * `@delta_masked` masks an assignment with `mask[<innermost loop vars>]`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kda2/Frontend/TIRx/ImportTIRx.h"
+
+#include "kda2/Dialect/KDA2/IR/KDA2.h"
+#include "kda2/Frontend/TIRx/Parser.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/CommandLine.h"
+
+using namespace mlir;
+using namespace mlir::kda2;
+namespace ast = mlir::kda2::tirx;
+
+namespace {
+
+/// A value bound to a .tirx name, with the loop depth it was bound at.
+struct Binding {
+  Value value;
+  unsigned depth;
+};
+
+/// One enclosing schedule loop during emission.
+struct LoopFrame {
+  LoopOp op;
+  bool warpReduce;
+};
+
+/// Walks one parsed .tirx file and builds kda2 IR. Errors are reported as
+/// MLIR diagnostics; after the first one, emission stops.
+class Emitter {
+public:
+  Emitter(llvm::SourceMgr &sourceMgr, MLIRContext *context,
+          const ImportTIRxOptions &options)
+      : sourceMgr(sourceMgr), context(context), options(options),
+        builder(context) {}
+
+  OwningOpRef<ModuleOp> emit(const ast::Module &module, SMLoc fileLoc);
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Locations and errors
+  //===--------------------------------------------------------------------===//
+
+  Location loc(SMLoc at) {
+    if (!at.isValid())
+      return UnknownLoc::get(context);
+    unsigned id = sourceMgr.FindBufferContainingLoc(at);
+    auto [line, col] = sourceMgr.getLineAndColumn(at, id);
+    StringRef file = sourceMgr.getMemoryBuffer(id)->getBufferIdentifier();
+    return FileLineColLoc::get(context, file, line, col);
+  }
+
+  InFlightDiagnostic error(SMLoc at) { return mlir::emitError(loc(at)); }
+
+  //===--------------------------------------------------------------------===//
+  // Kernels and statements
+  //===--------------------------------------------------------------------===//
+
+  LogicalResult emitKernel(const ast::Kernel &kernel);
+  FailureOr<Type> elementType(const ast::TensorType &type, Type fallback);
+  FailureOr<KDA2TensorType> tensorType(const ast::TensorType &type,
+                                       Type fallback, MemorySpace space,
+                                       StringRef what);
+  LogicalResult emitTopLevel(const ast::Stmt &stmt);
+  LogicalResult emitGmem(const ast::GmemDeclStmt &decl);
+  LogicalResult emitSmem(const ast::SmemDeclStmt &decl);
+  LogicalResult emitFor(const ast::ForStmt &loop);
+  LogicalResult emitBody(const std::vector<ast::StmtPtr> &body);
+  LogicalResult emitStatement(const ast::Stmt &stmt);
+  LogicalResult emitAssign(const ast::AssignStmt &assign);
+  LogicalResult emitStore(const ast::StoreStmt &store);
+  LogicalResult rejectAnnotations(const ast::Stmt &stmt, StringRef what);
+
+  //===--------------------------------------------------------------------===//
+  // Annotations
+  //===--------------------------------------------------------------------===//
+
+  FailureOr<Attribute> loopAnnotation(const ast::Annotation &annotation);
+  FailureOr<PragmaAttr> pragma(const ast::Pragma &pragma);
+  FailureOr<Value> applyStatementAnnotations(const ast::Stmt &stmt,
+                                             Value value);
+  LogicalResult expectArgs(const ast::Annotation &annotation, size_t count,
+                           StringRef usage);
+
+  //===--------------------------------------------------------------------===//
+  // Expressions
+  //===--------------------------------------------------------------------===//
+
+  FailureOr<Value> emitExpr(const ast::Expr &expr, Type hint = {});
+  FailureOr<Value> emitLiteral(const ast::Expr &expr, Type hint, bool negate);
+  FailureOr<Value> emitName(const ast::NameExpr &name);
+  FailureOr<Value> emitIndex(const ast::IndexExpr &index);
+  FailureOr<SmallVector<Value>> emitIndices(const ast::IndexExpr &index,
+                                            StringRef tensorName);
+  FailureOr<Value> emitCall(const ast::CallExpr &call);
+  FailureOr<Value> emitBinary(const ast::BinaryExpr &binary);
+  FailureOr<Value> emitCond(const ast::CondExpr &cond);
+  FailureOr<Value> emitBinaryOp(ast::BinaryOp op, Value lhs, Value rhs,
+                                SMLoc at);
+  FailureOr<Value> toCondition(Value value, SMLoc at);
+  FailureOr<std::pair<Value, Value>> unify(Value lhs, Value rhs, SMLoc at);
+  Value castElement(Value value, Type element, Location at);
+  FailureOr<Value> coerceForStore(Value value, Type expected, SMLoc at,
+                                  StringRef tensorName);
+
+  /// A tensor (parameter, result or shared buffer) by .tirx name, or null.
+  Value lookupTensor(StringRef name) {
+    auto it = tensors.find(name);
+    return it == tensors.end() ? Value() : it->second;
+  }
+  /// True when `name` is a named dimension of the current kernel.
+  bool isDimName(StringRef name) { return dimNames.contains(name); }
+
+  llvm::SourceMgr &sourceMgr;
+  MLIRContext *context;
+  const ImportTIRxOptions &options;
+  OpBuilder builder;
+
+  // Per-kernel state.
+  KernelOp kernel;
+  llvm::StringMap<Value> tensors;
+  llvm::StringMap<unsigned> argIndex;
+  llvm::StringSet<> dimNames;
+  llvm::StringSet<> gmemDeclared;
+  std::vector<llvm::StringMap<Binding>> scopes;
+  std::vector<LoopFrame> loops;
+  SmallVector<std::string> resultNames;
+  bool sawReturn = false;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Module and kernel
+//===----------------------------------------------------------------------===//
+
+OwningOpRef<ModuleOp> Emitter::emit(const ast::Module &module, SMLoc fileLoc) {
+  OwningOpRef<ModuleOp> result = ModuleOp::create(loc(fileLoc));
+  if (!options.profile.empty()) {
+    auto *dialect = context->getLoadedDialect<KDA2Dialect>();
+    llvm::Expected<const HardwareProfile *> profile =
+        dialect->getProfiles().get(options.profile);
+    if (!profile) {
+      mlir::emitError(loc(fileLoc)) << llvm::toString(profile.takeError());
+      return nullptr;
+    }
+    (*result)->setAttr(KDA2Dialect::getTargetAttrName(),
+                       StringAttr::get(context, (*profile)->name));
+  }
+  if (module.kernels.empty()) {
+    mlir::emitError(loc(fileLoc)) << "no kernel in file; expected 'func'";
+    return nullptr;
+  }
+  builder.setInsertionPointToEnd(result->getBody());
+  llvm::StringSet<> kernelNames;
+  for (const ast::Kernel &kernel : module.kernels) {
+    if (!kernelNames.insert(kernel.name).second) {
+      error(kernel.nameLoc) << "kernel '" << kernel.name
+                            << "' is defined more than once";
+      return nullptr;
+    }
+    OpBuilder::InsertionGuard guard(builder);
+    if (failed(emitKernel(kernel)))
+      return nullptr;
+  }
+  if (failed(mlir::verify(*result)))
+    return nullptr;
+  return result;
+}
+
+FailureOr<Type> Emitter::elementType(const ast::TensorType &type,
+                                     Type fallback) {
+  if (type.dtype.empty())
+    return fallback;
+  Type element = llvm::StringSwitch<Type>(type.dtype)
+                     .Case("f16", builder.getF16Type())
+                     .Case("bf16", builder.getBF16Type())
+                     .Case("f32", builder.getF32Type())
+                     .Case("f64", builder.getF64Type())
+                     .Case("bool", builder.getI1Type())
+                     .Case("i8", builder.getI8Type())
+                     .Case("u8", builder.getIntegerType(8, false))
+                     .Case("uint8", builder.getIntegerType(8, false))
+                     .Case("i16", builder.getI16Type())
+                     .Case("i32", builder.getI32Type())
+                     .Case("i64", builder.getI64Type())
+                     .Default(Type());
+  if (!element)
+    return error(type.dtypeLoc)
+           << "unknown element type '" << type.dtype
+           << "'; expected f16, bf16, f32, f64, bool, i8, uint8, i16, i32 "
+              "or i64";
+  return element;
+}
+
+FailureOr<KDA2TensorType> Emitter::tensorType(const ast::TensorType &type,
+                                              Type fallback, MemorySpace space,
+                                              StringRef what) {
+  FailureOr<Type> element = elementType(type, fallback);
+  if (failed(element))
+    return failure();
+  SmallVector<int64_t> shape;
+  SmallVector<StringAttr> names;
+  for (const ast::Dim &dim : type.dims) {
+    switch (dim.kind) {
+    case ast::Dim::Kind::Static:
+      if (dim.size <= 0)
+        return error(dim.loc) << "dimension of " << what
+                              << " must be positive, got " << dim.size;
+      shape.push_back(dim.size);
+      names.push_back(builder.getStringAttr(""));
+      break;
+    case ast::Dim::Kind::Named:
+    case ast::Dim::Kind::Dynamic:
+      if (space != MemorySpace::gmem)
+        return error(dim.loc)
+               << what << " needs a static shape; dimension '"
+               << (dim.name.empty() ? "?" : dim.name) << "' is dynamic";
+      shape.push_back(ShapedType::kDynamic);
+      names.push_back(builder.getStringAttr(dim.name));
+      break;
+    }
+  }
+  return KDA2TensorType::get(context, shape, names, *element, space);
+}
+
+/// The grid: the longest common prefix of named dimensions of `types`,
+/// leaving at least one addressable dimension in each.
+static SmallVector<StringRef> inferGrid(ArrayRef<KDA2TensorType> types) {
+  SmallVector<StringRef> grid;
+  if (types.empty())
+    return grid;
+  unsigned limit = ~0u;
+  for (KDA2TensorType type : types)
+    limit = std::min(limit, type.getRank() == 0 ? 0 : type.getRank() - 1);
+  for (unsigned d = 0; d < limit; ++d) {
+    StringRef name = types.front().getDimName(d);
+    if (name.empty() || llvm::any_of(types, [&](KDA2TensorType t) {
+          return t.getDimName(d) != name;
+        }))
+      break;
+    grid.push_back(name);
+  }
+  return grid;
+}
+
+LogicalResult Emitter::emitKernel(const ast::Kernel &kernelAst) {
+  tensors.clear();
+  argIndex.clear();
+  dimNames.clear();
+  gmemDeclared.clear();
+  scopes.clear();
+  loops.clear();
+  resultNames.clear();
+  sawReturn = false;
+
+  // Unnamed results take their names from the return statement (`return
+  // out`), which must be the last top-level statement.
+  const ast::ReturnStmt *ret = nullptr;
+  if (!kernelAst.body.empty())
+    ret = dyn_cast<ast::ReturnStmt>(kernelAst.body.back().get());
+  for (auto [i, result] : llvm::enumerate(kernelAst.results)) {
+    std::string name = result.name;
+    if (name.empty())
+      name = ret && i < ret->values.size()
+                 ? ret->values[i].name
+                 : (kernelAst.results.size() == 1 ? "out"
+                                                  : "out" + std::to_string(i));
+    resultNames.push_back(name);
+  }
+
+  SmallVector<Type> argTypes;
+  SmallVector<KDA2TensorType> tensorTypes;
+  SmallVector<std::pair<std::string, SMLoc>> argNames;
+  auto addArg = [&](const ast::Param &param, StringRef name) -> LogicalResult {
+    FailureOr<KDA2TensorType> type =
+        tensorType(param.type, builder.getF16Type(), MemorySpace::gmem,
+                   "tensor '" + name.str() + "'");
+    if (failed(type))
+      return failure();
+    if (argIndex.count(name))
+      return error(param.loc) << "'" << name
+                              << "' is declared more than once in the kernel "
+                                 "signature";
+    argIndex[name] = argTypes.size();
+    argTypes.push_back(*type);
+    tensorTypes.push_back(*type);
+    argNames.push_back({name.str(), param.loc});
+    for (unsigned d = 0; d < type->getRank(); ++d)
+      if (!type->getDimName(d).empty())
+        dimNames.insert(type->getDimName(d));
+    return success();
+  };
+  for (const ast::Param &param : kernelAst.params)
+    if (failed(addArg(param, param.name)))
+      return failure();
+  for (auto [param, name] : llvm::zip(kernelAst.results, resultNames))
+    if (failed(addArg(param, name)))
+      return failure();
+
+  kernel = KernelOp::create(builder, loc(kernelAst.loc), kernelAst.name,
+                            builder.getFunctionType(argTypes, {}));
+  for (unsigned i = kernelAst.params.size(); i < argTypes.size(); ++i)
+    kernel.setArgAttr(i, KDA2Dialect::getIOAttrName(),
+                      IOKindAttr::get(context, IOKind::out));
+  SmallVector<StringRef> grid = inferGrid(tensorTypes);
+  if (!grid.empty())
+    kernel.setGridAttr(builder.getStrArrayAttr(grid));
+  SmallVector<Attribute> pragmas;
+  for (const ast::Pragma &p : kernelAst.pragmas) {
+    FailureOr<PragmaAttr> attr = pragma(p);
+    if (failed(attr))
+      return failure();
+    pragmas.push_back(*attr);
+  }
+  if (!pragmas.empty())
+    kernel.setPragmasAttr(builder.getArrayAttr(pragmas));
+
+  Block &entry = kernel.getBody().front();
+  for (auto [i, name] : llvm::enumerate(argNames)) {
+    BlockArgument arg = entry.getArgument(i);
+    arg.setLoc(NameLoc::get(builder.getStringAttr(name.first),
+                            loc(name.second)));
+    tensors[name.first] = arg;
+  }
+  builder.setInsertionPoint(entry.getTerminator());
+  scopes.emplace_back();
+  for (const ast::StmtPtr &stmt : kernelAst.body)
+    if (failed(emitTopLevel(*stmt)))
+      return failure();
+  if (!resultNames.empty() && !sawReturn)
+    return error(kernelAst.loc) << "kernel '" << kernelAst.name
+                                << "' declares results but has no return "
+                                   "statement";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+LogicalResult Emitter::rejectAnnotations(const ast::Stmt &stmt,
+                                         StringRef what) {
+  if (!stmt.annotations.empty())
+    return error(stmt.annotations.front().loc)
+           << "annotation '" << stmt.annotations.front().getSpelling()
+           << "' cannot apply to " << what;
+  if (!stmt.pragmas.empty())
+    return error(stmt.pragmas.front().loc)
+           << "'#pragma " << stmt.pragmas.front().name
+           << "' must precede a schedule loop, not " << what;
+  return success();
+}
+
+LogicalResult Emitter::emitTopLevel(const ast::Stmt &stmt) {
+  if (sawReturn)
+    return error(stmt.loc) << "statement after 'return'";
+  switch (stmt.getKind()) {
+  case ast::Stmt::Kind::GmemDecl:
+    return emitGmem(cast<ast::GmemDeclStmt>(stmt));
+  case ast::Stmt::Kind::SmemDecl:
+    return emitSmem(cast<ast::SmemDeclStmt>(stmt));
+  case ast::Stmt::Kind::For:
+    return emitFor(cast<ast::ForStmt>(stmt));
+  case ast::Stmt::Kind::Assign:
+  case ast::Stmt::Kind::Store:
+    return error(stmt.loc)
+           << "statement outside a schedule loop; computation belongs "
+              "inside 'for … in schedule.block/warp/thread(…)'";
+  case ast::Stmt::Kind::Return: {
+    if (failed(rejectAnnotations(stmt, "a return statement")))
+      return failure();
+    const auto &ret = cast<ast::ReturnStmt>(stmt);
+    sawReturn = true;
+    if (ret.values.size() != resultNames.size())
+      return error(ret.loc) << "return lists " << ret.values.size()
+                            << " values but the kernel declares "
+                            << resultNames.size() << " results";
+    for (auto [value, name] : llvm::zip(ret.values, resultNames))
+      if (value.name != name)
+        return error(value.loc) << "returns '" << value.name
+                                << "', but the kernel's result is named '"
+                                << name << "'";
+    return success();
+  }
+  }
+  return failure();
+}
+
+LogicalResult Emitter::emitGmem(const ast::GmemDeclStmt &decl) {
+  if (failed(rejectAnnotations(decl, "a GMEM declaration")))
+    return failure();
+  Layout layout = Layout::row_major;
+  Packing packing = Packing::none;
+  for (const ast::DeclAttr &attr : decl.attrs) {
+    bool isIdent = attr.valueKind == ast::DeclAttr::ValueKind::Identifier;
+    if (attr.key == "layout") {
+      std::optional<Layout> parsed =
+          isIdent ? symbolizeLayout(attr.stringValue) : std::nullopt;
+      if (!parsed)
+        return error(attr.valueLoc)
+               << "unknown layout; expected row_major, BHSD, BSHD, BHS, "
+                  "BSH, KV or VK";
+      layout = *parsed;
+    } else if (attr.key == "packing") {
+      std::optional<Packing> parsed =
+          isIdent ? symbolizePacking(attr.stringValue) : std::nullopt;
+      if (!parsed)
+        return error(attr.valueLoc)
+               << "unknown packing; expected none or vnni4";
+      packing = *parsed;
+    } else {
+      return error(attr.loc) << "unknown GMEM attribute '" << attr.key
+                             << "'; expected layout or packing";
+    }
+  }
+  SmallVector<Value> operands;
+  for (const ast::NameRef &name : decl.names) {
+    auto it = argIndex.find(name.name);
+    if (it == argIndex.end())
+      return error(name.loc) << "'" << name.name
+                             << "' is not a kernel parameter or result";
+    if (!gmemDeclared.insert(name.name).second)
+      return error(name.loc) << "'" << name.name
+                             << "' is already declared by a GMEM line";
+    operands.push_back(kernel.getArgument(it->second));
+  }
+  GmemOp::create(builder, loc(decl.loc), operands, layout, packing);
+  return success();
+}
+
+LogicalResult Emitter::emitSmem(const ast::SmemDeclStmt &decl) {
+  if (failed(rejectAnnotations(decl, "an SMEM declaration")))
+    return failure();
+  std::optional<int64_t> size;
+  for (const ast::DeclAttr &attr : decl.attrs) {
+    if (attr.key != "size")
+      return error(attr.loc) << "unknown SMEM attribute '" << attr.key
+                             << "'; expected size";
+    if (attr.valueKind != ast::DeclAttr::ValueKind::Integer ||
+        attr.intValue <= 0)
+      return error(attr.valueLoc)
+             << "SMEM size must be a positive byte count such as 128KB";
+    size = attr.intValue;
+  }
+  if (!size)
+    return error(decl.loc) << "SMEM declaration of '" << decl.name
+                           << "' needs a size, e.g. SMEM {size=48KB}";
+  if (lookupTensor(decl.name))
+    return error(decl.nameLoc) << "'" << decl.name << "' is already defined";
+  FailureOr<KDA2TensorType> type =
+      tensorType(decl.type, builder.getF32Type(), MemorySpace::smem,
+                 "SMEM buffer '" + decl.name + "'");
+  if (failed(type))
+    return failure();
+  Location allocLoc =
+      NameLoc::get(builder.getStringAttr(decl.name), loc(decl.loc));
+  auto alloc = SmemAllocOp::create(builder, allocLoc, *type,
+                                   builder.getI64IntegerAttr(*size));
+  tensors[decl.name] = alloc.getResult();
+  return success();
+}
+
+LogicalResult Emitter::emitFor(const ast::ForStmt &loopAst) {
+  const ast::CallExpr &iter = *loopAst.iterator;
+  std::optional<LoopMapping> mapping =
+      llvm::StringSwitch<std::optional<LoopMapping>>(iter.callee)
+          .Case("schedule.block", LoopMapping::block)
+          .Case("schedule.warp", LoopMapping::warp)
+          .Case("schedule.thread", LoopMapping::thread)
+          .Default(std::nullopt);
+  if (!mapping) {
+    if (iter.callee == "range")
+      return error(iter.loc)
+             << "plain 'for … in range(…)' is not allowed in a kernel: the "
+                "schedule must be explicit; use schedule.block(n), "
+                "schedule.warp(n) or schedule.thread(n)";
+    return error(iter.loc) << "unknown schedule '" << iter.callee
+                           << "'; expected schedule.block, schedule.warp or "
+                              "schedule.thread";
+  }
+  if (iter.args.size() != 1)
+    return error(iter.loc) << "'" << iter.callee
+                           << "' takes one extent, got " << iter.args.size();
+  Value upper;
+  const ast::Expr &extent = *iter.args.front();
+  if (const auto *lit = dyn_cast<ast::IntLitExpr>(&extent)) {
+    if (lit->value <= 0)
+      return error(lit->loc) << "loop extent must be positive";
+    upper = arith::ConstantIndexOp::create(builder, loc(lit->loc), lit->value);
+  } else if (const auto *name = dyn_cast<ast::NameExpr>(&extent)) {
+    if (!isDimName(name->name))
+      return error(name->loc) << "loop extent '" << name->name
+                              << "' is not a dimension of the kernel";
+    upper = DimOp::create(builder, loc(name->loc), builder.getIndexType(),
+                          name->name);
+  } else {
+    return error(extent.loc) << "loop extent must be an integer or a "
+                                "dimension name";
+  }
+
+  SmallVector<Attribute> annotations;
+  bool warpReduce = false;
+  for (const ast::Pragma &p : loopAst.pragmas) {
+    FailureOr<PragmaAttr> attr = pragma(p);
+    if (failed(attr))
+      return failure();
+    annotations.push_back(*attr);
+  }
+  for (const ast::Annotation &a : loopAst.annotations) {
+    FailureOr<Attribute> attr = loopAnnotation(a);
+    if (failed(attr))
+      return failure();
+    warpReduce |= isa<WarpReduceAttr>(*attr);
+    annotations.push_back(*attr);
+  }
+  auto loop = LoopOp::create(builder, loc(loopAst.loc), upper, *mapping,
+                             builder.getArrayAttr(annotations));
+  loop.getBody().getArgument(0).setLoc(
+      NameLoc::get(builder.getStringAttr(loopAst.var), loc(loopAst.varLoc)));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(loop.getBodyBlock());
+  loops.push_back({loop, warpReduce});
+  scopes.emplace_back();
+  scopes.back()[loopAst.var] = {loop.getInductionVar(),
+                                static_cast<unsigned>(loops.size())};
+  LogicalResult result = emitBody(loopAst.body);
+  scopes.pop_back();
+  loops.pop_back();
+  return result;
+}
+
+LogicalResult Emitter::emitBody(const std::vector<ast::StmtPtr> &body) {
+  for (const ast::StmtPtr &stmt : body)
+    if (failed(emitStatement(*stmt)))
+      return failure();
+  return success();
+}
+
+LogicalResult Emitter::emitStatement(const ast::Stmt &stmt) {
+  switch (stmt.getKind()) {
+  case ast::Stmt::Kind::GmemDecl:
+  case ast::Stmt::Kind::SmemDecl:
+    return error(stmt.loc) << "declarations belong at the top level of the "
+                              "kernel, not inside a loop";
+  case ast::Stmt::Kind::Return:
+    return error(stmt.loc) << "'return' inside a schedule loop";
+  case ast::Stmt::Kind::For:
+    return emitFor(cast<ast::ForStmt>(stmt));
+  case ast::Stmt::Kind::Assign:
+    return emitAssign(cast<ast::AssignStmt>(stmt));
+  case ast::Stmt::Kind::Store:
+    return emitStore(cast<ast::StoreStmt>(stmt));
+  }
+  return failure();
+}
+
+/// The binary operator a compound assignment applies.
+static ast::BinaryOp compoundOp(ast::AssignOp op) {
+  switch (op) {
+  case ast::AssignOp::Add:
+    return ast::BinaryOp::Add;
+  case ast::AssignOp::Sub:
+    return ast::BinaryOp::Sub;
+  case ast::AssignOp::Mul:
+    return ast::BinaryOp::Mul;
+  case ast::AssignOp::Div:
+  case ast::AssignOp::Assign:
+    return ast::BinaryOp::Div;
+  }
+  return ast::BinaryOp::Add;
+}
+
+LogicalResult Emitter::emitAssign(const ast::AssignStmt &assign) {
+  if (!assign.pragmas.empty())
+    return error(assign.pragmas.front().loc)
+           << "'#pragma " << assign.pragmas.front().name
+           << "' must precede a schedule loop";
+  if (lookupTensor(assign.target) || isDimName(assign.target))
+    return error(assign.loc) << "cannot assign to '" << assign.target
+                             << "': it names a tensor or a dimension";
+  Value current;
+  if (assign.op != ast::AssignOp::Assign) {
+    auto it = scopes.back().find(assign.target);
+    if (it == scopes.back().end()) {
+      for (auto &scope : scopes)
+        if (scope.count(assign.target))
+          return error(assign.loc)
+                 << "'" << assign.target
+                 << "' is defined outside this loop; loop-carried "
+                    "accumulation is not supported, use reduce.sum(…)";
+      return error(assign.loc) << "'" << assign.target << "' is not defined";
+    }
+    current = it->second.value;
+  }
+  FailureOr<Value> value =
+      emitExpr(*assign.value, current ? getElementTypeOrSelf(current.getType())
+                                      : Type());
+  if (failed(value))
+    return failure();
+  if (current) {
+    value = emitBinaryOp(compoundOp(assign.op), current, *value, assign.opLoc);
+    if (failed(value))
+      return failure();
+  }
+  value = applyStatementAnnotations(assign, *value);
+  if (failed(value))
+    return failure();
+  scopes.back()[assign.target] = {*value, static_cast<unsigned>(loops.size())};
+  return success();
+}
+
+FailureOr<Value> Emitter::coerceForStore(Value value, Type expected, SMLoc at,
+                                         StringRef tensorName) {
+  bool valueTile = isa<RankedTensorType>(value.getType());
+  bool slotTile = isa<RankedTensorType>(expected);
+  if (valueTile && !slotTile) {
+    bool inWarpReduce =
+        llvm::any_of(loops, [](const LoopFrame &f) { return f.warpReduce; });
+    if (!inWarpReduce)
+      return error(at) << "cannot store a tile of type " << value.getType()
+                       << " into a scalar element of '" << tensorName
+                       << "'; reduce it first (reduce.sum) or annotate the "
+                          "loop @warp_reduce";
+    auto tile = cast<RankedTensorType>(value.getType());
+    SmallVector<int64_t> rest(tile.getShape().drop_back());
+    Type resultType = rest.empty() ? tile.getElementType()
+                                   : Type(RankedTensorType::get(
+                                         rest, tile.getElementType()));
+    if (!rest.empty())
+      return error(at) << "@warp_reduce reduces only rank-1 tiles into a "
+                          "scalar, got "
+                       << value.getType();
+    value = ReduceOp::create(builder, loc(at), resultType, ReduceKind::sum,
+                             value, IntegerAttr());
+  } else if (!valueTile && slotTile) {
+    return error(at) << "cannot store the scalar " << value.getType()
+                     << " into the tile " << expected << " of '" << tensorName
+                     << "'";
+  }
+  return castElement(value, getElementTypeOrSelf(expected), loc(at));
+}
+
+LogicalResult Emitter::emitStore(const ast::StoreStmt &store) {
+  if (failed(rejectAnnotations(store, "a store; annotate the loop instead")))
+    return failure();
+  const ast::IndexExpr &target = *store.target;
+  const auto *base = dyn_cast<ast::NameExpr>(target.base.get());
+  Value tensor = base ? lookupTensor(base->name) : Value();
+  if (!tensor)
+    return error(target.loc) << "the target of a store must be a tensor "
+                                "parameter, result or SMEM buffer";
+  if (auto arg = dyn_cast<BlockArgument>(tensor))
+    if (kernel.getArgIOKind(arg.getArgNumber()) == IOKind::in)
+      return error(store.loc) << "'" << base->name
+                              << "' is a kernel input and cannot be written";
+  FailureOr<SmallVector<Value>> indices = emitIndices(target, base->name);
+  if (failed(indices))
+    return failure();
+  auto type = cast<KDA2TensorType>(tensor.getType());
+  Type expected = getAccessType(type, getImplicitGridRank(type, kernel),
+                                indices->size());
+  if (!expected)
+    return error(target.loc) << "too many indices for '" << base->name << "'";
+  FailureOr<Value> value =
+      emitExpr(*store.value, getElementTypeOrSelf(expected));
+  if (failed(value))
+    return failure();
+  if (store.op != ast::AssignOp::Assign) {
+    Value current = LoadOp::create(builder, loc(store.loc), expected, tensor,
+                                   *indices);
+    value = emitBinaryOp(compoundOp(store.op), current, *value, store.opLoc);
+    if (failed(value))
+      return failure();
+  }
+  value = coerceForStore(*value, expected, store.opLoc, base->name);
+  if (failed(value))
+    return failure();
+  StoreOp::create(builder, loc(store.loc), *value, tensor, *indices);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Annotations
+//===----------------------------------------------------------------------===//
+
+LogicalResult Emitter::expectArgs(const ast::Annotation &annotation,
+                                  size_t count, StringRef usage) {
+  if (annotation.args.size() != count)
+    return error(annotation.loc) << "'" << annotation.getSpelling()
+                                 << "' takes " << usage << ", got "
+                                 << annotation.args.size() << " arguments";
+  return success();
+}
+
+/// The integer value of `expr` when it is an integer literal.
+static std::optional<int64_t> intLiteral(const ast::Expr &expr) {
+  if (const auto *lit = dyn_cast<ast::IntLitExpr>(&expr))
+    return lit->value;
+  return std::nullopt;
+}
+
+/// The name `expr` spells when it is a name or a string literal.
+static std::optional<std::string> nameOrString(const ast::Expr &expr) {
+  if (const auto *name = dyn_cast<ast::NameExpr>(&expr))
+    return name->name;
+  if (const auto *str = dyn_cast<ast::StringLitExpr>(&expr))
+    return str->value;
+  return std::nullopt;
+}
+
+FailureOr<PragmaAttr> Emitter::pragma(const ast::Pragma &p) {
+  std::optional<PragmaKind> kind = symbolizePragmaKind(p.name);
+  if (!kind)
+    return error(p.loc) << "unknown pragma '" << p.name
+                        << "'; expected tma_coalesce, l2_prefetch or "
+                           "sm_shuffle";
+  return PragmaAttr::get(context, *kind);
+}
+
+FailureOr<Attribute> Emitter::loopAnnotation(const ast::Annotation &a) {
+  if (a.condition && a.name != "coalesced_access")
+    return error(a.loc) << "only @coalesced_access takes an 'if … else …' "
+                           "condition";
+  if (a.name == "warp_reduce") {
+    if (failed(expectArgs(a, 0, "no arguments")))
+      return failure();
+    return Attribute(WarpReduceAttr::get(context));
+  }
+  if (a.name == "bank_conflict_free") {
+    if (failed(expectArgs(a, 0, "no arguments")))
+      return failure();
+    return Attribute(BankConflictFreeAttr::get(context));
+  }
+  if (a.name == "coalesced_access") {
+    if (failed(expectArgs(a, 0, "no arguments (write 'if dim % N == 0 else "
+                                "fallback' after it)")))
+      return failure();
+    if (!a.condition)
+      return Attribute(CoalescedAccessAttr::get(context, StringAttr(), 0,
+                                                CoalesceFallbackAttr()));
+    // The condition has the form `dim % N == 0`.
+    const auto *eq = dyn_cast<ast::BinaryExpr>(a.condition.get());
+    const auto *rem =
+        eq ? dyn_cast<ast::BinaryExpr>(eq->lhs.get()) : nullptr;
+    const auto *dim = rem ? dyn_cast<ast::NameExpr>(rem->lhs.get()) : nullptr;
+    std::optional<int64_t> modulus =
+        rem ? intLiteral(*rem->rhs) : std::nullopt;
+    std::optional<int64_t> zero = eq ? intLiteral(*eq->rhs) : std::nullopt;
+    if (!eq || eq->op != ast::BinaryOp::Eq || !rem ||
+        rem->op != ast::BinaryOp::Rem || !dim || !modulus || *modulus <= 0 ||
+        zero != 0)
+      return error(a.condition->loc)
+             << "coalescing condition must have the form 'dim % N == 0' "
+                "with N > 0";
+    if (!isDimName(dim->name))
+      return error(dim->loc) << "'" << dim->name
+                             << "' is not a dimension of the kernel";
+    CoalesceFallbackAttr fallback;
+    if (!a.fallback.empty()) {
+      std::optional<CoalesceFallback> kind =
+          symbolizeCoalesceFallback(a.fallback);
+      if (!kind)
+        return error(a.fallbackLoc)
+               << "unknown fallback '" << a.fallback
+               << "'; expected scalar, padding_align16 or padding_align32";
+      fallback = CoalesceFallbackAttr::get(context, *kind);
+    }
+    return Attribute(CoalescedAccessAttr::get(
+        context, builder.getStringAttr(dim->name), *modulus, fallback));
+  }
+  if (a.name == "tma_bound") {
+    if (failed(expectArgs(a, 2, "two integers (rows, cols)")))
+      return failure();
+    std::optional<int64_t> rows = intLiteral(*a.args[0].value);
+    std::optional<int64_t> cols = intLiteral(*a.args[1].value);
+    if (!rows || !cols)
+      return error(a.loc) << "'@tma_bound' takes two integers (rows, cols)";
+    return Attribute(TmaBoundAttr::getChecked(
+        [&] { return error(a.loc); }, context, *rows, *cols));
+  }
+  if (a.name == "shape_hint") {
+    if (failed(expectArgs(a, 2, "a dimension and a list of sizes")))
+      return failure();
+    std::optional<std::string> dim = nameOrString(*a.args[0].value);
+    const auto *list = dyn_cast<ast::ListExpr>(a.args[1].value.get());
+    if (!dim || !list)
+      return error(a.loc) << "'@shape_hint' takes a dimension and a list of "
+                             "sizes, e.g. @shape_hint(seqlen, [128, 256])";
+    if (!isDimName(*dim))
+      return error(a.args[0].loc) << "'" << *dim
+                                  << "' is not a dimension of the kernel";
+    SmallVector<int64_t> values;
+    for (const ast::ExprPtr &element : list->elements) {
+      std::optional<int64_t> value = intLiteral(*element);
+      if (!value)
+        return error(element->loc) << "shape hint values must be integers";
+      values.push_back(*value);
+    }
+    Attribute attr = ShapeHintAttr::getChecked(
+        [&] { return error(a.loc); }, context, builder.getStringAttr(*dim),
+        ArrayRef<int64_t>(values));
+    if (!attr)
+      return failure();
+    return attr;
+  }
+  if (a.name == "delta_masked" || a.name == "custom_counter")
+    return error(a.loc) << "'" << a.getSpelling()
+                        << "' applies to an assignment, not a loop";
+  return error(a.loc) << "unknown annotation '" << a.getSpelling()
+                      << "'; expected @warp_reduce, $bank_conflict_free, "
+                         "@coalesced_access, @tma_bound, @shape_hint, "
+                         "@delta_masked or @custom_counter";
+}
+
+FailureOr<Value> Emitter::applyStatementAnnotations(const ast::Stmt &stmt,
+                                                    Value value) {
+  for (const ast::Annotation &a : stmt.annotations) {
+    if (a.condition)
+      return error(a.loc) << "only @coalesced_access takes an 'if … else …' "
+                             "condition";
+    if (a.name == "custom_counter") {
+      if (failed(expectArgs(a, 1, "one counter name")))
+        return failure();
+      std::optional<std::string> name = nameOrString(*a.args[0].value);
+      if (!name)
+        return error(a.args[0].loc) << "counter name must be a name or a "
+                                       "string";
+      if (isa<RankedTensorType>(value.getType()))
+        return error(a.loc) << "'@custom_counter' records a scalar, got "
+                            << value.getType();
+      CounterOp::create(builder, loc(a.loc), *name, value);
+      continue;
+    }
+    if (a.name != "delta_masked") {
+      if (a.name == "warp_reduce" || a.name == "bank_conflict_free" ||
+          a.name == "coalesced_access" || a.name == "tma_bound" ||
+          a.name == "shape_hint")
+        return error(a.loc) << "'" << a.getSpelling()
+                            << "' applies to a schedule loop, not an "
+                               "assignment";
+      return error(a.loc) << "unknown annotation '" << a.getSpelling() << "'";
+    }
+    // @delta_masked(mask_type=uint8, mask=name, fill=value)
+    std::optional<MaskType> maskType;
+    std::string maskName = "mask";
+    SMLoc maskLoc = a.loc;
+    double fill = 0.0;
+    for (const ast::AnnotationArg &arg : a.args) {
+      if (arg.key == "mask_type") {
+        std::optional<std::string> name = nameOrString(*arg.value);
+        maskType = name ? symbolizeMaskType(*name) : std::nullopt;
+        if (!maskType)
+          return error(arg.loc) << "unknown mask_type; expected uint8 or bool";
+      } else if (arg.key == "mask") {
+        std::optional<std::string> name = nameOrString(*arg.value);
+        if (!name)
+          return error(arg.loc) << "mask must name a tensor";
+        maskName = *name;
+        maskLoc = arg.loc;
+      } else if (arg.key == "fill") {
+        FailureOr<Value> literal =
+            emitLiteral(*arg.value, builder.getF64Type(), false);
+        if (failed(literal))
+          return failure();
+        auto constant = literal->getDefiningOp<arith::ConstantOp>();
+        fill = cast<FloatAttr>(constant.getValue()).getValueAsDouble();
+        constant.erase();
+      } else {
+        return error(arg.loc) << "'@delta_masked' takes mask_type=, mask= "
+                                 "and fill=, got '"
+                              << (arg.key.empty() ? "a positional argument"
+                                                  : arg.key)
+                              << "'";
+      }
+    }
+    if (!maskType)
+      return error(a.loc) << "'@delta_masked' needs mask_type=uint8 or "
+                             "mask_type=bool";
+    Value mask = lookupTensor(maskName);
+    if (!mask)
+      return error(maskLoc) << "'@delta_masked' needs a mask tensor: name it "
+                               "with mask=<tensor> or declare a parameter "
+                               "called 'mask'";
+    auto maskTensor = cast<KDA2TensorType>(mask.getType());
+    unsigned addressable =
+        maskTensor.getRank() - getImplicitGridRank(maskTensor, kernel);
+    if (addressable > loops.size())
+      return error(a.loc) << "'@delta_masked' indexes '" << maskName
+                          << "' with the enclosing loop variables, but it has "
+                          << addressable << " addressable dimensions and the "
+                          << "statement is inside " << loops.size()
+                          << " loops";
+    SmallVector<Value> indices;
+    for (size_t i = loops.size() - addressable; i < loops.size(); ++i)
+      indices.push_back(loops[i].op.getInductionVar());
+    Type maskElement = maskTensor.getElementType();
+    bool ok = *maskType == MaskType::uint8 ? maskElement.isInteger(8)
+                                           : maskElement.isInteger(1);
+    if (!ok)
+      return error(a.loc) << "mask '" << maskName << "' has element type "
+                          << maskElement << " but mask_type="
+                          << stringifyMaskType(*maskType)
+                          << " needs " << stringifyMaskType(*maskType)
+                          << "; declare it as Tensor[…, dtype="
+                          << stringifyMaskType(*maskType) << "]";
+    Value maskValue = LoadOp::create(builder, loc(a.loc), maskElement, mask,
+                                     indices);
+    if (!isa<FloatType>(getElementTypeOrSelf(value.getType())))
+      return error(a.loc) << "'@delta_masked' masks float values, got "
+                          << value.getType();
+    if (isa<RankedTensorType>(value.getType()))
+      return error(a.loc) << "'@delta_masked' masks one element per loop "
+                             "iteration; the value is the tile "
+                          << value.getType();
+    value = DeltaMaskedOp::create(builder, loc(a.loc), value, maskValue,
+                                  *maskType, fill);
+  }
+  return value;
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+FailureOr<Value> Emitter::emitLiteral(const ast::Expr &expr, Type hint,
+                                      bool negate) {
+  Type element = hint ? getElementTypeOrSelf(hint) : Type();
+  if (const auto *lit = dyn_cast<ast::IntLitExpr>(&expr)) {
+    int64_t value = negate ? -lit->value : lit->value;
+    if (element && isa<FloatType>(element))
+      return Value(arith::ConstantOp::create(
+          builder, loc(expr.loc), FloatAttr::get(element, double(value))));
+    if (!element || element.isIndex())
+      return Value(arith::ConstantIndexOp::create(builder, loc(expr.loc), value));
+    return Value(arith::ConstantOp::create(
+        builder, loc(expr.loc), IntegerAttr::get(element, value)));
+  }
+  const auto *lit = dyn_cast<ast::FloatLitExpr>(&expr);
+  if (!lit)
+    return error(expr.loc) << "expected a number";
+  if (!element || !isa<FloatType>(element))
+    element = builder.getF32Type();
+  double value = negate ? -lit->value : lit->value;
+  return Value(arith::ConstantOp::create(builder, loc(expr.loc),
+                                         FloatAttr::get(element, value)));
+}
+
+FailureOr<Value> Emitter::emitExpr(const ast::Expr &expr, Type hint) {
+  switch (expr.getKind()) {
+  case ast::Expr::Kind::IntLit:
+  case ast::Expr::Kind::FloatLit:
+    return emitLiteral(expr, hint, false);
+  case ast::Expr::Kind::Name:
+    return emitName(cast<ast::NameExpr>(expr));
+  case ast::Expr::Kind::Index:
+    return emitIndex(cast<ast::IndexExpr>(expr));
+  case ast::Expr::Kind::Call:
+    return emitCall(cast<ast::CallExpr>(expr));
+  case ast::Expr::Kind::Binary:
+    return emitBinary(cast<ast::BinaryExpr>(expr));
+  case ast::Expr::Kind::Cond:
+    return emitCond(cast<ast::CondExpr>(expr));
+  case ast::Expr::Kind::Unary: {
+    const auto &unary = cast<ast::UnaryExpr>(expr);
+    if (isa<ast::IntLitExpr, ast::FloatLitExpr>(unary.operand.get()))
+      return emitLiteral(*unary.operand, hint, true);
+    FailureOr<Value> operand = emitExpr(*unary.operand, hint);
+    if (failed(operand))
+      return failure();
+    if (isa<FloatType>(getElementTypeOrSelf(operand->getType())))
+      return Value(NegOp::create(builder, loc(unary.loc), *operand));
+    Value zero = arith::ConstantOp::create(
+        builder, loc(unary.loc),
+        builder.getZeroAttr(getElementTypeOrSelf(operand->getType())));
+    return emitBinaryOp(ast::BinaryOp::Sub, zero, *operand, unary.loc);
+  }
+  case ast::Expr::Kind::StringLit:
+    return error(expr.loc) << "a string is not a value";
+  case ast::Expr::Kind::Slice:
+    return error(expr.loc) << "a slice ':' may only appear as an index";
+  case ast::Expr::Kind::List:
+    return error(expr.loc) << "a list is only allowed as an annotation "
+                              "argument";
+  }
+  return failure();
+}
+
+FailureOr<Value> Emitter::emitName(const ast::NameExpr &name) {
+  for (auto &scope : llvm::reverse(scopes)) {
+    auto it = scope.find(name.name);
+    if (it != scope.end())
+      return it->second.value;
+  }
+  if (Value tensor = lookupTensor(name.name)) {
+    // A bare tensor name is its whole addressable tile.
+    auto type = cast<KDA2TensorType>(tensor.getType());
+    Type result = getAccessType(type, getImplicitGridRank(type, kernel), 0);
+    return Value(LoadOp::create(builder, loc(name.loc), result, tensor,
+                                ValueRange()));
+  }
+  if (isDimName(name.name))
+    return Value(DimOp::create(builder, loc(name.loc), builder.getIndexType(),
+                               name.name));
+  if (name.name == "inf")
+    return Value(arith::ConstantOp::create(
+        builder, loc(name.loc),
+        builder.getF32FloatAttr(std::numeric_limits<float>::infinity())));
+  return error(name.loc) << "unknown name '" << name.name << "'";
+}
+
+FailureOr<SmallVector<Value>>
+Emitter::emitIndices(const ast::IndexExpr &index, StringRef tensorName) {
+  SmallVector<Value> indices;
+  size_t count = index.indices.size();
+  // Trailing full slices select whole dimensions: drop them.
+  while (count > 0) {
+    const auto *slice = dyn_cast<ast::SliceExpr>(index.indices[count - 1].get());
+    if (!slice || !slice->isFull())
+      break;
+    --count;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const ast::Expr &expr = *index.indices[i];
+    if (isa<ast::SliceExpr>(expr))
+      return error(expr.loc) << "only trailing ':' slices are supported when "
+                                "indexing '"
+                             << tensorName << "'";
+    FailureOr<Value> value = emitExpr(expr, builder.getIndexType());
+    if (failed(value))
+      return failure();
+    if (!value->getType().isIndex())
+      return error(expr.loc) << "index into '" << tensorName
+                             << "' must be an integer index, got "
+                             << value->getType();
+    indices.push_back(*value);
+  }
+  return indices;
+}
+
+FailureOr<Value> Emitter::emitIndex(const ast::IndexExpr &index) {
+  const auto *base = dyn_cast<ast::NameExpr>(index.base.get());
+  Value tensor = base ? lookupTensor(base->name) : Value();
+  if (!tensor)
+    return error(index.loc) << "only tensors (parameters, results, SMEM "
+                               "buffers) can be indexed";
+  FailureOr<SmallVector<Value>> indices = emitIndices(index, base->name);
+  if (failed(indices))
+    return failure();
+  auto type = cast<KDA2TensorType>(tensor.getType());
+  unsigned gridRank = getImplicitGridRank(type, kernel);
+  Type result = getAccessType(type, gridRank, indices->size());
+  if (!result)
+    return error(index.loc) << "'" << base->name << "' has "
+                            << type.getRank() - gridRank
+                            << " addressable dimensions, got "
+                            << indices->size() << " indices";
+  return Value(
+      LoadOp::create(builder, loc(index.loc), result, tensor, *indices));
+}
+
+FailureOr<Value> Emitter::emitCall(const ast::CallExpr &call) {
+  SmallVector<Value> args;
+  for (const ast::ExprPtr &arg : call.args) {
+    FailureOr<Value> value =
+        emitExpr(*arg, args.empty() ? Type() : args.front().getType());
+    if (failed(value))
+      return failure();
+    args.push_back(*value);
+  }
+  Location at = loc(call.loc);
+  auto arity = [&](size_t n) -> LogicalResult {
+    if (args.size() != n)
+      return error(call.loc) << "'" << call.callee << "' takes " << n
+                             << (n == 1 ? " argument" : " arguments")
+                             << ", got " << args.size();
+    return success();
+  };
+  auto floatArg = [&](Value v) -> LogicalResult {
+    if (!isa<FloatType>(getElementTypeOrSelf(v.getType())))
+      return error(call.loc) << "'" << call.callee
+                             << "' needs a float operand, got " << v.getType();
+    return success();
+  };
+  auto tileArg = [&](Value v) -> LogicalResult {
+    if (!isa<RankedTensorType>(v.getType()))
+      return error(call.loc) << "'" << call.callee
+                             << "' needs a tile operand, got " << v.getType();
+    return success();
+  };
+
+  using UnaryBuilder = Value (*)(OpBuilder &, Location, Value);
+  UnaryBuilder unary =
+      llvm::StringSwitch<UnaryBuilder>(call.callee)
+          .Case("exp", [](OpBuilder &b, Location l, Value v) -> Value {
+            return ExpOp::create(b, l, v);
+          })
+          .Case("exp2", [](OpBuilder &b, Location l, Value v) -> Value {
+            return Exp2Op::create(b, l, v);
+          })
+          .Case("log", [](OpBuilder &b, Location l, Value v) -> Value {
+            return LogOp::create(b, l, v);
+          })
+          .Case("sqrt", [](OpBuilder &b, Location l, Value v) -> Value {
+            return SqrtOp::create(b, l, v);
+          })
+          .Case("rsqrt", [](OpBuilder &b, Location l, Value v) -> Value {
+            return RsqrtOp::create(b, l, v);
+          })
+          .Case("sigmoid", [](OpBuilder &b, Location l, Value v) -> Value {
+            return SigmoidOp::create(b, l, v);
+          })
+          .Case("softplus", [](OpBuilder &b, Location l, Value v) -> Value {
+            return SoftplusOp::create(b, l, v);
+          })
+          .Case("cumsum", [](OpBuilder &b, Location l, Value v) -> Value {
+            return CumsumOp::create(b, l, v);
+          })
+          .Case("l2norm", [](OpBuilder &b, Location l, Value v) -> Value {
+            return L2NormOp::create(b, l, v);
+          })
+          .Default(nullptr);
+  if (unary) {
+    if (failed(arity(1)) || failed(floatArg(args[0])))
+      return failure();
+    if ((call.callee == "cumsum" || call.callee == "l2norm") &&
+        failed(tileArg(args[0])))
+      return failure();
+    return unary(builder, at, args[0]);
+  }
+
+  std::optional<ReduceKind> reduce =
+      llvm::StringSwitch<std::optional<ReduceKind>>(call.callee)
+          .Case("reduce.sum", ReduceKind::sum)
+          .Case("reduce.max", ReduceKind::max)
+          .Case("reduce.min", ReduceKind::min)
+          .Default(std::nullopt);
+  if (reduce) {
+    if (failed(arity(1)) || failed(tileArg(args[0])))
+      return failure();
+    auto tile = cast<RankedTensorType>(args[0].getType());
+    SmallVector<int64_t> rest(tile.getShape().drop_back());
+    Type result = rest.empty() ? tile.getElementType()
+                               : Type(RankedTensorType::get(
+                                     rest, tile.getElementType()));
+    return Value(
+        ReduceOp::create(builder, at, result, *reduce, args[0], IntegerAttr()));
+  }
+  if (call.callee == "max" || call.callee == "min") {
+    if (failed(arity(2)))
+      return failure();
+    FailureOr<std::pair<Value, Value>> ops = unify(args[0], args[1], call.loc);
+    if (failed(ops))
+      return failure();
+    Type result = isa<RankedTensorType>(ops->second.getType())
+                      ? ops->second.getType()
+                      : ops->first.getType();
+    if (call.callee == "max")
+      return Value(MaxOp::create(builder, at, result, ops->first, ops->second));
+    return Value(MinOp::create(builder, at, result, ops->first, ops->second));
+  }
+  if (call.callee == "where") {
+    if (failed(arity(3)))
+      return failure();
+    FailureOr<Value> cond = toCondition(args[0], call.loc);
+    FailureOr<std::pair<Value, Value>> ops = unify(args[1], args[2], call.loc);
+    if (failed(cond) || failed(ops))
+      return failure();
+    Type result = isa<RankedTensorType>(cond->getType())
+                      ? Type(RankedTensorType::get(
+                            cast<RankedTensorType>(cond->getType()).getShape(),
+                            getElementTypeOrSelf(ops->first.getType())))
+                  : isa<RankedTensorType>(ops->second.getType())
+                      ? ops->second.getType()
+                      : ops->first.getType();
+    return Value(SelectOp::create(builder, at, result, *cond, ops->first,
+                                  ops->second));
+  }
+  if (call.callee == "matmul" || call.callee == "matmul_nt") {
+    if (failed(arity(2)) || failed(tileArg(args[0])) ||
+        failed(tileArg(args[1])))
+      return failure();
+    auto a = cast<RankedTensorType>(args[0].getType());
+    auto b = cast<RankedTensorType>(args[1].getType());
+    bool transposed = call.callee == "matmul_nt";
+    if (a.getRank() != 2 || b.getRank() != 2)
+      return error(call.loc) << "'" << call.callee << "' needs 2-D tiles";
+    Type element = a.getElementType();
+    if (element.isF16() || element.isBF16())
+      element = builder.getF32Type();
+    auto result = RankedTensorType::get(
+        {a.getDimSize(0), transposed ? b.getDimSize(0) : b.getDimSize(1)},
+        element);
+    auto op = MatmulOp::create(builder, at, result, args[0], args[1], Value());
+    if (transposed)
+      op.setTransposeB(true);
+    return Value(op);
+  }
+  if (call.callee == "tri_solve") {
+    if (failed(arity(2)) || failed(tileArg(args[0])) ||
+        failed(tileArg(args[1])))
+      return failure();
+    auto op = TriSolveOp::create(builder, at, args[1].getType(), args[0],
+                                 args[1]);
+    op.setUnitDiagonal(true);
+    return Value(op);
+  }
+  return error(call.loc) << "unknown function '" << call.callee << "'";
+}
+
+Value Emitter::castElement(Value value, Type element, Location at) {
+  Type current = getElementTypeOrSelf(value.getType());
+  if (current == element)
+    return value;
+  Type target = element;
+  if (auto tile = dyn_cast<RankedTensorType>(value.getType()))
+    target = RankedTensorType::get(tile.getShape(), element);
+  return CastOp::create(builder, at, target, value);
+}
+
+FailureOr<std::pair<Value, Value>> Emitter::unify(Value lhs, Value rhs,
+                                                  SMLoc at) {
+  Type a = getElementTypeOrSelf(lhs.getType());
+  Type b = getElementTypeOrSelf(rhs.getType());
+  if (a == b)
+    return std::make_pair(lhs, rhs);
+  // Promote to the wider float; integers and indices convert to floats.
+  Type target;
+  if (isa<FloatType>(a) && isa<FloatType>(b))
+    target = a.getIntOrFloatBitWidth() >= b.getIntOrFloatBitWidth() ? a : b;
+  else if (isa<FloatType>(a))
+    target = a;
+  else if (isa<FloatType>(b))
+    target = b;
+  else
+    return error(at) << "operand types differ: " << lhs.getType() << " vs "
+                     << rhs.getType();
+  return std::make_pair(castElement(lhs, target, loc(at)),
+                        castElement(rhs, target, loc(at)));
+}
+
+FailureOr<Value> Emitter::emitBinaryOp(ast::BinaryOp op, Value lhs, Value rhs,
+                                       SMLoc at) {
+  FailureOr<std::pair<Value, Value>> ops = unify(lhs, rhs, at);
+  if (failed(ops))
+    return failure();
+  auto [a, b] = *ops;
+  auto aTile = dyn_cast<RankedTensorType>(a.getType());
+  auto bTile = dyn_cast<RankedTensorType>(b.getType());
+  if (aTile && bTile && aTile.getShape() != bTile.getShape()) {
+    // Keep the more static of two compatible shapes.
+    if (aTile.getNumDynamicDims() > bTile.getNumDynamicDims())
+      std::swap(aTile, bTile);
+  }
+  Type shapeType = aTile ? Type(aTile) : bTile ? Type(bTile) : a.getType();
+  Location l = loc(at);
+  if (ast::isComparison(op)) {
+    std::optional<CmpPredicate> pred;
+    switch (op) {
+    case ast::BinaryOp::Eq: pred = CmpPredicate::eq; break;
+    case ast::BinaryOp::Ne: pred = CmpPredicate::ne; break;
+    case ast::BinaryOp::Lt: pred = CmpPredicate::lt; break;
+    case ast::BinaryOp::Le: pred = CmpPredicate::le; break;
+    case ast::BinaryOp::Gt: pred = CmpPredicate::gt; break;
+    default: pred = CmpPredicate::ge; break;
+    }
+    Type i1 = builder.getI1Type();
+    Type result = isa<RankedTensorType>(shapeType)
+                      ? Type(RankedTensorType::get(
+                            cast<RankedTensorType>(shapeType).getShape(), i1))
+                      : i1;
+    return Value(CmpOp::create(builder, l, result, *pred, a, b));
+  }
+  switch (op) {
+  case ast::BinaryOp::Add:
+    return Value(AddOp::create(builder, l, shapeType, a, b));
+  case ast::BinaryOp::Sub:
+    return Value(SubOp::create(builder, l, shapeType, a, b));
+  case ast::BinaryOp::Mul:
+    return Value(MulOp::create(builder, l, shapeType, a, b));
+  case ast::BinaryOp::Div:
+    return Value(DivOp::create(builder, l, shapeType, a, b));
+  default:
+    return Value(RemOp::create(builder, l, shapeType, a, b));
+  }
+}
+
+/// True when `expr` is a numeric literal (possibly negated).
+static bool isLiteral(const ast::Expr &expr) {
+  if (const auto *unary = dyn_cast<ast::UnaryExpr>(&expr))
+    return isLiteral(*unary->operand);
+  return isa<ast::IntLitExpr, ast::FloatLitExpr>(expr) ||
+         (isa<ast::NameExpr>(expr) && cast<ast::NameExpr>(expr).name == "inf");
+}
+
+FailureOr<Value> Emitter::emitBinary(const ast::BinaryExpr &binary) {
+  // Literals take the type of the other operand: emit the other one first.
+  bool lhsLiteral = isLiteral(*binary.lhs);
+  FailureOr<Value> lhs, rhs;
+  if (lhsLiteral && !isLiteral(*binary.rhs)) {
+    rhs = emitExpr(*binary.rhs);
+    if (failed(rhs))
+      return failure();
+    lhs = emitExpr(*binary.lhs, rhs->getType());
+  } else {
+    lhs = emitExpr(*binary.lhs);
+    if (failed(lhs))
+      return failure();
+    rhs = emitExpr(*binary.rhs, lhs->getType());
+  }
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  return emitBinaryOp(binary.op, *lhs, *rhs, binary.loc);
+}
+
+FailureOr<Value> Emitter::toCondition(Value value, SMLoc at) {
+  Type element = getElementTypeOrSelf(value.getType());
+  if (element.isInteger(1))
+    return value;
+  // Truthiness: a value is true when it is not zero.
+  Value zero = arith::ConstantOp::create(builder, loc(at),
+                                         builder.getZeroAttr(element));
+  return emitBinaryOp(ast::BinaryOp::Ne, value, zero, at);
+}
+
+FailureOr<Value> Emitter::emitCond(const ast::CondExpr &cond) {
+  FailureOr<Value> condition = emitExpr(*cond.condition);
+  if (failed(condition))
+    return failure();
+  condition = toCondition(*condition, cond.loc);
+  if (failed(condition))
+    return failure();
+  FailureOr<Value> trueValue, falseValue;
+  if (isLiteral(*cond.trueValue) && !isLiteral(*cond.falseValue)) {
+    falseValue = emitExpr(*cond.falseValue);
+    if (failed(falseValue))
+      return failure();
+    trueValue = emitExpr(*cond.trueValue, falseValue->getType());
+  } else {
+    trueValue = emitExpr(*cond.trueValue);
+    if (failed(trueValue))
+      return failure();
+    falseValue = emitExpr(*cond.falseValue, trueValue->getType());
+  }
+  if (failed(trueValue) || failed(falseValue))
+    return failure();
+  FailureOr<std::pair<Value, Value>> ops =
+      unify(*trueValue, *falseValue, cond.loc);
+  if (failed(ops))
+    return failure();
+  Type element = getElementTypeOrSelf(ops->first.getType());
+  Type result = ops->first.getType();
+  if (auto tile = dyn_cast<RankedTensorType>(condition->getType()))
+    result = RankedTensorType::get(tile.getShape(), element);
+  else if (isa<RankedTensorType>(ops->second.getType()))
+    result = ops->second.getType();
+  return Value(SelectOp::create(builder, loc(cond.loc), result, *condition,
+                                ops->first, ops->second));
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+OwningOpRef<ModuleOp> mlir::kda2::importTIRx(llvm::SourceMgr &sourceMgr,
+                                             MLIRContext *context,
+                                             const ImportTIRxOptions &options) {
+  context->loadDialect<KDA2Dialect, arith::ArithDialect>();
+  unsigned bufferId = sourceMgr.getMainFileID();
+  const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(bufferId);
+  SMLoc fileLoc = SMLoc::getFromPointer(buffer->getBufferStart());
+  Location bufferLoc = FileLineColLoc::get(
+      context, buffer->getBufferIdentifier(), /*line=*/1, /*column=*/1);
+  bool parseFailed = false;
+  std::optional<ast::Module> module = tirx::parseTIRx(
+      sourceMgr, bufferId, [&](SMLoc at, const llvm::Twine &message) {
+        parseFailed = true;
+        Location where = bufferLoc;
+        if (at.isValid()) {
+          auto [line, col] = sourceMgr.getLineAndColumn(at, bufferId);
+          where = FileLineColLoc::get(context, buffer->getBufferIdentifier(),
+                                      line, col);
+        }
+        mlir::emitError(where) << message;
+      });
+  if (!module || parseFailed)
+    return nullptr;
+  Emitter emitter(sourceMgr, context, options);
+  return emitter.emit(*module, fileLoc);
+}
+
+void mlir::kda2::registerImportTIRxTranslation() {
+  static llvm::cl::opt<std::string> profile(
+      "tirx-profile",
+      llvm::cl::desc("Hardware profile the imported module targets "
+                     "(empty: none)"),
+      llvm::cl::init("H200-SXM"));
+  TranslateToMLIRRegistration registration(
+      "import-tirx", "Import a .tirx kernel description into kda2 IR",
+      [](llvm::SourceMgr &sourceMgr, MLIRContext *context) {
+        ImportTIRxOptions options;
+        options.profile = profile;
+        return OwningOpRef<Operation *>(
+            importTIRx(sourceMgr, context, options).release());
+      },
+      [](DialectRegistry &registry) {
+        registry.insert<KDA2Dialect, arith::ArithDialect>();
+      });
+}
