@@ -11,6 +11,7 @@
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::kda2::registerAllDialects(registry);
+  mlir::kda2::registerGPUBackendDialects(registry);
   mlir::kda2::registerAllPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "kda2 optimizer driver\n", registry));

@@ -80,6 +80,7 @@ private:
   //===--------------------------------------------------------------------===//
 
   LogicalResult emitKernel(const ast::Kernel &kernel);
+  FailureOr<Type> elementType(StringRef name, SMLoc at);
   FailureOr<Type> elementType(const ast::TensorType &type, Type fallback);
   FailureOr<KDA2TensorType> tensorType(const ast::TensorType &type,
                                        Type fallback, MemorySpace space,
@@ -144,6 +145,7 @@ private:
   llvm::StringMap<Value> tensors;
   llvm::StringMap<unsigned> argIndex;
   llvm::StringSet<> dimNames;
+  llvm::StringSet<> boundDims;
   llvm::StringSet<> gmemDeclared;
   std::vector<llvm::StringMap<Binding>> scopes;
   std::vector<LoopFrame> loops;
@@ -195,7 +197,11 @@ FailureOr<Type> Emitter::elementType(const ast::TensorType &type,
                                      Type fallback) {
   if (type.dtype.empty())
     return fallback;
-  Type element = llvm::StringSwitch<Type>(type.dtype)
+  return elementType(type.dtype, type.dtypeLoc);
+}
+
+FailureOr<Type> Emitter::elementType(StringRef name, SMLoc at) {
+  Type element = llvm::StringSwitch<Type>(name)
                      .Case("f16", builder.getF16Type())
                      .Case("bf16", builder.getBF16Type())
                      .Case("f32", builder.getF32Type())
@@ -209,10 +215,9 @@ FailureOr<Type> Emitter::elementType(const ast::TensorType &type,
                      .Case("i64", builder.getI64Type())
                      .Default(Type());
   if (!element)
-    return error(type.dtypeLoc)
-           << "unknown element type '" << type.dtype
-           << "'; expected f16, bf16, f32, f64, bool, i8, uint8, i16, i32 "
-              "or i64";
+    return error(at) << "unknown element type '" << name
+                     << "'; expected f16, bf16, f32, f64, bool, i8, uint8, "
+                        "i16, i32 or i64";
   return element;
 }
 
@@ -234,6 +239,14 @@ FailureOr<KDA2TensorType> Emitter::tensorType(const ast::TensorType &type,
       names.push_back(builder.getStringAttr(""));
       break;
     case ast::Dim::Kind::Named:
+      if (auto it = options.bindings.find(dim.name);
+          it != options.bindings.end()) {
+        shape.push_back(it->second);
+        names.push_back(builder.getStringAttr(""));
+        boundDims.insert(dim.name);
+        break;
+      }
+      [[fallthrough]];
     case ast::Dim::Kind::Dynamic:
       if (space != MemorySpace::gmem)
         return error(dim.loc)
@@ -271,6 +284,7 @@ LogicalResult Emitter::emitKernel(const ast::Kernel &kernelAst) {
   tensors.clear();
   argIndex.clear();
   dimNames.clear();
+  boundDims.clear();
   gmemDeclared.clear();
   scopes.clear();
   loops.clear();
@@ -295,7 +309,23 @@ LogicalResult Emitter::emitKernel(const ast::Kernel &kernelAst) {
   SmallVector<Type> argTypes;
   SmallVector<KDA2TensorType> tensorTypes;
   SmallVector<std::pair<std::string, SMLoc>> argNames;
+  llvm::StringSet<> scalarNames;
   auto addArg = [&](const ast::Param &param, StringRef name) -> LogicalResult {
+    if (!param.scalarType.empty()) {
+      FailureOr<Type> scalar =
+          elementType(param.scalarType, param.scalarTypeLoc);
+      if (failed(scalar))
+        return failure();
+      if (argIndex.count(name))
+        return error(param.loc) << "'" << name
+                                << "' is declared more than once in the "
+                                   "kernel signature";
+      argIndex[name] = argTypes.size();
+      argTypes.push_back(*scalar);
+      argNames.push_back({name.str(), param.loc});
+      scalarNames.insert(name);
+      return success();
+    }
     FailureOr<KDA2TensorType> type =
         tensorType(param.type, builder.getF16Type(), MemorySpace::gmem,
                    "tensor '" + name.str() + "'");
@@ -326,6 +356,8 @@ LogicalResult Emitter::emitKernel(const ast::Kernel &kernelAst) {
   for (unsigned i = kernelAst.params.size(); i < argTypes.size(); ++i)
     kernel.setArgAttr(i, KDA2Dialect::getIOAttrName(),
                       IOKindAttr::get(context, IOKind::out));
+  kernel.setArgNamesAttr(builder.getStrArrayAttr(llvm::to_vector(
+      llvm::map_range(argNames, [](auto &n) { return StringRef(n.first); }))));
   SmallVector<StringRef> grid = inferGrid(tensorTypes);
   if (!grid.empty())
     kernel.setGridAttr(builder.getStrArrayAttr(grid));
@@ -344,10 +376,14 @@ LogicalResult Emitter::emitKernel(const ast::Kernel &kernelAst) {
     BlockArgument arg = entry.getArgument(i);
     arg.setLoc(NameLoc::get(builder.getStringAttr(name.first),
                             loc(name.second)));
-    tensors[name.first] = arg;
+    if (!scalarNames.contains(name.first))
+      tensors[name.first] = arg;
   }
   builder.setInsertionPoint(entry.getTerminator());
   scopes.emplace_back();
+  for (auto [i, name] : llvm::enumerate(argNames))
+    if (scalarNames.contains(name.first))
+      scopes.back()[name.first] = {entry.getArgument(i), 0};
   for (const ast::StmtPtr &stmt : kernelAst.body)
     if (failed(emitTopLevel(*stmt)))
       return failure();
@@ -453,6 +489,23 @@ LogicalResult Emitter::emitGmem(const ast::GmemDeclStmt &decl) {
 }
 
 LogicalResult Emitter::emitSmem(const ast::SmemDeclStmt &decl) {
+  if (decl.isRegister) {
+    if (failed(rejectAnnotations(decl, "a REG declaration")))
+      return failure();
+    if (!decl.attrs.empty())
+      return error(decl.attrs.front().loc)
+             << "REG declarations take no attributes";
+    if (lookupTensor(decl.name))
+      return error(decl.nameLoc) << "'" << decl.name << "' is already defined";
+    FailureOr<KDA2TensorType> type =
+        tensorType(decl.type, builder.getF32Type(), MemorySpace::reg,
+                   "REG tile '" + decl.name + "'");
+    if (failed(type))
+      return failure();
+    Location at = NameLoc::get(builder.getStringAttr(decl.name), loc(decl.loc));
+    tensors[decl.name] = RegAllocOp::create(builder, at, *type).getResult();
+    return success();
+  }
   if (failed(rejectAnnotations(decl, "an SMEM declaration")))
     return failure();
   std::optional<int64_t> size;
@@ -491,26 +544,43 @@ LogicalResult Emitter::emitFor(const ast::ForStmt &loopAst) {
           .Case("schedule.block", LoopMapping::block)
           .Case("schedule.warp", LoopMapping::warp)
           .Case("schedule.thread", LoopMapping::thread)
+          .Case("schedule.serial", LoopMapping::serial)
           .Default(std::nullopt);
   if (!mapping) {
     if (iter.callee == "range")
       return error(iter.loc)
              << "plain 'for … in range(…)' is not allowed in a kernel: the "
                 "schedule must be explicit; use schedule.block(n), "
-                "schedule.warp(n) or schedule.thread(n)";
+                "schedule.warp(n), schedule.thread(n) or schedule.serial(n)";
     return error(iter.loc) << "unknown schedule '" << iter.callee
-                           << "'; expected schedule.block, schedule.warp or "
-                              "schedule.thread";
+                           << "'; expected schedule.block, schedule.warp, "
+                              "schedule.thread or schedule.serial";
   }
-  if (iter.args.size() != 1)
-    return error(iter.loc) << "'" << iter.callee
-                           << "' takes one extent, got " << iter.args.size();
+  bool isThread = *mapping == LoopMapping::thread;
+  if (iter.args.empty() || iter.args.size() > (isThread ? 2u : 1u))
+    return error(iter.loc) << "'" << iter.callee << "' takes "
+                           << (isThread ? "an extent and optionally the lanes "
+                                          "per iteration"
+                                        : "one extent")
+                           << ", got " << iter.args.size() << " arguments";
+  IntegerAttr lanes;
+  if (iter.args.size() == 2) {
+    const auto *lit = dyn_cast<ast::IntLitExpr>(iter.args[1].get());
+    if (!lit)
+      return error(iter.args[1]->loc)
+             << "lanes per iteration must be an integer literal";
+    lanes = builder.getI64IntegerAttr(lit->value);
+  }
   Value upper;
   const ast::Expr &extent = *iter.args.front();
   if (const auto *lit = dyn_cast<ast::IntLitExpr>(&extent)) {
     if (lit->value <= 0)
       return error(lit->loc) << "loop extent must be positive";
     upper = arith::ConstantIndexOp::create(builder, loc(lit->loc), lit->value);
+  } else if (const auto *name = dyn_cast<ast::NameExpr>(&extent);
+             name && options.bindings.count(name->name)) {
+    upper = arith::ConstantIndexOp::create(
+        builder, loc(name->loc), options.bindings.at(name->name));
   } else if (const auto *name = dyn_cast<ast::NameExpr>(&extent)) {
     if (!isDimName(name->name))
       return error(name->loc) << "loop extent '" << name->name
@@ -518,8 +588,8 @@ LogicalResult Emitter::emitFor(const ast::ForStmt &loopAst) {
     upper = DimOp::create(builder, loc(name->loc), builder.getIndexType(),
                           name->name);
   } else {
-    return error(extent.loc) << "loop extent must be an integer or a "
-                                "dimension name";
+    return error(ast::getStartLoc(extent))
+           << "loop extent must be an integer or a dimension name";
   }
 
   SmallVector<Attribute> annotations;
@@ -539,6 +609,8 @@ LogicalResult Emitter::emitFor(const ast::ForStmt &loopAst) {
   }
   auto loop = LoopOp::create(builder, loc(loopAst.loc), upper, *mapping,
                              builder.getArrayAttr(annotations));
+  if (lanes)
+    loop.setLanesAttr(lanes);
   loop.getBody().getArgument(0).setLoc(
       NameLoc::get(builder.getStringAttr(loopAst.var), loc(loopAst.varLoc)));
   OpBuilder::InsertionGuard guard(builder);
@@ -773,7 +845,7 @@ FailureOr<Attribute> Emitter::loopAnnotation(const ast::Annotation &a) {
     if (!eq || eq->op != ast::BinaryOp::Eq || !rem ||
         rem->op != ast::BinaryOp::Rem || !dim || !modulus || *modulus <= 0 ||
         zero != 0)
-      return error(a.condition->loc)
+      return error(ast::getStartLoc(*a.condition))
              << "coalescing condition must have the form 'dim % N == 0' "
                 "with N > 0";
     if (!isDimName(dim->name))
@@ -799,8 +871,11 @@ FailureOr<Attribute> Emitter::loopAnnotation(const ast::Annotation &a) {
     std::optional<int64_t> cols = intLiteral(*a.args[1].value);
     if (!rows || !cols)
       return error(a.loc) << "'@tma_bound' takes two integers (rows, cols)";
-    return Attribute(TmaBoundAttr::getChecked(
-        [&] { return error(a.loc); }, context, *rows, *cols));
+    Attribute attr = TmaBoundAttr::getChecked([&] { return error(a.loc); },
+                                              context, *rows, *cols);
+    if (!attr)
+      return failure();
+    return attr;
   }
   if (a.name == "shape_hint") {
     if (failed(expectArgs(a, 2, "a dimension and a list of sizes")))
@@ -817,7 +892,8 @@ FailureOr<Attribute> Emitter::loopAnnotation(const ast::Annotation &a) {
     for (const ast::ExprPtr &element : list->elements) {
       std::optional<int64_t> value = intLiteral(*element);
       if (!value)
-        return error(element->loc) << "shape hint values must be integers";
+        return error(ast::getStartLoc(*element))
+               << "shape hint values must be integers";
       values.push_back(*value);
     }
     Attribute attr = ShapeHintAttr::getChecked(
@@ -882,8 +958,15 @@ FailureOr<Value> Emitter::applyStatementAnnotations(const ast::Stmt &stmt,
         maskName = *name;
         maskLoc = arg.loc;
       } else if (arg.key == "fill") {
+        // A negative fill (`fill=-1e30`, `fill=-inf`) is a negated literal.
+        const ast::Expr *fillExpr = arg.value.get();
+        bool negate = false;
+        if (const auto *unary = dyn_cast<ast::UnaryExpr>(fillExpr)) {
+          fillExpr = unary->operand.get();
+          negate = true;
+        }
         FailureOr<Value> literal =
-            emitLiteral(*arg.value, builder.getF64Type(), false);
+            emitLiteral(*fillExpr, builder.getF64Type(), negate);
         if (failed(literal))
           return failure();
         auto constant = literal->getDefiningOp<arith::ConstantOp>();
@@ -961,7 +1044,7 @@ FailureOr<Value> Emitter::emitLiteral(const ast::Expr &expr, Type hint,
   }
   const auto *lit = dyn_cast<ast::FloatLitExpr>(&expr);
   if (!lit)
-    return error(expr.loc) << "expected a number";
+    return error(ast::getStartLoc(expr)) << "expected a number";
   if (!element || !isa<FloatType>(element))
     element = builder.getF32Type();
   double value = negate ? -lit->value : lit->value;
@@ -1025,6 +1108,10 @@ FailureOr<Value> Emitter::emitName(const ast::NameExpr &name) {
   if (isDimName(name.name))
     return Value(DimOp::create(builder, loc(name.loc), builder.getIndexType(),
                                name.name));
+  if (auto it = options.bindings.find(name.name);
+      it != options.bindings.end())
+    return Value(arith::ConstantIndexOp::create(builder, loc(name.loc),
+                                                it->second));
   if (name.name == "inf")
     return Value(arith::ConstantOp::create(
         builder, loc(name.loc),
@@ -1053,9 +1140,9 @@ Emitter::emitIndices(const ast::IndexExpr &index, StringRef tensorName) {
     if (failed(value))
       return failure();
     if (!value->getType().isIndex())
-      return error(expr.loc) << "index into '" << tensorName
-                             << "' must be an integer index, got "
-                             << value->getType();
+      return error(ast::getStartLoc(expr))
+             << "index into '" << tensorName
+             << "' must be an integer index, got " << value->getType();
     indices.push_back(*value);
   }
   return indices;
@@ -1418,11 +1505,26 @@ void mlir::kda2::registerImportTIRxTranslation() {
       llvm::cl::desc("Hardware profile the imported module targets "
                      "(empty: none)"),
       llvm::cl::init("H200-SXM"));
+  static llvm::cl::list<std::string> bind(
+      "tirx-bind",
+      llvm::cl::desc("Bind named dimensions to static sizes: dim=64,K=128"),
+      llvm::cl::CommaSeparated);
   TranslateToMLIRRegistration registration(
       "import-tirx", "Import a .tirx kernel description into kda2 IR",
       [](llvm::SourceMgr &sourceMgr, MLIRContext *context) {
         ImportTIRxOptions options;
         options.profile = profile;
+        for (const std::string &entry : bind) {
+          auto [name, value] = StringRef(entry).split('=');
+          int64_t size;
+          if (name.empty() || value.getAsInteger(10, size) || size <= 0) {
+            mlir::emitError(UnknownLoc::get(context))
+                << "--tirx-bind expects <dim>=<positive size>, got '" << entry
+                << "'";
+            return OwningOpRef<Operation *>();
+          }
+          options.bindings[name.str()] = size;
+        }
         return OwningOpRef<Operation *>(
             importTIRx(sourceMgr, context, options).release());
       },

@@ -56,6 +56,8 @@ llvm::StringRef Token::getKindSpelling(Kind k) {
     return "GMEM";
   case kw_SMEM:
     return "SMEM";
+  case kw_REG:
+    return "REG";
   case l_paren:
     return "(";
   case r_paren:
@@ -403,6 +405,7 @@ Token Lexer::lexIdentifier(Token &tok, const char *start) {
                          .Case("return", Token::kw_return)
                          .Case("GMEM", Token::kw_GMEM)
                          .Case("SMEM", Token::kw_SMEM)
+                         .Case("REG", Token::kw_REG)
                          .Default(Token::identifier);
   return formToken(tok, kind, start);
 }

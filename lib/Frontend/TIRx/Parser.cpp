@@ -22,6 +22,7 @@
 #include "llvm/Support/LogicalResult.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -282,6 +283,13 @@ LogicalResult Parser::parseParam(Param &param) {
   if (tok.isNot(Token::colon))
     return emitExpected("':' after parameter name '" + param.name + "'");
   consume();
+  // A scalar parameter names its element type instead of `Tensor[...]`.
+  if (tok.is(Token::identifier) && tok.spelling != "Tensor") {
+    param.scalarType = tok.spelling.str();
+    param.scalarTypeLoc = tok.loc;
+    consume();
+    return success();
+  }
   return parseTensorType(param.type);
 }
 
@@ -575,6 +583,7 @@ LogicalResult Parser::parseStatement(unsigned indent, StmtPtr &stmt) {
   case Token::kw_GMEM:
     return parseGmemDecl(stmt);
   case Token::kw_SMEM:
+  case Token::kw_REG:
     return parseSmemDecl(stmt);
   case Token::kw_for:
     return parseFor(indent, stmt);
@@ -617,17 +626,21 @@ LogicalResult Parser::parseGmemDecl(StmtPtr &stmt) {
 
 LogicalResult Parser::parseSmemDecl(StmtPtr &stmt) {
   auto decl = std::make_unique<SmemDeclStmt>(tok.loc);
+  decl->isRegister = tok.is(Token::kw_REG);
   consume();
   if (tok.is(Token::l_brace) &&
       failed(parseDeclAttrs(decl->attrs, /*isSmem=*/true)))
     return failure();
   if (tok.isNot(Token::identifier))
-    return emitExpected("buffer name in SMEM declaration");
+    return emitExpected(decl->isRegister ? "tile name in REG declaration"
+                                         : "buffer name in SMEM declaration");
   decl->name = tok.spelling.str();
   decl->nameLoc = tok.loc;
   consume();
   if (tok.isNot(Token::colon))
-    return emitExpected("':' after SMEM buffer name '" + decl->name + "'");
+    return emitExpected("':' after " +
+                        std::string(decl->isRegister ? "REG tile" : "SMEM buffer") +
+                        " name '" + decl->name + "'");
   consume();
   if (failed(parseTensorType(decl->type)))
     return failure();
@@ -924,7 +937,8 @@ LogicalResult Parser::parsePrimary(ExprPtr &expr) {
   }
   case Token::floatlit: {
     double value = 0;
-    if (tok.spelling.getAsDouble(value))
+    // getAsDouble accepts an overflow (as infinity); reject it.
+    if (tok.spelling.getAsDouble(value) || std::isinf(value))
       return emitError(tok.loc,
                        "float literal '" + tok.spelling + "' is out of range");
     expr = std::make_unique<FloatLitExpr>(tok.loc, value);

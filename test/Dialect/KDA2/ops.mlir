@@ -107,4 +107,18 @@ kda2.kernel @tile_ops(%x: !kda2.tensor<[n, 64, 64], bf16>,
   kda2.return
 }
 
+// A rank-0 shared buffer under $bank_conflict_free with a target profile
+// (computing its padding used to crash the verifier).
+// CHECK-LABEL: kda2.kernel @scalar_smem
+kda2.kernel @scalar_smem(%x: !kda2.tensor<[4], f32>) {
+  // CHECK: kda2.smem_alloc size(4) : !kda2.tensor<[], f32, smem>
+  %s = kda2.smem_alloc size(4) : !kda2.tensor<[], f32, smem>
+  %c1 = arith.constant 1 : index
+  // CHECK: annotations [#kda2.bank_conflict_free]
+  kda2.loop block %i to %c1 annotations [#kda2.bank_conflict_free] {
+    %v = kda2.load %s[] : !kda2.tensor<[], f32, smem> -> f32
+  }
+  kda2.return
+}
+
 }

@@ -480,7 +480,8 @@ struct GmemDeclStmt : Stmt {
 };
 
 /// `SMEM {key=value, ...} name: Tensor[...]`: declares a shared-memory
-/// buffer. `loc` is `SMEM`.
+/// buffer; `REG name: Tensor[...]` declares a per-thread register tile with
+/// the same syntax (`isRegister`). `loc` is `SMEM` or `REG`.
 struct SmemDeclStmt : Stmt {
   /// Constructs an empty declaration at `loc`.
   explicit SmemDeclStmt(llvm::SMLoc loc) : Stmt(Kind::SmemDecl, loc) {}
@@ -492,6 +493,8 @@ struct SmemDeclStmt : Stmt {
   llvm::SMLoc nameLoc;
   /// The buffer type (default element type f32).
   TensorType type;
+  /// True for a `REG` declaration.
+  bool isRegister = false;
   /// LLVM-style RTTI hook.
   static bool classof(const Stmt *s) { return s->getKind() == Kind::SmemDecl; }
 };
@@ -588,15 +591,20 @@ struct ReturnStmt : Stmt {
 // Kernels and modules
 //===----------------------------------------------------------------------===//
 
-/// A kernel parameter `name: Tensor[...]`, or a result (`name` empty when
-/// the result is unnamed).
+/// A kernel parameter `name: Tensor[...]` or scalar `name: f32`, or a result
+/// (`name` empty when the result is unnamed).
 struct Param {
   /// Location of the name, or of `Tensor` for an unnamed result.
   llvm::SMLoc loc;
   /// The name; empty only for an unnamed result.
   std::string name;
-  /// The tensor type.
+  /// The tensor type (unused for a scalar parameter).
   TensorType type;
+  /// The element type of a scalar parameter (`scale: f32`); empty for a
+  /// tensor.
+  std::string scalarType;
+  /// Location of the scalar type name.
+  llvm::SMLoc scalarTypeLoc;
 };
 
 /// `func name(params) -> results { body }`.

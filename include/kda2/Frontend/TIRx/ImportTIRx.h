@@ -13,12 +13,19 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <map>
+
 namespace mlir::kda2 {
 
 /// Options of the .tirx importer.
 struct ImportTIRxOptions {
   /// Hardware profile recorded as the module's `kda2.target`; empty for none.
   std::string profile = "H200-SXM";
+  /// Compile-time constants (`dim=64`): a named dimension listed here
+  /// becomes that static size, so tiles over it get static shapes (needed by
+  /// the GPU lowering); any other listed name can be used as an integer
+  /// constant (loop extents, index arithmetic).
+  std::map<std::string, int64_t> bindings;
 };
 
 /// Parses the main buffer of `sourceMgr` as .tirx and returns a verified
@@ -28,8 +35,8 @@ OwningOpRef<ModuleOp> importTIRx(llvm::SourceMgr &sourceMgr,
                                  MLIRContext *context,
                                  const ImportTIRxOptions &options = {});
 
-/// Registers `--import-tirx` (with `--tirx-profile=<name>`) with
-/// mlir-translate-style tools.
+/// Registers `--import-tirx` (with `--tirx-profile=<name>` and
+/// `--tirx-bind=<dim>=<size>,...`) with mlir-translate-style tools.
 void registerImportTIRxTranslation();
 
 } // namespace mlir::kda2

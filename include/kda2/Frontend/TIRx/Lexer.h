@@ -50,6 +50,7 @@ struct Token {
     kw_return, ///< `return`
     kw_GMEM,   ///< `GMEM`
     kw_SMEM,   ///< `SMEM`
+    kw_REG,    ///< `REG`
 
     // Punctuation.
     l_paren,     ///< `(`

@@ -90,7 +90,9 @@ StringRef BankConflictFreeAttr::getSpelling() const {
 /// 128 bytes).
 static int64_t paddedSharedBytes(KDA2TensorType type) {
   int64_t rows = 1;
-  for (int64_t size : type.getShape().drop_back())
+  // A rank-0 buffer is one row of one element.
+  ArrayRef<int64_t> shape = type.getShape();
+  for (int64_t size : shape.drop_back(shape.empty() ? 0 : 1))
     rows *= size;
   return *type.getStaticSizeInBytes() + rows * 4;
 }
@@ -150,14 +152,28 @@ StringRef CoalescedAccessAttr::getSpelling() const {
   return "@coalesced_access";
 }
 
+/// The logical dimension of a global tensor (a kernel argument) that is
+/// innermost in memory under its kda2.gmem layout.
+static unsigned physicalInnermostDim(Value tensor) {
+  auto type = cast<KDA2TensorType>(tensor.getType());
+  Layout layout = Layout::row_major;
+  for (Operation *user : tensor.getUsers())
+    if (auto gmem = dyn_cast<GmemOp>(user))
+      layout = gmem.getLayout();
+  auto perm = getLayoutPermutation(layout, type.getRank());
+  return perm ? (*perm)[type.getRank() - 1] : type.getRank() - 1;
+}
+
 /// The name of the first dynamic dimension that decides whether the global
 /// accesses in `loop` are contiguous: the loop bound when it is a named size,
-/// else the innermost dimension of a global tensor the loop touches.
+/// else a dynamic dimension that is innermost in memory and that an access
+/// walks along (a tile dimension, or one indexed by a thread variable).
 /// Returns std::nullopt when all are static.
 static std::optional<std::string> findDynamicAccessDim(Operation *loop) {
   auto loopOp = cast<LoopOp>(loop);
   if (auto dim = loopOp.getUpperBound().getDefiningOp<DimOp>())
     return dim.getName().str();
+  auto kernel = loop->getParentOfType<KernelOp>();
   std::optional<std::string> found;
   loop->walk([&](Operation *op) {
     Value tensor = getAccessedTensor(op);
@@ -166,10 +182,22 @@ static std::optional<std::string> findDynamicAccessDim(Operation *loop) {
     auto type = cast<KDA2TensorType>(tensor.getType());
     if (type.getMemorySpace() != MemorySpace::gmem || type.getRank() == 0)
       return;
-    unsigned last = type.getRank() - 1;
-    if (ShapedType::isDynamic(type.getShape()[last]))
-      found = type.getDimName(last).empty() ? std::string("?")
-                                            : type.getDimName(last).str();
+    unsigned inner = physicalInnermostDim(tensor);
+    if (!ShapedType::isDynamic(type.getShape()[inner]))
+      return;
+    unsigned gridRank = getImplicitGridRank(type, kernel);
+    ValueRange indices = isa<LoadOp>(op) ? cast<LoadOp>(op).getIndices()
+                                         : cast<StoreOp>(op).getIndices();
+    bool walked = inner >= gridRank + indices.size();
+    if (!walked && inner >= gridRank) {
+      auto iv = dyn_cast<BlockArgument>(indices[inner - gridRank]);
+      auto ivLoop = iv ? dyn_cast<LoopOp>(iv.getOwner()->getParentOp())
+                       : LoopOp();
+      walked = ivLoop && ivLoop.getMapping() == LoopMapping::thread;
+    }
+    if (walked)
+      found = type.getDimName(inner).empty() ? std::string("?")
+                                             : type.getDimName(inner).str();
   });
   return found;
 }

@@ -43,8 +43,8 @@ LogicalResult KDA2Dialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << llvm::toString(profile.takeError());
     return success();
   }
-  return op->emitError() << "unknown kda2 attribute '" << attr.getName()
-                         << "'";
+  return op->emitError() << "unknown kda2 attribute '"
+                         << attr.getName().getValue() << "'";
 }
 
 LogicalResult KDA2Dialect::verifyRegionArgAttribute(Operation *op,
@@ -53,7 +53,7 @@ LogicalResult KDA2Dialect::verifyRegionArgAttribute(Operation *op,
                                                     NamedAttribute attr) {
   if (attr.getName() != getIOAttrName())
     return op->emitError() << "unknown kda2 argument attribute '"
-                           << attr.getName() << "'";
+                           << attr.getName().getValue() << "'";
   if (!isa<KernelOp>(op))
     return op->emitError() << "'" << getIOAttrName()
                            << "' is only valid on kda2.kernel arguments";

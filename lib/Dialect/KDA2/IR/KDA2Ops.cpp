@@ -16,6 +16,7 @@
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::kda2;
@@ -186,7 +187,20 @@ static void nameArgumentsFromLocations(Region &region,
 
 void KernelOp::getAsmBlockArgumentNames(Region &region,
                                         OpAsmSetValueNameFn setNameFn) {
-  nameArgumentsFromLocations(region, setNameFn);
+  ArrayAttr names = getArgNamesAttr();
+  if (!names || region.empty() ||
+      names.size() != region.front().getNumArguments())
+    return nameArgumentsFromLocations(region, setNameFn);
+  for (auto [arg, name] :
+       llvm::zip(region.front().getArguments(), names.getAsRange<StringAttr>()))
+    setNameFn(arg, name.getValue());
+}
+
+StringRef KernelOp::getArgName(unsigned i) {
+  ArrayAttr names = getArgNamesAttr();
+  if (names && i < names.size())
+    return cast<StringAttr>(names[i]).getValue();
+  return "";
 }
 
 void LoopOp::getAsmBlockArgumentNames(Region &region,
@@ -231,11 +245,29 @@ LogicalResult KernelOp::verify() {
   if (!getFunctionType().getResults().empty())
     return emitOpError() << "kernels return no values; outputs are arguments "
                             "marked {kda2.io = #kda2.io<out>}";
+  if (ArrayAttr names = getArgNamesAttr()) {
+    if (names.size() != getNumArguments())
+      return emitOpError() << "arg_names lists " << names.size()
+                           << " names for " << getNumArguments()
+                           << " arguments";
+    llvm::StringSet<> seen;
+    for (auto name : names.getAsRange<StringAttr>())
+      if (!seen.insert(name.getValue()).second)
+        return emitOpError() << "argument name '" << name.getValue()
+                             << "' is used twice";
+  }
   for (auto [i, type] : llvm::enumerate(getArgumentTypes())) {
+    if (type.isIntOrFloat()) {
+      if (getArgIOKind(i) != IOKind::in)
+        return emitOpError() << "scalar argument #" << i
+                             << " can only be an input";
+      continue;
+    }
     auto tensor = dyn_cast<KDA2TensorType>(type);
     if (!tensor)
       return emitOpError() << "argument #" << i
-                           << " must be a !kda2.tensor, got " << type;
+                           << " must be a !kda2.tensor or a scalar, got "
+                           << type;
     if (tensor.getMemorySpace() != MemorySpace::gmem)
       return emitOpError() << "argument #" << i
                            << " must live in gmem, got "
@@ -246,7 +278,9 @@ LogicalResult KernelOp::verify() {
     return success();
   for (auto [d, nameAttr] : llvm::enumerate(grid.getAsRange<StringAttr>()))
     for (auto [i, type] : llvm::enumerate(getArgumentTypes())) {
-      auto tensor = cast<KDA2TensorType>(type);
+      auto tensor = dyn_cast<KDA2TensorType>(type);
+      if (!tensor)
+        continue;
       if (d >= tensor.getRank() || tensor.getDimName(d) != nameAttr.getValue())
         return emitOpError() << "grid dimension '" << nameAttr.getValue()
                              << "' is not dimension #" << d << " of argument #"
@@ -317,7 +351,12 @@ LogicalResult KernelOp::verifyRegions() {
     return emitOpError() << "has no schedule loop (kda2.loop)";
   if (!hasAnnotation)
     return emitOpError() << "has no constraint annotation";
-  if (const HardwareProfile *profile = getTargetProfile())
+  if (const HardwareProfile *profile = getTargetProfile()) {
+    // Kernel-wide pragmas are held to the profile like those on loops.
+    if (ArrayAttr pragmas = getPragmasAttr())
+      for (PragmaAttr pragma : pragmas.getAsRange<PragmaAttr>())
+        if (failed(pragma.verifyOnLoop(*this, profile)))
+          return failure();
     if (static_cast<uint64_t>(sharedBytes) >
         profile->sharedMemoryPerBlockBytes())
       return emitOpError() << "shared buffers total " << sharedBytes
@@ -326,6 +365,7 @@ LogicalResult KernelOp::verifyRegions() {
                            << profile->name << "' ("
                            << profile->sharedMemoryPerBlockBytes()
                            << " bytes)";
+  }
   return success();
 }
 
@@ -396,9 +436,10 @@ LogicalResult DimOp::verify() {
   auto kernel = (*this)->getParentOfType<KernelOp>();
   if (kernel)
     for (Type type : kernel.getArgumentTypes())
-      for (unsigned i = 0, e = cast<KDA2TensorType>(type).getRank(); i < e; ++i)
-        if (cast<KDA2TensorType>(type).getDimName(i) == getName())
-          return success();
+      if (auto tensor = dyn_cast<KDA2TensorType>(type))
+        for (unsigned i = 0, e = tensor.getRank(); i < e; ++i)
+          if (tensor.getDimName(i) == getName())
+            return success();
   return emitOpError() << "'" << getName()
                        << "' is not a dimension of the enclosing kernel";
 }
@@ -439,6 +480,13 @@ ParseResult LoopOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   Properties &props = result.getOrAddProperties<Properties>();
   props.mapping = *mapping;
+  if (succeeded(parser.parseOptionalKeyword("lanes"))) {
+    int64_t lanes;
+    if (parser.parseLParen() || parser.parseInteger(lanes) ||
+        parser.parseRParen())
+      return failure();
+    props.lanes = parser.getBuilder().getI64IntegerAttr(lanes);
+  }
   if (succeeded(parser.parseOptionalKeyword("annotations"))) {
     ArrayAttr annotations;
     if (parser.parseAttribute(annotations))
@@ -460,10 +508,12 @@ void LoopOp::print(OpAsmPrinter &p) {
   p.printRegionArgument(getBody().getArgument(0), /*argAttrs=*/{},
                         /*omitType=*/true);
   p << " to " << getUpperBound();
+  if (getLanes())
+    p << " lanes(" << *getLanes() << ")";
   if (getAnnotationsAttr() && !getAnnotationsAttr().empty())
     p << " annotations " << getAnnotationsAttr();
   p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                                     {"mapping", "annotations"});
+                                     {"mapping", "annotations", "lanes"});
   p << " ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
@@ -473,13 +523,29 @@ LogicalResult LoopOp::verify() {
   if (block.getNumArguments() != 1 ||
       !block.getArgument(0).getType().isIndex())
     return emitOpError() << "body must take one index induction variable";
-  if (auto parent = (*this)->getParentOfType<LoopOp>())
-    if (static_cast<int>(parent.getMapping()) >
-        static_cast<int>(getMapping()))
-      return emitOpError() << "a " << stringifyLoopMapping(getMapping())
-                           << " loop cannot be nested inside a "
-                           << stringifyLoopMapping(parent.getMapping())
-                           << " loop";
+  if (getLanes()) {
+    int64_t lanes = *getLanes();
+    if (getMapping() != LoopMapping::thread)
+      return emitOpError() << "lanes are a thread-loop schedule choice, not "
+                              "valid on a "
+                           << stringifyLoopMapping(getMapping()) << " loop";
+    if (lanes < 1 || lanes > 32 || !llvm::isPowerOf2_64(lanes))
+      return emitOpError() << "lanes must be a power of two in [1, 32], got "
+                           << lanes;
+  }
+  // Parallel mappings nest from coarse to fine; serial loops may go anywhere.
+  if (getMapping() != LoopMapping::serial)
+    for (auto parent = (*this)->getParentOfType<LoopOp>(); parent;
+         parent = parent->getParentOfType<LoopOp>())
+      if (parent.getMapping() != LoopMapping::serial) {
+        if (static_cast<int>(parent.getMapping()) >
+            static_cast<int>(getMapping()))
+          return emitOpError() << "a " << stringifyLoopMapping(getMapping())
+                               << " loop cannot be nested inside a "
+                               << stringifyLoopMapping(parent.getMapping())
+                               << " loop";
+        break;
+      }
   ArrayAttr annotations = getAnnotationsAttr();
   if (!annotations)
     return success();
@@ -691,9 +757,11 @@ LogicalResult MatmulOp::verify() {
 
 LogicalResult CumsumOp::verify() {
   int64_t rank = getInput().getType().getRank();
-  if (getAxis() < 0 || getAxis() >= rank)
-    return emitOpError() << "axis " << getAxis()
-                         << " is out of range for rank " << rank;
+  // The I64Attr accessor returns uint64_t; read the axis as signed.
+  auto axis = static_cast<int64_t>(getAxis());
+  if (axis < 0 || axis >= rank)
+    return emitOpError() << "axis " << axis << " is out of range for rank "
+                         << rank;
   return success();
 }
 

@@ -38,7 +38,8 @@ def KDA2_KernelOp : KDA2_Op<"kernel", [
     SingleBlockImplicitTerminator<"ReturnOp">]> {
   let summary = "a GPU kernel written as declarations, schedule and annotations";
   let description = [{
-    A kernel over `kda2.tensor` arguments. Outputs are arguments too, marked
+    A kernel over `kda2.tensor` arguments and scalar inputs (integers and
+    floats passed by value, e.g. a softmax scale). Outputs are arguments too, marked
     `{kda2.io = #kda2.io<out>}` (or `inout`); arguments without the
     attribute are inputs and are never written. The body holds only layout
     declarations (`kda2.gmem`, `kda2.smem_alloc`, `kda2.reg_alloc`), named
@@ -49,7 +50,9 @@ def KDA2_KernelOp : KDA2_Op<"kernel", [
     `grid` lists the leading dimension names that every global tensor
     shares (e.g. `["batch", "head"]`): one program instance runs per grid
     point and indices inside the kernel address the dimensions after them.
-    `pragmas` holds kernel-wide `#kda2.pragma` directives.
+    `pragmas` holds kernel-wide `#kda2.pragma` directives. `arg_names`
+    keeps the source names of the arguments (the IR prints them as `%q`,
+    and the launch metadata uses them).
 
     ```mlir
     kda2.kernel @scale(%x: !kda2.tensor<[batch, n], f16>,
@@ -71,6 +74,7 @@ def KDA2_KernelOp : KDA2_Op<"kernel", [
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
                        OptionalAttr<DictArrayAttr>:$res_attrs,
                        OptionalAttr<StrArrayAttr>:$grid,
+                       OptionalAttr<StrArrayAttr>:$arg_names,
                        OptionalAttr<TypedArrayAttrBase<KDA2_PragmaAttr,
                            "pragma array">>:$pragmas);
   let regions = (region SizedRegion<1>:$body);
@@ -96,6 +100,8 @@ def KDA2_KernelOp : KDA2_Op<"kernel", [
     void getAsmBlockArgumentNames(::mlir::Region &region,
                                   ::mlir::OpAsmSetValueNameFn setNameFn);
 
+    /// Source name of argument `i` (from `arg_names`), or "".
+    ::llvm::StringRef getArgName(unsigned i);
     /// Direction of argument `i` (inputs by default).
     IOKind getArgIOKind(unsigned i);
     /// Number of leading grid dimensions of global tensors.
@@ -214,9 +220,10 @@ def KDA2_LoopOp : KDA2_Op<"loop", [SingleBlock, NoTerminator,
   let description = [{
     Runs its body for `%i` in `[0, %upper)`, the iterations distributed over
     thread blocks, warps or threads of a block (`schedule.block(n)`,
-    `schedule.warp(n)`, `schedule.thread(n)` in .tirx). A loop may not be
-    nested inside a loop of a finer mapping (no block loop inside a thread
-    loop). `annotations` holds the constraint annotations written before the
+    `schedule.warp(n)`, `schedule.thread(n)` in .tirx), or executed in
+    order by the threads that reach the loop (`serial`, `schedule.serial(n)`:
+    the token loop of a recurrence). A parallel loop may not be nested inside
+    a parallel loop of a finer mapping (no block loop inside a thread loop). `annotations` holds the constraint annotations written before the
     loop; each checks itself against the loop.
 
     ```mlir
@@ -226,7 +233,8 @@ def KDA2_LoopOp : KDA2_Op<"loop", [SingleBlock, NoTerminator,
     ```
   }];
   let arguments = (ins Index:$upperBound, EnumProp<KDA2_LoopMapping>:$mapping,
-                       OptionalAttr<ArrayAttr>:$annotations);
+                       OptionalAttr<ArrayAttr>:$annotations,
+                       OptionalAttr<I64Attr>:$lanes);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -240,6 +248,10 @@ def KDA2_LoopOp : KDA2_Op<"loop", [SingleBlock, NoTerminator,
     ::mlir::Value getInductionVar() { return getBody().getArgument(0); }
     /// The loop body block.
     ::mlir::Block *getBodyBlock() { return &getBody().front(); }
+    /// Lanes per iteration (1 unless `lanes` is set).
+    int64_t getLanesPerIteration() {
+      return getLanes() ? static_cast<int64_t>(*getLanes()) : 1;
+    }
   }];
 }
 

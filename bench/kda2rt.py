@@ -1,0 +1,81 @@
+"""Minimal ctypes binding of libkda2rt for the GPU benchmarks (see docs/Runtime.md).
+
+Benchmarks only: the compiler and the runtime themselves do not use Python.
+"""
+import ctypes as C
+
+P, S, I, Z = C.c_void_p, C.c_char_p, C.c_int, C.c_size_t
+
+
+class Error(RuntimeError):
+    pass
+
+
+class Runtime:
+    def __init__(self, lib, device=0):
+        rt = self.rt = C.CDLL(lib)
+        sig = {
+            "kda2rt_init": [I, S, Z],
+            "kda2rt_module_load_file": [I, S, C.POINTER(P), S, Z],
+            "kda2rt_kernel_get": [P, S, C.POINTER(P), S, Z],
+            "kda2rt_kernel_metadata": [P],
+            "kda2rt_launch": [P, C.POINTER(S), C.POINTER(P), I,
+                              C.POINTER(S), C.POINTER(C.c_int64), I,
+                              C.POINTER(S), C.POINTER(C.c_double), I, P, S, Z],
+        }
+        for name, args in sig.items():
+            getattr(rt, name).argtypes = args
+            getattr(rt, name).restype = I
+        rt.kda2rt_kernel_metadata.restype = S
+        self.device = device
+        self._err = C.create_string_buffer(4096)
+        self._check(rt.kda2rt_init(device, self._err, 4096), "init")
+
+    def _check(self, rc, what):
+        if rc != 0:
+            raise Error(f"kda2rt {what}: {self._err.value.decode()}")
+
+    def load(self, path):
+        module = P()
+        self._check(self.rt.kda2rt_module_load_file(
+            self.device, path.encode(), C.byref(module), self._err, 4096), f"load {path}")
+        return module
+
+    def kernel(self, module, name):
+        kernel = P()
+        self._check(self.rt.kda2rt_kernel_get(module, name.encode(), C.byref(kernel),
+                                              self._err, 4096), f"kernel {name}")
+        return Kernel(self, kernel)
+
+
+class Kernel:
+    def __init__(self, runtime, handle):
+        self.runtime, self.handle = runtime, handle
+
+    def metadata(self):
+        return self.runtime.rt.kda2rt_kernel_metadata(self.handle).decode()
+
+    def prepare(self, ptrs, dims, scalars, stream):
+        """Packs the arguments once; returns a zero-argument launcher.
+
+        `stream` is a CUDA stream handle, or a callable returning one at each
+        launch (e.g. PyTorch's current stream, so graph capture sees it)."""
+        def arr(ctype, values):
+            return (ctype * len(values))(*values)
+        names = [k.encode() for k in ptrs]
+        pn, pv = arr(S, names), arr(P, [int(t.data_ptr()) for t in ptrs.values()])
+        dn = arr(S, [k.encode() for k in dims])
+        dv = arr(C.c_int64, list(dims.values()))
+        sn = arr(S, [k.encode() for k in scalars])
+        sv = arr(C.c_double, list(scalars.values()))
+        rt, handle, err = self.runtime.rt, self.handle, self.runtime._err
+        keep = (pn, pv, dn, dv, sn, sv, ptrs)
+
+        def launch():
+            handle_stream = stream() if callable(stream) else stream
+            rc = rt.kda2rt_launch(handle, pn, pv, len(ptrs), dn, dv, len(dims),
+                                  sn, sv, len(scalars), P(handle_stream), err, 4096)
+            if rc != 0:
+                raise Error(f"kda2rt launch: {err.value.decode()}")
+        launch.keep = keep
+        return launch

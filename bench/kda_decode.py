@@ -1,0 +1,219 @@
+"""KDA decode and delta_softmax on the GPU: correctness against a float64
+reference and speed side by side with flash-linear-attention, in one run.
+
+  python3 bench/kda_decode.py --kernels build/kernels [--fla third_party_downloads/fla]
+
+Prints a markdown table and writes JSON to $OUT (or the current directory).
+Timing: each kernel is captured 20 times into a CUDA graph; the graph is
+replayed after warm-up and the median replay time / 20 is reported.
+"""
+import argparse
+import json
+import math
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(__file__))
+import kda2rt  # noqa: E402
+
+REPEAT = 20
+
+
+def graph_time_us(fn, replays=30):
+    """Median time of one call, from CUDA-graph replays of REPEAT calls."""
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        for _ in range(3):
+            fn()
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(REPEAT):
+            fn()
+    for _ in range(3):
+        graph.replay()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(replays):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        graph.replay()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1000.0 / REPEAT)
+    times.sort()
+    return times[len(times) // 2]
+
+
+def copy_bandwidth_gbs():
+    n = 1 << 30  # 4 GiB of float32 read, 4 GiB written
+    a = torch.randn(n, dtype=torch.float32, device="cuda")
+    b = torch.empty_like(a)
+    for _ in range(5):
+        b.copy_(a)
+    times = []
+    for _ in range(10):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        b.copy_(a)
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1e-3)
+    times.sort()
+    del a, b
+    return 2 * n * 4 / times[len(times) // 2] / 1e9
+
+
+def rel_err(out, ref):
+    out = out.double()
+    if not torch.isfinite(out).all():
+        return float("nan")
+    return ((out - ref).norm() / ref.norm()).item()
+
+
+def kda_reference(q, k, v, g, beta, h0, scale):
+    """float64 recurrence; h0 is K-first [B, H, K, V]."""
+    B, T, H, K = q.shape
+    S = h0.double().clone()
+    o = torch.empty(B, T, H, v.shape[-1], dtype=torch.float64, device=q.device)
+    for t in range(T):
+        S = S * g[:, t].double().exp().unsqueeze(-1)
+        kt, vt = k[:, t].double(), v[:, t].double()
+        u = beta[:, t].double().unsqueeze(-1) * (vt - torch.einsum("bhk,bhkv->bhv", kt, S))
+        S = S + torch.einsum("bhk,bhv->bhkv", kt, u)
+        o[:, t] = scale * torch.einsum("bhk,bhkv->bhv", q[:, t].double(), S)
+    return o, S
+
+
+def kda_inputs(B, T, H, K, V, seed):
+    gen = torch.Generator(device="cuda").manual_seed(seed)
+    r = lambda *s: torch.randn(*s, device="cuda", generator=gen)  # noqa: E731
+    q = torch.nn.functional.normalize(r(B, T, H, K), dim=-1).bfloat16()
+    k = torch.nn.functional.normalize(r(B, T, H, K), dim=-1).bfloat16()
+    v = r(B, T, H, V).bfloat16()
+    g = torch.nn.functional.logsigmoid(r(B, T, H, K)) * 0.1  # log decay <= 0
+    beta = torch.sigmoid(r(B, T, H))
+    h0 = r(B, H, K, V) * 0.1
+    return q, k, v, g, beta, h0
+
+
+def run_decode(rt, kernels, fla_fwd, B, T, H, D, variant, results, vb=None):
+    K = V = D
+    if vb:
+        name, kname = f"kda_decode_vsplit_k{D}_vb{vb}", "kda_decode_vsplit"
+    elif variant == "kfirst":
+        name, kname = f"kda_decode_k{D}", "kda_decode"
+    else:
+        name, kname = f"kda_decode_vfirst_k{D}", "kda_decode_vfirst"
+    kernel = rt.kernel(rt.load(os.path.join(kernels, f"{name}.sm_90a.cubin")), kname)
+    q, k, v, g, beta, h0 = kda_inputs(B, T, H, K, V, seed=B * 1000 + T * 10 + D)
+    scale = K ** -0.5
+    o_ref, s_ref = kda_reference(q, k, v, g, beta, h0, scale)
+    h0_run = h0 if variant == "kfirst" else h0.transpose(-1, -2).contiguous()
+    o = torch.full((B, T, H, V), float("nan"), dtype=torch.bfloat16, device="cuda")
+    ht = torch.full_like(h0_run, float("nan"))
+    launch = kernel.prepare(
+        {"q": q, "k": k, "v": v, "g": g, "beta": beta, "h0": h0_run, "o": o, "ht": ht},
+        {"n": B, "h": H, "t": T}, {"scale": scale}, lambda: torch.cuda.current_stream().cuda_stream)
+    launch()
+    torch.cuda.synchronize()
+    ht_k = ht if variant == "kfirst" else ht.transpose(-1, -2)
+    row = {"kernel": "kda_decode", "variant": variant + (f"/vsplit{vb}" if vb else ""),
+           "B": B, "T": T, "H": H, "K": K,
+           "V": V, "err_o": rel_err(o, o_ref), "err_state": rel_err(ht_k, s_ref)}
+    us = graph_time_us(launch)
+    nbytes = (2 * B * H * K * V * 4 + B * T * H * (2 * K * 2 + K * 4 + 4 + 2 * V * 2))
+    row.update(us=us, gbs=nbytes / (us * 1e-6) / 1e9)
+    if fla_fwd is not None:
+        o_f = torch.empty_like(o)
+        state_v_first = variant != "kfirst"
+        call = lambda: fla_fwd(q=q, k=k, v=v, g=g, beta=beta, initial_state=h0_run,  # noqa
+                               scale=scale, output_final_state=True,
+                               inplace_final_state=False, state_v_first=state_v_first,
+                               out=o_f)
+        of, hf = call()
+        torch.cuda.synchronize()
+        hf_k = hf if variant == "kfirst" else hf.transpose(-1, -2)
+        row["fla_err_o"], row["fla_err_state"] = rel_err(of, o_ref), rel_err(hf_k, s_ref)
+        row["fla_us"] = graph_time_us(call)
+        row["ratio"] = row["us"] / row["fla_us"]
+    results.append(row)
+    print(json.dumps(row), flush=True)
+
+
+def run_delta_softmax(rt, kernels, B, H, results):
+    S, D = 32, 64
+    kernel = rt.kernel(rt.load(os.path.join(kernels, "delta_softmax_d64.sm_90a.cubin")),
+                       "delta_softmax")
+    gen = torch.Generator(device="cuda").manual_seed(7)
+    # Logical [B, H, S, D], stored BSHD ([B, S, H, D]).
+    q = torch.randn(B, S, H, D, device="cuda", generator=gen).half()
+    k = torch.randn(B, S, H, D, device="cuda", generator=gen).half()
+    mask = (torch.rand(B, S, H, S, device="cuda", generator=gen) > 0.3).half()
+    out = torch.full((B, H, S, S), float("nan"), dtype=torch.half, device="cuda")
+    launch = kernel.prepare({"q": q, "k": k, "mask": mask, "out": out},
+                            {"batch": B, "head": H, "seq_q": S, "seq_k": S}, {},
+                            lambda: torch.cuda.current_stream().cuda_stream)
+    launch()
+    torch.cuda.synchronize()
+    qd, kd = q.double().transpose(1, 2), k.double().transpose(1, 2)
+    s = torch.einsum("bhid,bhjd->bhij", qd, kd) * mask.double().transpose(1, 2)
+    ref = torch.softmax(s, dim=-1)
+    row = {"kernel": "delta_softmax", "B": B, "H": H, "S": S, "D": D,
+           "err_o": rel_err(out, ref), "us": graph_time_us(launch)}
+    results.append(row)
+    print(json.dumps(row), flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--kernels", required=True)
+    parser.add_argument("--fla", default=None)
+    args = parser.parse_args()
+    rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
+    fla_fwd = None
+    if args.fla:
+        sys.path.insert(0, args.fla)
+        from fla.ops.kda.fused_recurrent import fused_recurrent_kda_fwd as fla_fwd
+    results = []
+    copy = copy_bandwidth_gbs()
+    print(json.dumps({"device": torch.cuda.get_device_name(), "copy_gbs": copy}), flush=True)
+    for B in (1, 8, 64, 256):
+        for vb in (None, 32, 64):
+            run_decode(rt, args.kernels, fla_fwd, B, 1, 32, 128, "kfirst", results, vb)
+    for vb in (None, 32):
+        run_decode(rt, args.kernels, fla_fwd, 64, 1, 32, 64, "kfirst", results, vb)
+    for vb in (32, 64):
+        run_decode(rt, args.kernels, fla_fwd, 16, 1, 32, 256, "kfirst", results, vb)
+    for vb in (None, 32):
+        run_decode(rt, args.kernels, fla_fwd, 8, 4, 32, 128, "kfirst", results, vb)
+    run_decode(rt, args.kernels, fla_fwd, 64, 1, 32, 128, "vfirst", results)
+    run_decode(rt, args.kernels, fla_fwd, 256, 1, 32, 128, "vfirst", results)
+    run_delta_softmax(rt, args.kernels, 8, 16, results)
+
+    print(f"\ncopy ceiling measured: {copy:.0f} GB/s; % copy uses 4239 GB/s\n")
+    copy = 4239.0
+    print("| kernel | state | B | T | H | K=V | err o | err state | kda2 us | GB/s | % copy"
+          " | fla us | fla err o | kda2/fla |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        if r["kernel"] == "kda_decode":
+            print(f"| decode | {r['variant']} | {r['B']} | {r['T']} | {r['H']} | {r['K']} "
+                  f"| {r['err_o']:.2e} | {r['err_state']:.2e} | {r['us']:.2f} | {r['gbs']:.0f} "
+                  f"| {100 * r['gbs'] / copy:.1f} | {r.get('fla_us', float('nan')):.2f} "
+                  f"| {r.get('fla_err_o', float('nan')):.2e} | {r.get('ratio', float('nan')):.2f} |")
+        else:
+            print(f"| delta_softmax | - | {r['B']} | - | {r['H']} | {r['D']} | {r['err_o']:.2e} "
+                  f"| - | {r['us']:.2f} | - | - | - | - | - |")
+    out_dir = os.environ.get("OUT", ".")
+    with open(os.path.join(out_dir, "kda_decode.json"), "w") as f:
+        json.dump({"copy_gbs": copy, "results": results}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

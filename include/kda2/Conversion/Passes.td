@@ -1,0 +1,50 @@
+//===- Passes.td - kda2 conversion passes ------------------*- tablegen -*-===//
+//
+// Conversions out of the kda2 dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KDA2_CONVERSION_PASSES_TD
+#define KDA2_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertKDA2ToGPUPass : Pass<"convert-kda2-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Lower kda2 kernels to gpu.func kernels over scf/arith/math/vector/llvm";
+  let description = [{
+    Turns every `kda2.kernel` into a `gpu.func` kernel inside the
+    `gpu.module @kda2_kernels` of a `gpu.container_module`:
+
+    * tensor arguments become `!llvm.ptr<1>` parameters, scalars stay
+      scalars, each named dynamic dimension adds an `i64` size parameter, and
+      a kernel with `kda2.counter` ops takes a counter buffer last;
+    * the grid prefix maps to `blockIdx.y`, top-level `block` loops to
+      `blockIdx.x`, `thread` loops to `threadIdx.x` (guarded by their
+      extent), `serial` loops to `scf.for`;
+    * global accesses compute 64-bit physical offsets from the declared
+      layout; contiguous tiles are loaded and stored as vectors (128-bit
+      accesses where alignment allows), strided tiles element by element;
+      shared buffers become workgroup memory, padded when a
+      `$bank_conflict_free` loop needs it (proven by the bank analysis);
+    * uniform reductions under `@warp_reduce` are distributed over the lanes
+      of a warp and combined with `shfl.sync.bfly`; `kda2.delta_masked`
+      becomes a compare and a select;
+    * each kernel gets its launch metadata as the global
+      `__kda2_meta_<kernel>` (see docs/Runtime.md).
+
+    Tiles must have static shapes (bind dynamic feature sizes at import with
+    `--tirx-bind`).
+  }];
+  let options = [
+    Option<"fastMath", "fast-math", "bool", /*default=*/"false",
+           "Mark floating-point math `fast` (reassociation, approximate exp)">,
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::LLVM::LLVMDialect"
+  ];
+}
+
+#endif // KDA2_CONVERSION_PASSES_TD

@@ -1,0 +1,47 @@
+//===- PTX.h - kda2 IR to PTX and cubin -------------------------*- C++ -*-===//
+//
+// Compiles a module of kda2 kernels to PTX (through
+// kda2-lower-to-nvvm-pipeline) and to a cubin (through ptxas), and registers
+// the `--kda2-to-ptx` / `--kda2-to-cubin` translations.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KDA2_TARGET_PTX_H
+#define KDA2_TARGET_PTX_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+namespace mlir::kda2 {
+
+/// Options of the PTX/cubin back end.
+struct PTXOptions {
+  /// GPU architecture: sm_80, sm_86, sm_89, sm_90 or sm_90a.
+  std::string chip = "sm_90a";
+  /// Fast floating-point math.
+  bool fastMath = false;
+  /// LLVM and ptxas optimisation level (0-3).
+  unsigned optLevel = 3;
+  /// CUDA toolkit root; empty: $CUDA_HOME, then /usr/local/cuda.
+  std::string cudaPath;
+  /// ptxas to run; empty: found under the toolkit or on PATH.
+  std::string ptxas;
+};
+
+/// Lowers a clone of `module` (kda2 kernels) to PTX text. Diagnostics go to
+/// the module's context.
+FailureOr<std::string> compileToPTX(ModuleOp module, const PTXOptions &options);
+
+/// Assembles PTX into a cubin with ptxas; errors name the missing tool or
+/// carry ptxas's own messages.
+FailureOr<std::string> assembleCubin(Location loc, StringRef ptx,
+                                     const PTXOptions &options);
+
+/// Registers `--kda2-to-ptx` and `--kda2-to-cubin` (with `--kda2-chip`,
+/// `--kda2-fast-math`, `--kda2-opt-level`, `--kda2-cuda-path`,
+/// `--kda2-ptxas`).
+void registerPTXTranslations();
+
+} // namespace mlir::kda2
+
+#endif // KDA2_TARGET_PTX_H

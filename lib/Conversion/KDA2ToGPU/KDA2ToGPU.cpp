@@ -1,0 +1,1538 @@
+//===- KDA2ToGPU.cpp - Lower kda2 kernels to GPU kernels -------*- C++ -*-===//
+//
+// Implements --convert-kda2-to-gpu. Each `kda2.kernel` becomes a `gpu.func`
+// whose body is built by walking the kernel in program order and emitting
+// gpu / scf / arith / math / vector / memref / llvm ops (the upstream
+// `convert-gpu-to-nvvm` then takes them to NVVM). The structure of a kernel
+// changes too much for a 1:1 pattern rewrite, so this is a structural
+// lowering with an IRMapping from kda2 values to lowered values.
+//
+// Execution model (the semantics of kda2 loops on a GPU):
+//   * one CTA per (grid point, block iteration): blockIdx.y enumerates the
+//     grid prefix in row-major order, blockIdx.x the top-level `block` loops
+//     (gridDim.x is the largest extent; each loop is guarded by its own);
+//   * the kernel body outside `thread` loops is uniform: every thread runs
+//     it; its stores to global or shared memory are made by thread 0;
+//   * a `thread` loop of extent n runs iteration t on threadIdx.x == t
+//     (blockDim.x is the largest thread extent rounded up to a warp);
+//   * a `serial` loop is an scf.for executed by the threads that reach it;
+//   * a barrier follows each thread loop and each uniform shared store when
+//     the kernel uses shared memory.
+//
+// Memory: a global tensor's logical index (grid prefix, explicit indices,
+// tile dimensions) is turned into a 64-bit element offset with the strides
+// of its physical layout (kda2.gmem). A rank-1 tile whose dimension has
+// stride 1 is one vector access, aligned to what the static strides prove
+// (16 bytes gives 128-bit ld/st); other tiles are gathered element-wise.
+// Shared buffers are workgroup memrefs whose last dimension may be padded
+// so that every access inside a `$bank_conflict_free` loop is conflict free
+// (see `chooseSharedPadding`); register tiles are private allocas.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kda2/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <numeric>
+
+namespace mlir::kda2 {
+#define GEN_PASS_DEF_CONVERTKDA2TOGPUPASS
+#include "kda2/Conversion/Passes.h.inc"
+} // namespace mlir::kda2
+
+using namespace mlir;
+using namespace mlir::kda2;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Helpers on types
+//===----------------------------------------------------------------------===//
+
+/// Signless version of an integer type (`ui8` -> `i8`); others unchanged.
+static Type signless(Type type) {
+  if (auto integer = dyn_cast<IntegerType>(type))
+    if (!integer.isSignless())
+      return IntegerType::get(type.getContext(), integer.getWidth());
+  return type;
+}
+
+/// The lowered type of a kda2 value: tiles become vectors.
+static Type lowerValueType(Type type) {
+  if (auto tile = dyn_cast<RankedTensorType>(type))
+    return VectorType::get(tile.getShape(), signless(tile.getElementType()));
+  return signless(type);
+}
+
+/// The metadata spelling of an element type.
+static std::string dtypeName(Type type) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  type.print(os);
+  return name;
+}
+
+/// Number of bytes of one element.
+static int64_t elementBytes(Type type) {
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+//===----------------------------------------------------------------------===//
+// Per-tensor lowering state
+//===----------------------------------------------------------------------===//
+
+/// Where a kda2 tensor lives after lowering and how to address it.
+struct TensorInfo {
+  enum class Kind { Global, Shared, Register } kind = Kind::Global;
+  KDA2TensorType type;
+  /// Global: the `!llvm.ptr<1>` parameter.
+  Value ptr;
+  /// Shared / register: the memref.
+  Value memref;
+  /// Global: element stride of each logical dimension (i64 values) and the
+  /// static factor each stride is known to be a multiple of.
+  SmallVector<Value> strides;
+  SmallVector<int64_t> strideFactors;
+  /// Global: static stride per logical dimension, when fully static.
+  SmallVector<std::optional<int64_t>> staticStrides;
+  /// Global: runtime size of each logical dimension (index values).
+  SmallVector<Value> sizes;
+  /// Argument index in the kernel (global tensors).
+  unsigned argIndex = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// Kernel lowering
+//===----------------------------------------------------------------------===//
+
+class KernelLowering {
+public:
+  KernelLowering(KernelOp kernel, gpu::GPUModuleOp gpuModule, bool fastMath)
+      : kernel(kernel), gpuModule(gpuModule), fastMath(fastMath),
+        b(kernel.getContext()) {}
+
+  LogicalResult run();
+
+private:
+  // Analysis before emission.
+  LogicalResult analyze();
+  LogicalResult chooseSharedPadding();
+  std::string buildMetadata();
+
+  // Emission.
+  LogicalResult lowerBlock(Block &block);
+  LogicalResult lowerOp(Operation *op);
+  LogicalResult lowerLoop(LoopOp loop);
+  LogicalResult lowerLoad(LoadOp load);
+  LogicalResult lowerStore(StoreOp store);
+  LogicalResult lowerReduce(ReduceOp reduce);
+  LogicalResult lowerElementwise(Operation *op);
+
+  // Addressing.
+  SmallVector<Value> accessIndices(Value tensor, ValueRange explicitIndices);
+  Value globalOffset(TensorInfo &info, ArrayRef<Value> indices, Location loc);
+  unsigned globalAlignment(TensorInfo &info, unsigned numIndexed,
+                           int64_t blockElements = 0);
+  Value inBoundsCondition(TensorInfo &info, ValueRange explicitIndices,
+                          unsigned gridRank, Location loc);
+  Value loadElement(TensorInfo &info, ArrayRef<Value> indices, Location loc);
+  void storeElement(TensorInfo &info, ArrayRef<Value> indices, Value value,
+                    Location loc);
+  std::pair<Value, int64_t> tileRange(TensorInfo &info, RankedTensorType tile,
+                                      Location loc);
+  Value loadTile(TensorInfo &info, ArrayRef<Value> prefix,
+                 RankedTensorType tile, Location loc);
+  void storeTile(TensorInfo &info, ArrayRef<Value> prefix, Value vector,
+                 RankedTensorType tile, Location loc);
+  Value elementPointer(TensorInfo &info, ArrayRef<Value> indices,
+                       Location loc);
+
+  // Values.
+  Value lookup(Value v) { return map.lookup(v); }
+  /// True when a rank-1 tile of `type` is split over the current lanes.
+  bool isDistributed(Type type) {
+    auto tile = dyn_cast<RankedTensorType>(type);
+    return lanes > 1 && tile && tile.getRank() == 1 &&
+           tile.getDimSize(0) % lanes == 0;
+  }
+  /// The lowered type of a kda2 value in the current context: tiles become
+  /// vectors, holding this lane's block when the tile is distributed.
+  Type lowerType(Type type) {
+    if (isDistributed(type)) {
+      auto tile = cast<RankedTensorType>(type);
+      return VectorType::get({tile.getDimSize(0) / lanes},
+                             signless(tile.getElementType()));
+    }
+    return lowerValueType(type);
+  }
+  Value broadcastTo(Value v, Type type, Location loc);
+  Value constantIndex(int64_t v, Location loc) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  Value constantI64(int64_t v, Location loc) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+  }
+  Value toI64(Value index, Location loc) {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  }
+  arith::FastMathFlagsAttr fmf() {
+    return arith::FastMathFlagsAttr::get(
+        b.getContext(),
+        fastMath ? arith::FastMathFlags::fast : arith::FastMathFlags::none);
+  }
+  Value combine(ReduceKind kind, Value lhs, Value rhs, Location loc);
+  Value splat(double value, Type type, Location loc);
+  FailureOr<Value> distribute(Value tile, Value lane, int64_t perLane,
+                              Location loc);
+  Value warpReduce(ReduceKind kind, Value partial, Location loc,
+                   int64_t width = 32);
+
+  KernelOp kernel;
+  gpu::GPUModuleOp gpuModule;
+  bool fastMath;
+  OpBuilder b;
+  gpu::GPUFuncOp func;
+  IRMapping map;
+
+  DenseMap<Value, TensorInfo> tensors;
+  SmallVector<std::string> dimNames;
+  llvm::StringMap<Value> dimIndex; // runtime size as index
+  DenseMap<Value, int64_t> sharedPadding;
+  DenseMap<Value, unsigned> layoutPerm; // arg -> Layout enum value
+  DenseMap<unsigned, Layout> argLayouts;
+  SmallVector<std::string> counterNames;
+  DenseMap<Operation *, unsigned> counterSlots;
+  SmallVector<int64_t> gridXStatic;
+  SmallVector<std::string> gridXDims;
+  int64_t blockX = 1;
+  bool usesShared = false;
+
+  // Emission state.
+  Value threadId, laneId;
+  /// Lanes sharing the current thread-loop iteration, and this lane's part.
+  int64_t lanes = 1;
+  Value lanePart;
+  /// Register tiles accessed inside a `lanes(P)` loop hold only 1/P.
+  DenseMap<Value, int64_t> regLanes;
+  SmallVector<Value> gridIndices;
+  Value countersPtr;
+  unsigned threadDepth = 0;
+  SmallVector<bool> warpReduceStack;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Analysis
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::analyze() {
+  // Named dynamic dimensions become size parameters, in order of first use.
+  for (Type type : kernel.getArgumentTypes())
+    if (auto tensor = dyn_cast<KDA2TensorType>(type))
+      for (unsigned d = 0; d < tensor.getRank(); ++d) {
+        StringRef name = tensor.getDimName(d);
+        if (!name.empty() && !llvm::is_contained(dimNames, name))
+          dimNames.push_back(name.str());
+        if (name.empty() && ShapedType::isDynamic(tensor.getShape()[d]))
+          return kernel.emitOpError()
+                 << "anonymous dynamic dimension '?' cannot be lowered; "
+                    "name it so its size becomes a kernel parameter";
+      }
+
+  Block &body = kernel.getBody().front();
+  for (Operation &op : body)
+    if (auto gmem = dyn_cast<GmemOp>(op))
+      for (Value t : gmem.getTensors())
+        argLayouts[cast<BlockArgument>(t).getArgNumber()] = gmem.getLayout();
+
+  WalkResult result = kernel.walk([&](Operation *op) -> WalkResult {
+    if (auto loop = dyn_cast<LoopOp>(op)) {
+      bool topLevel = loop->getParentOp() == kernel.getOperation();
+      switch (loop.getMapping()) {
+      case LoopMapping::block: {
+        if (!topLevel)
+          return loop.emitOpError()
+                 << "GPU lowering supports block loops only at the top level "
+                    "of a kernel";
+        if (auto c = getConstantIntValue(loop.getUpperBound()))
+          gridXStatic.push_back(*c);
+        else if (auto dim = loop.getUpperBound().getDefiningOp<DimOp>())
+          gridXDims.push_back(dim.getName().str());
+        else
+          return loop.emitOpError()
+                 << "block loop extent must be a constant or a named "
+                    "dimension";
+        break;
+      }
+      case LoopMapping::thread: {
+        for (auto p = loop->getParentOfType<LoopOp>(); p;
+             p = p->getParentOfType<LoopOp>())
+          if (p.getMapping() == LoopMapping::thread)
+            return loop.emitOpError()
+                   << "GPU lowering does not support nested thread loops yet";
+        std::optional<int64_t> c = getConstantIntValue(loop.getUpperBound());
+        if (!c)
+          return loop.emitOpError()
+                 << "thread loop extent must be a constant for the GPU "
+                    "lowering";
+        int64_t threads = *c * loop.getLanesPerIteration();
+        if (threads > 1024)
+          return loop.emitOpError()
+                 << "thread loop needs " << threads
+                 << " threads, more than 1024 per block";
+        blockX = std::max(blockX, threads);
+        if (loop.getLanesPerIteration() > 1)
+          loop.walk([&](Operation *inner) {
+            Value tensor;
+            if (auto load = dyn_cast<LoadOp>(inner))
+              tensor = load.getSource();
+            else if (auto store = dyn_cast<StoreOp>(inner))
+              tensor = store.getDest();
+            if (tensor && tensor.getDefiningOp<RegAllocOp>())
+              regLanes[tensor] = loop.getLanesPerIteration();
+          });
+        break;
+      }
+      case LoopMapping::warp:
+        return loop.emitOpError()
+               << "GPU lowering does not support warp loops yet";
+      case LoopMapping::serial:
+        break;
+      }
+      return WalkResult::advance();
+    }
+    if (auto counter = dyn_cast<CounterOp>(op)) {
+      counterSlots[op] = counterNames.size();
+      counterNames.push_back(counter.getName().str());
+    }
+    if (isa<MatmulOp, TriSolveOp>(op))
+      return op->emitOpError()
+             << "is not supported by the GPU lowering yet (tensor-core "
+                "lowering is part of the prefill work)";
+    for (Type type : op->getResultTypes())
+      if (auto tile = dyn_cast<RankedTensorType>(type))
+        if (!tile.hasStaticShape())
+          return op->emitOpError()
+                 << "produces the dynamic tile " << tile
+                 << "; bind its feature dimension to a size first "
+                    "(kda2-translate --import-tirx --tirx-bind=<dim>=<n>)";
+    if (isa<SmemAllocOp>(op))
+      usesShared = true;
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  // Whole warps: uniform warp reductions need every lane.
+  blockX = llvm::alignTo(blockX, 32);
+  return chooseSharedPadding();
+}
+
+/// An index expressed as `coef * threadIv + rest` (rest unknown).
+struct AffineInThread {
+  bool known = false;
+  int64_t coef = 0;
+};
+
+/// Expresses a kda2 index value as an affine function of the thread loop
+/// induction variable `iv` (coefficient only; the constant part does not
+/// affect conflicts). Unknown when the index depends on `iv` non-linearly.
+static AffineInThread affineIn(Value index, Value iv) {
+  if (index == iv)
+    return {true, 1};
+  Operation *def = index.getDefiningOp();
+  if (!def)
+    return {true, 0}; // another loop variable: uniform within the warp
+  if (auto c = getConstantIntValue(index))
+    return {true, 0};
+  if (isa<DimOp>(def))
+    return {true, 0};
+  if (isa<AddOp, SubOp>(def)) {
+    AffineInThread l = affineIn(def->getOperand(0), iv);
+    AffineInThread r = affineIn(def->getOperand(1), iv);
+    if (!l.known || !r.known)
+      return {};
+    return {true, isa<AddOp>(def) ? l.coef + r.coef : l.coef - r.coef};
+  }
+  if (isa<MulOp>(def)) {
+    AffineInThread l = affineIn(def->getOperand(0), iv);
+    AffineInThread r = affineIn(def->getOperand(1), iv);
+    auto lc = getConstantIntValue(def->getOperand(0));
+    auto rc = getConstantIntValue(def->getOperand(1));
+    if (l.known && rc)
+      return {true, l.coef * *rc};
+    if (r.known && lc)
+      return {true, r.coef * *lc};
+    return {};
+  }
+  // Anything else that does not depend on the thread variable is uniform.
+  bool depends = false;
+  SmallVector<Value> work{index};
+  DenseSet<Value> seen;
+  while (!work.empty() && !depends) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    if (v == iv)
+      depends = true;
+    if (Operation *d = v.getDefiningOp())
+      llvm::append_range(work, d->getOperands());
+  }
+  return depends ? AffineInThread{} : AffineInThread{true, 0};
+}
+
+/// True when 32 lanes accessing `elemBytes`-byte elements at element offsets
+/// `coef * lane` (plus a common base) hit 32 distinct banks, or share words.
+static bool conflictFree(int64_t coef, int64_t elemBytes) {
+  DenseMap<int64_t, int64_t> bankWord;
+  for (int64_t lane = 0; lane < 32; ++lane) {
+    int64_t word = (coef * lane * elemBytes) / 4;
+    int64_t bank = ((word % 32) + 32) % 32;
+    auto [it, inserted] = bankWord.try_emplace(bank, word);
+    if (!inserted && it->second != word)
+      return false;
+  }
+  return true;
+}
+
+/// Picks, for every shared buffer accessed inside a `$bank_conflict_free`
+/// loop, the smallest padding (in elements) of its last dimension that makes
+/// every access conflict free. The bank of lane l is
+/// ((coef(l) * elemBytes) / 4) mod 32, where coef is the element stride the
+/// thread variable moves along: a row pitch P (padded) enters coef when the
+/// thread variable indexes a non-last dimension. Fails when no padding up to
+/// 32 words works (e.g. an even stride along the last dimension).
+LogicalResult KernelLowering::chooseSharedPadding() {
+  // Collect accesses: (buffer, loop op, per-dimension coefficients).
+  struct Access {
+    Operation *op;
+    SmallVector<AffineInThread> coefs;
+  };
+  DenseMap<Value, SmallVector<Access>> accesses;
+  DenseSet<Value> mustBeFree;
+  kernel.walk([&](Operation *op) {
+    Value tensor;
+    ValueRange indices;
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      tensor = load.getSource();
+      indices = load.getIndices();
+    } else if (auto store = dyn_cast<StoreOp>(op)) {
+      tensor = store.getDest();
+      indices = store.getIndices();
+    } else {
+      return;
+    }
+    auto type = cast<KDA2TensorType>(tensor.getType());
+    if (type.getMemorySpace() != MemorySpace::smem)
+      return;
+    bool annotated = false;
+    LoopOp threadLoop;
+    for (auto loop = op->getParentOfType<LoopOp>(); loop;
+         loop = loop->getParentOfType<LoopOp>()) {
+      if (auto annotations = loop.getAnnotationsAttr())
+        annotated |= llvm::any_of(annotations, [](Attribute a) {
+          return isa<BankConflictFreeAttr>(a);
+        });
+      if (!threadLoop && loop.getMapping() == LoopMapping::thread)
+        threadLoop = loop;
+    }
+    if (annotated)
+      mustBeFree.insert(tensor);
+    if (!threadLoop)
+      return; // uniform access: every lane reads the same word (broadcast)
+    Access access{op, {}};
+    for (Value index : indices)
+      access.coefs.push_back(affineIn(index, threadLoop.getInductionVar()));
+    accesses[tensor].push_back(access);
+  });
+
+  for (Value buffer : mustBeFree) {
+    auto type = cast<KDA2TensorType>(buffer.getType());
+    int64_t eb = elementBytes(type.getElementType());
+    ArrayRef<int64_t> shape = type.getShape();
+    std::optional<int64_t> chosen;
+    for (int64_t pad = 0; pad <= 32 && !chosen; ++pad) {
+      bool ok = true;
+      for (Access &access : accesses[buffer]) {
+        // Element strides of each dimension with the padded pitch.
+        SmallVector<int64_t> strides(shape.size(), 1);
+        for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
+          strides[d] = strides[d + 1] *
+                       (d + 1 == int64_t(shape.size()) - 1
+                            ? shape[d + 1] + pad
+                            : shape[d + 1]);
+        int64_t coef = 0;
+        for (auto [d, c] : llvm::enumerate(access.coefs)) {
+          if (!c.known) {
+            access.op->emitOpError()
+                << "index is not an affine function of the thread variable; "
+                   "'$bank_conflict_free' cannot be proven";
+            return failure();
+          }
+          coef += c.coef * strides[d];
+        }
+        ok &= conflictFree(coef, eb);
+      }
+      if (ok)
+        chosen = pad;
+    }
+    if (!chosen)
+      return buffer.getDefiningOp()->emitOpError()
+             << "no padding of the last dimension makes every access in the "
+                "'$bank_conflict_free' loops conflict free";
+    sharedPadding[buffer] = *chosen;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Metadata
+//===----------------------------------------------------------------------===//
+
+std::string KernelLowering::buildMetadata() {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "kda2-kernel-v1\n";
+  os << "name " << kernel.getSymName() << "\n";
+  os << "block " << blockX << " 1 1\n";
+  os << "grid.x";
+  for (int64_t c : gridXStatic)
+    os << " " << c;
+  for (const std::string &d : gridXDims)
+    os << " " << d;
+  os << "\ngrid.y";
+  if (ArrayAttr grid = kernel.getGridAttr())
+    for (auto name : grid.getAsRange<StringAttr>())
+      os << " " << name.getValue();
+  os << "\nsmem 0\n";
+  for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
+    std::string argName = kernel.getArgName(i).str();
+    if (argName.empty())
+      argName = "arg" + std::to_string(i);
+    if (auto tensor = dyn_cast<KDA2TensorType>(type)) {
+      os << "arg ptr " << argName << " " << dtypeName(tensor.getElementType())
+         << " " << stringifyIOKind(kernel.getArgIOKind(i)) << " "
+         << tensor.getRank();
+      for (unsigned d = 0; d < tensor.getRank(); ++d) {
+        if (!tensor.getDimName(d).empty())
+          os << " " << tensor.getDimName(d);
+        else
+          os << " " << tensor.getShape()[d];
+      }
+      os << "\n";
+    } else {
+      os << "arg scalar " << argName << " " << dtypeName(type) << "\n";
+    }
+  }
+  for (const std::string &d : dimNames)
+    os << "arg dim " << d << "\n";
+  if (!counterNames.empty()) {
+    os << "arg counters " << counterNames.size() << "\n";
+    for (auto [op, slot] : counterSlots) {
+      (void)op;
+      (void)slot;
+    }
+    // Slot order is the walk order recorded in counterNames.
+    for (const std::string &name : counterNames) {
+      Operation *op = nullptr;
+      for (auto [o, s] : counterSlots)
+        if (counterNames[s] == name)
+          op = o;
+      Type t = cast<CounterOp>(op).getValue().getType();
+      os << "counter " << name << " " << (isa<FloatType>(t) ? "f64" : "i64")
+         << "\n";
+    }
+  }
+  os << "end\n";
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::run() {
+  if (failed(analyze()))
+    return failure();
+  Location loc = kernel.getLoc();
+
+  // Parameters: tensors as global pointers, scalars by value, dimension
+  // sizes as i64, then the counter buffer.
+  auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
+  SmallVector<Type> params;
+  for (Type type : kernel.getArgumentTypes())
+    params.push_back(isa<KDA2TensorType>(type) ? Type(globalPtr)
+                                                : signless(type));
+  for (size_t i = 0; i < dimNames.size(); ++i)
+    params.push_back(b.getI64Type());
+  if (!counterNames.empty())
+    params.push_back(globalPtr);
+
+  // Shared buffers become workgroup attributions.
+  SmallVector<Type> workgroup;
+  SmallVector<SmemAllocOp> sharedAllocs;
+  auto workgroupSpace = gpu::AddressSpaceAttr::get(
+      b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  kernel.walk([&](SmemAllocOp alloc) {
+    auto type = cast<KDA2TensorType>(alloc.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape.back() += sharedPadding.lookup(alloc.getResult());
+    workgroup.push_back(MemRefType::get(shape, signless(type.getElementType()),
+                                        AffineMap(), workgroupSpace));
+    sharedAllocs.push_back(alloc);
+  });
+
+  b.setInsertionPointToEnd(gpuModule.getBody());
+  func = gpu::GPUFuncOp::create(b, loc, kernel.getSymName(),
+                                b.getFunctionType(params, {}), workgroup);
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  func.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({int32_t(blockX), 1, 1}));
+  for (auto [i, alloc] : llvm::enumerate(sharedAllocs))
+    map.map(alloc.getResult(), func.getWorkgroupAttributions()[i]);
+
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  laneId = arith::RemUIOp::create(b, loc, threadId, constantIndex(32, loc));
+  for (auto [i, name] : llvm::enumerate(dimNames))
+    dimIndex[name] = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        entry.getArgument(kernel.getNumArguments() + i));
+  if (!counterNames.empty())
+    countersPtr = entry.getArgument(params.size() - 1);
+
+  // Grid prefix indices from blockIdx.y, row-major over the grid dims.
+  if (ArrayAttr grid = kernel.getGridAttr()) {
+    Value linear = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+    SmallVector<Value> reversed;
+    auto names = llvm::to_vector(grid.getAsRange<StringAttr>());
+    for (auto name : llvm::reverse(names)) {
+      Value size = dimIndex.lookup(name.getValue());
+      reversed.push_back(arith::RemUIOp::create(b, loc, linear, size));
+      linear = arith::DivUIOp::create(b, loc, linear, size);
+    }
+    gridIndices.assign(reversed.rbegin(), reversed.rend());
+  }
+
+  // Scalars are used directly; global tensors get the strides of each
+  // logical dimension in elements.
+  for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
+    auto tensor = dyn_cast<KDA2TensorType>(type);
+    if (!tensor) {
+      map.map(kernel.getArgument(i), entry.getArgument(i));
+      continue;
+    }
+    TensorInfo info;
+    info.kind = TensorInfo::Kind::Global;
+    info.type = tensor;
+    info.ptr = entry.getArgument(i);
+    info.argIndex = i;
+    unsigned rank = tensor.getRank();
+    for (unsigned d = 0; d < rank; ++d)
+      info.sizes.push_back(
+          ShapedType::isDynamic(tensor.getShape()[d])
+              ? dimIndex.lookup(tensor.getDimName(d))
+              : constantIndex(tensor.getShape()[d], loc));
+    Layout layout = argLayouts.lookup(i);
+    SmallVector<int64_t> perm =
+        *getLayoutPermutation(argLayouts.count(i) ? layout : Layout::row_major,
+                              rank);
+    // physical dimension p holds logical dimension perm[p].
+    info.strides.assign(rank, Value());
+    info.strideFactors.assign(rank, 1);
+    info.staticStrides.assign(rank, std::nullopt);
+    Value stride = constantI64(1, loc);
+    int64_t factor = 1;
+    std::optional<int64_t> staticStride = 1;
+    for (int64_t p = int64_t(rank) - 1; p >= 0; --p) {
+      int64_t d = perm[p];
+      info.strides[d] = stride;
+      info.strideFactors[d] = factor;
+      info.staticStrides[d] = staticStride;
+      int64_t size = tensor.getShape()[d];
+      if (ShapedType::isDynamic(size)) {
+        stride = arith::MulIOp::create(b, loc, stride,
+                                       toI64(info.sizes[d], loc));
+        staticStride = std::nullopt;
+      } else {
+        stride = arith::MulIOp::create(b, loc, stride, constantI64(size, loc));
+        factor *= size;
+        if (staticStride)
+          *staticStride *= size;
+      }
+    }
+    tensors[kernel.getArgument(i)] = info;
+  }
+  for (SmemAllocOp alloc : sharedAllocs) {
+    TensorInfo info;
+    info.kind = TensorInfo::Kind::Shared;
+    info.type = cast<KDA2TensorType>(alloc.getType());
+    info.memref = map.lookup(alloc.getResult());
+    tensors[alloc.getResult()] = info;
+  }
+
+  if (failed(lowerBlock(kernel.getBody().front())))
+    return failure();
+  b.setInsertionPointToEnd(&func.getBody().back());
+  gpu::ReturnOp::create(b, loc);
+
+  // Launch metadata for the runtime, as a NUL-terminated global string.
+  std::string meta = buildMetadata();
+  meta.push_back('\0');
+  b.setInsertionPointToEnd(gpuModule.getBody());
+  auto arrayType = LLVM::LLVMArrayType::get(b.getI8Type(), meta.size());
+  LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true,
+                         LLVM::Linkage::External,
+                         ("__kda2_meta_" + kernel.getSymName()).str(),
+                         b.getStringAttr(meta), /*alignment=*/1,
+                         /*addrSpace=*/1);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerBlock(Block &block) {
+  for (Operation &op : block)
+    if (failed(lowerOp(&op)))
+      return failure();
+  return success();
+}
+
+LogicalResult KernelLowering::lowerOp(Operation *op) {
+  Location loc = op->getLoc();
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<GmemOp, ReturnOp, SmemAllocOp>([](auto) { return success(); })
+      .Case<RegAllocOp>([&](RegAllocOp alloc) -> LogicalResult {
+        auto type = cast<KDA2TensorType>(alloc.getType());
+        SmallVector<int64_t> shape(type.getShape());
+        if (int64_t split = regLanes.lookup(alloc.getResult())) {
+          if (shape.size() != 1 || shape[0] % split != 0)
+            return alloc.emitOpError()
+                   << "a register tile used by a lanes(" << split
+                   << ") loop must be rank 1 with a size divisible by "
+                   << split;
+          shape[0] /= split;
+        }
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(&func.getBody().front());
+        Value memref = memref::AllocaOp::create(
+            b, loc, MemRefType::get(shape, signless(type.getElementType())));
+        TensorInfo info;
+        info.kind = TensorInfo::Kind::Register;
+        info.type = type;
+        info.memref = memref;
+        tensors[alloc.getResult()] = info;
+        return success();
+      })
+      .Case<DimOp>([&](DimOp dim) {
+        map.map(dim.getResult(), dimIndex.lookup(dim.getName()));
+        return success();
+      })
+      .Case<arith::ConstantOp>([&](arith::ConstantOp c) {
+        Attribute value = c.getValue();
+        if (auto integer = dyn_cast<IntegerAttr>(value))
+          value = IntegerAttr::get(signless(integer.getType()),
+                                   integer.getValue());
+        map.map(c.getResult(), arith::ConstantOp::create(
+                                   b, loc, cast<TypedAttr>(value)));
+        return success();
+      })
+      .Case<LoopOp>([&](LoopOp loop) { return lowerLoop(loop); })
+      .Case<LoadOp>([&](LoadOp load) { return lowerLoad(load); })
+      .Case<StoreOp>([&](StoreOp store) { return lowerStore(store); })
+      .Case<ReduceOp>([&](ReduceOp reduce) { return lowerReduce(reduce); })
+      .Case<CounterOp>([&](CounterOp counter) {
+        Value value = lookup(counter.getValue());
+        unsigned slot = counterSlots.lookup(counter);
+        auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 1);
+        bool isFloat = isa<FloatType>(value.getType());
+        Type slotType = isFloat ? Type(b.getF64Type()) : Type(b.getI64Type());
+        Value ptr = LLVM::GEPOp::create(b, loc, ptrType, slotType, countersPtr,
+                                        ArrayRef<LLVM::GEPArg>{int32_t(slot)});
+        if (isFloat) {
+          if (!value.getType().isF64())
+            value = arith::ExtFOp::create(b, loc, b.getF64Type(), value);
+          LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::fadd, ptr,
+                                    value, LLVM::AtomicOrdering::monotonic);
+        } else {
+          if (value.getType().isIndex())
+            value = toI64(value, loc);
+          else if (value.getType().getIntOrFloatBitWidth() < 64)
+            value = arith::ExtSIOp::create(b, loc, b.getI64Type(), value);
+          LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, ptr,
+                                    value, LLVM::AtomicOrdering::monotonic);
+        }
+        return success();
+      })
+      .Default([&](Operation *op) { return lowerElementwise(op); });
+}
+
+LogicalResult KernelLowering::lowerLoop(LoopOp loop) {
+  Location loc = loop.getLoc();
+  Value upper = lookup(loop.getUpperBound());
+  std::optional<int64_t> extent = getConstantIntValue(loop.getUpperBound());
+  bool warpReduce = false;
+  if (ArrayAttr annotations = loop.getAnnotationsAttr())
+    warpReduce = llvm::any_of(annotations, [](Attribute a) {
+      return isa<WarpReduceAttr>(a);
+    });
+  warpReduceStack.push_back(warpReduce);
+  auto popWarpReduce = llvm::make_scope_exit([&] { warpReduceStack.pop_back(); });
+
+  auto emitGuardedBody = [&](Value iv, Value cond) -> LogicalResult {
+    map.map(loop.getInductionVar(), iv);
+    if (!cond)
+      return lowerBlock(*loop.getBodyBlock());
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange(), cond,
+                                  /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    return lowerBlock(*loop.getBodyBlock());
+  };
+
+  switch (loop.getMapping()) {
+  case LoopMapping::block: {
+    Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+    bool exact = gridXDims.empty() && extent &&
+                 *extent == *llvm::max_element(gridXStatic);
+    Value cond;
+    if (!exact)
+      cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, bx,
+                                   upper);
+    if (failed(emitGuardedBody(bx, cond)))
+      return failure();
+    if (usesShared)
+      gpu::BarrierOp::create(b, loc);
+    return success();
+  }
+  case LoopMapping::thread: {
+    int64_t split = loop.getLanesPerIteration();
+    Value iv = threadId;
+    Value part;
+    if (split > 1) {
+      iv = arith::DivUIOp::create(b, loc, threadId, constantIndex(split, loc));
+      part = arith::RemUIOp::create(b, loc, threadId,
+                                    constantIndex(split, loc));
+    }
+    Value cond;
+    if (!extent || *extent * split != blockX)
+      cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, iv,
+                                   upper);
+    ++threadDepth;
+    int64_t savedLanes = lanes;
+    Value savedPart = lanePart;
+    lanes = split;
+    lanePart = part;
+    LogicalResult result = emitGuardedBody(iv, cond);
+    lanes = savedLanes;
+    lanePart = savedPart;
+    --threadDepth;
+    if (failed(result))
+      return failure();
+    if (usesShared)
+      gpu::BarrierOp::create(b, loc);
+    return success();
+  }
+  case LoopMapping::serial: {
+    auto forOp = scf::ForOp::create(b, loc, constantIndex(0, loc), upper,
+                                    constantIndex(1, loc));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(forOp.getBody()->getTerminator());
+    map.map(loop.getInductionVar(), forOp.getInductionVar());
+    return lowerBlock(*loop.getBodyBlock());
+  }
+  case LoopMapping::warp:
+    break;
+  }
+  return loop.emitOpError() << "unsupported loop mapping";
+}
+
+//===----------------------------------------------------------------------===//
+// Memory access
+//===----------------------------------------------------------------------===//
+
+/// Grid prefix (for global tensors) followed by the lowered explicit indices.
+SmallVector<Value> KernelLowering::accessIndices(Value tensor,
+                                                 ValueRange explicitIndices) {
+  SmallVector<Value> indices;
+  TensorInfo &info = tensors[tensor];
+  if (info.kind == TensorInfo::Kind::Global)
+    indices.append(gridIndices.begin(),
+                   gridIndices.begin() +
+                       std::min<size_t>(gridIndices.size(),
+                                        info.type.getRank()));
+  for (Value index : explicitIndices)
+    indices.push_back(lookup(index));
+  return indices;
+}
+
+Value KernelLowering::globalOffset(TensorInfo &info, ArrayRef<Value> indices,
+                                   Location loc) {
+  Value offset = constantI64(0, loc);
+  for (auto [d, index] : llvm::enumerate(indices)) {
+    Value term = arith::MulIOp::create(b, loc, toI64(index, loc),
+                                       info.strides[d]);
+    offset = arith::AddIOp::create(b, loc, offset, term);
+  }
+  return offset;
+}
+
+/// Alignment in bytes that the element offset of an access with
+/// `numIndexed` leading indices is known to have (the base pointer is
+/// assumed 16-byte aligned; the runtime checks it).
+unsigned KernelLowering::globalAlignment(TensorInfo &info,
+                                         unsigned numIndexed,
+                                         int64_t blockElements) {
+  int64_t eb = elementBytes(info.type.getElementType());
+  int64_t g = 0;
+  for (unsigned d = 0; d < numIndexed; ++d)
+    g = std::gcd(g, info.strideFactors[d] * eb);
+  if (blockElements)
+    g = std::gcd(g, blockElements * eb);
+  if (g == 0)
+    g = 16;
+  int64_t align = 1;
+  while (align < 16 && g % (align * 2) == 0)
+    align *= 2;
+  return std::max<int64_t>(align, eb);
+}
+
+Value KernelLowering::elementPointer(TensorInfo &info, ArrayRef<Value> indices,
+                                     Location loc) {
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 1);
+  Value offset = globalOffset(info, indices, loc);
+  return LLVM::GEPOp::create(b, loc, ptrType,
+                             signless(info.type.getElementType()), info.ptr,
+                             ValueRange{offset});
+}
+
+/// Condition that every explicit index into a dynamic dimension is in range,
+/// or null when that is evident (the index is a loop variable bounded by
+/// the same named dimension).
+Value KernelLowering::inBoundsCondition(TensorInfo &info,
+                                        ValueRange explicitIndices,
+                                        unsigned gridRank, Location loc) {
+  Value cond;
+  for (auto [i, index] : llvm::enumerate(explicitIndices)) {
+    unsigned d = gridRank + i;
+    if (!ShapedType::isDynamic(info.type.getShape()[d]))
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(index))
+      if (auto loop = dyn_cast<LoopOp>(arg.getOwner()->getParentOp()))
+        if (auto dim = loop.getUpperBound().getDefiningOp<DimOp>())
+          if (dim.getName() == info.type.getDimName(d))
+            continue;
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          lookup(index), info.sizes[d]);
+    cond = cond ? arith::AndIOp::create(b, loc, cond, inRange) : inRange;
+  }
+  return cond;
+}
+
+Value KernelLowering::loadElement(TensorInfo &info, ArrayRef<Value> indices,
+                                  Location loc) {
+  Type element = signless(info.type.getElementType());
+  if (info.kind != TensorInfo::Kind::Global)
+    return memref::LoadOp::create(b, loc, info.memref, indices);
+  return LLVM::LoadOp::create(b, loc, element,
+                              elementPointer(info, indices, loc),
+                              elementBytes(element));
+}
+
+void KernelLowering::storeElement(TensorInfo &info, ArrayRef<Value> indices,
+                                  Value value, Location loc) {
+  if (info.kind != TensorInfo::Kind::Global) {
+    memref::StoreOp::create(b, loc, value, info.memref, indices);
+    return;
+  }
+  LLVM::StoreOp::create(b, loc, value, elementPointer(info, indices, loc),
+                        elementBytes(value.getType()));
+}
+
+/// The first element and the length of this lane's block of a rank-1 tile
+/// of `n` elements: the whole tile, or block `lanePart` of `lanes` when the
+/// tile is distributed. Register tiles of a lanes loop hold only the block.
+std::pair<Value, int64_t> KernelLowering::tileRange(TensorInfo &info,
+                                                    RankedTensorType tile,
+                                                    Location loc) {
+  int64_t n = tile.getDimSize(0);
+  if (!isDistributed(tile))
+    return {constantIndex(0, loc), n};
+  int64_t block = n / lanes;
+  if (info.kind == TensorInfo::Kind::Register)
+    return {constantIndex(0, loc), block};
+  return {arith::MulIOp::create(b, loc, lanePart, constantIndex(block, loc)),
+          block};
+}
+
+/// Loads the tile of the trailing dimensions after `prefix` (this lane's
+/// block of it when the tile is distributed).
+Value KernelLowering::loadTile(TensorInfo &info, ArrayRef<Value> prefix,
+                               RankedTensorType tile, Location loc) {
+  Type element = signless(tile.getElementType());
+  if (tile.getRank() == 1) {
+    auto [start, n] = tileRange(info, tile, loc);
+    auto rowType = VectorType::get({n}, element);
+    SmallVector<Value> indices(prefix);
+    indices.push_back(start);
+    if (info.kind != TensorInfo::Kind::Global)
+      return vector::LoadOp::create(b, loc, rowType, info.memref, indices);
+    unsigned d = prefix.size();
+    if (info.staticStrides[d] == 1) {
+      unsigned align = globalAlignment(info, prefix.size(),
+                                       isDistributed(tile) ? n : 0);
+      return LLVM::LoadOp::create(b, loc, rowType,
+                                  elementPointer(info, indices, loc), align);
+    }
+    // Strided: gather element by element.
+    SmallVector<Value> elements;
+    for (int64_t k = 0; k < n; ++k) {
+      indices.back() = arith::AddIOp::create(b, loc, start, constantIndex(k, loc));
+      elements.push_back(loadElement(info, indices, loc));
+    }
+    return vector::FromElementsOp::create(b, loc, rowType, elements);
+  }
+  // Higher rank: one row-tile per leading index.
+  auto vectorType = cast<VectorType>(lowerValueType(tile));
+  Value result = arith::ConstantOp::create(b, loc, b.getZeroAttr(vectorType));
+  int64_t rows = tile.getDimSize(0);
+  auto rowTile = RankedTensorType::get(tile.getShape().drop_front(),
+                                       tile.getElementType());
+  for (int64_t r = 0; r < rows; ++r) {
+    SmallVector<Value> rowPrefix(prefix);
+    rowPrefix.push_back(constantIndex(r, loc));
+    Value row = loadTile(info, rowPrefix, rowTile, loc);
+    result = vector::InsertOp::create(b, loc, row, result, r);
+  }
+  return result;
+}
+
+void KernelLowering::storeTile(TensorInfo &info, ArrayRef<Value> prefix,
+                               Value vector, RankedTensorType tile,
+                               Location loc) {
+  if (tile.getRank() == 1) {
+    auto [start, n] = tileRange(info, tile, loc);
+    SmallVector<Value> indices(prefix);
+    indices.push_back(start);
+    if (info.kind != TensorInfo::Kind::Global) {
+      vector::StoreOp::create(b, loc, vector, info.memref, indices);
+      return;
+    }
+    unsigned d = prefix.size();
+    if (info.staticStrides[d] == 1) {
+      LLVM::StoreOp::create(b, loc, vector, elementPointer(info, indices, loc),
+                            globalAlignment(info, prefix.size(),
+                                            isDistributed(tile) ? n : 0));
+      return;
+    }
+    for (int64_t k = 0; k < n; ++k) {
+      indices.back() = arith::AddIOp::create(b, loc, start, constantIndex(k, loc));
+      Value element = vector::ExtractOp::create(b, loc, vector, k);
+      storeElement(info, indices, element, loc);
+    }
+    return;
+  }
+  auto rowTile = RankedTensorType::get(tile.getShape().drop_front(),
+                                       tile.getElementType());
+  for (int64_t r = 0; r < tile.getDimSize(0); ++r) {
+    SmallVector<Value> rowPrefix(prefix);
+    rowPrefix.push_back(constantIndex(r, loc));
+    Value row = vector::ExtractOp::create(b, loc, vector, r);
+    storeTile(info, rowPrefix, row, rowTile, loc);
+  }
+}
+
+LogicalResult KernelLowering::lowerLoad(LoadOp load) {
+  Location loc = load.getLoc();
+  TensorInfo &info = tensors[load.getSource()];
+  SmallVector<Value> indices =
+      accessIndices(load.getSource(), load.getIndices());
+  unsigned gridRank = indices.size() - load.getIndices().size();
+  Type resultType = lowerType(load.getType());
+  Value cond;
+  if (info.kind == TensorInfo::Kind::Global)
+    cond = inBoundsCondition(info, load.getIndices(), gridRank, loc);
+
+  auto emit = [&]() -> Value {
+    if (auto tile = dyn_cast<RankedTensorType>(load.getType()))
+      return loadTile(info, indices, tile, loc);
+    return loadElement(info, indices, loc);
+  };
+  if (!cond) {
+    map.map(load.getResult(), emit());
+    return success();
+  }
+  // Out-of-range elements read as zero.
+  auto ifOp = scf::IfOp::create(b, loc, resultType, cond, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(b, loc, emit());
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{arith::ConstantOp::create(b, loc, b.getZeroAttr(resultType))
+                       .getResult()});
+  }
+  map.map(load.getResult(), ifOp.getResult(0));
+  return success();
+}
+
+LogicalResult KernelLowering::lowerStore(StoreOp store) {
+  Location loc = store.getLoc();
+  TensorInfo &info = tensors[store.getDest()];
+  SmallVector<Value> indices =
+      accessIndices(store.getDest(), store.getIndices());
+  unsigned gridRank = indices.size() - store.getIndices().size();
+  Value value = lookup(store.getValue());
+  Value cond;
+  if (info.kind == TensorInfo::Kind::Global)
+    cond = inBoundsCondition(info, store.getIndices(), gridRank, loc);
+  // Uniform code runs on every thread: one thread writes shared/global data.
+  // Inside a lanes(P) loop, a value that is not a distributed tile is the
+  // same on the P lanes: the first of them writes it.
+  bool uniform = threadDepth == 0 && info.kind != TensorInfo::Kind::Register;
+  if (uniform) {
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        threadId, constantIndex(0, loc));
+    cond = cond ? arith::AndIOp::create(b, loc, cond, first) : first;
+  } else if (lanes > 1 && info.kind != TensorInfo::Kind::Register &&
+             !isDistributed(store.getValue().getType())) {
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        lanePart, constantIndex(0, loc));
+    cond = cond ? arith::AndIOp::create(b, loc, cond, first) : first;
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    if (cond) {
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange(), cond, false);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+    }
+    if (auto tile = dyn_cast<RankedTensorType>(store.getValue().getType()))
+      storeTile(info, indices, value, tile, loc);
+    else
+      storeElement(info, indices, value, loc);
+  }
+  if (uniform && info.kind == TensorInfo::Kind::Shared)
+    gpu::BarrierOp::create(b, loc);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+Value KernelLowering::broadcastTo(Value v, Type type, Location loc) {
+  if (type && isa<VectorType>(type) && !isa<VectorType>(v.getType()))
+    return vector::BroadcastOp::create(b, loc, type, v);
+  return v;
+}
+
+/// A float constant of `type` (a scalar or a vector splat).
+Value KernelLowering::splat(double value, Type type, Location loc) {
+  Type element = getElementTypeOrSelf(type);
+  auto scalar = FloatAttr::get(element, value);
+  if (auto vector = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(b, loc,
+                                     DenseElementsAttr::get(vector, scalar));
+  return arith::ConstantOp::create(b, loc, scalar);
+}
+
+Value KernelLowering::combine(ReduceKind kind, Value lhs, Value rhs,
+                              Location loc) {
+  bool isFloat = isa<FloatType>(getElementTypeOrSelf(lhs.getType()));
+  switch (kind) {
+  case ReduceKind::sum:
+    return isFloat ? Value(arith::AddFOp::create(b, loc, lhs, rhs, fmf()))
+                   : Value(arith::AddIOp::create(b, loc, lhs, rhs));
+  case ReduceKind::max:
+    return isFloat ? Value(arith::MaximumFOp::create(b, loc, lhs, rhs, fmf()))
+                   : Value(arith::MaxSIOp::create(b, loc, lhs, rhs));
+  case ReduceKind::min:
+    return isFloat ? Value(arith::MinimumFOp::create(b, loc, lhs, rhs, fmf()))
+                   : Value(arith::MinSIOp::create(b, loc, lhs, rhs));
+  }
+  return lhs;
+}
+
+/// The vector.reduction kind of a kda2 reduction.
+static vector::CombiningKind combiningKind(ReduceKind kind, bool isFloat) {
+  switch (kind) {
+  case ReduceKind::sum:
+    return vector::CombiningKind::ADD;
+  case ReduceKind::max:
+    return isFloat ? vector::CombiningKind::MAXIMUMF
+                   : vector::CombiningKind::MAXSI;
+  case ReduceKind::min:
+    return isFloat ? vector::CombiningKind::MINIMUMF
+                   : vector::CombiningKind::MINSI;
+  }
+  return vector::CombiningKind::ADD;
+}
+
+/// Butterfly reduction across the 32 lanes of a warp with shfl.sync.bfly;
+/// every lane ends with the result. Values narrower than 32 bits are
+/// widened for the shuffles.
+Value KernelLowering::warpReduce(ReduceKind kind, Value partial,
+                                 Location loc, int64_t width) {
+  Type type = partial.getType();
+  bool widen = isa<FloatType>(type) && type.getIntOrFloatBitWidth() < 32;
+  Value value = widen ? arith::ExtFOp::create(b, loc, b.getF32Type(), partial)
+                      : partial;
+  for (int32_t offset = width / 2; offset >= 1; offset /= 2) {
+    Value other = gpu::ShuffleOp::create(b, loc, value, offset, 32,
+                                         gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
+    value = combine(kind, value, other, loc);
+  }
+  return widen ? Value(arith::TruncFOp::create(b, loc, type, value)) : value;
+}
+
+/// Rebuilds the computation of a uniform rank-1 `tile` so that each lane
+/// holds only elements lane + 32*k (k < perLane): tile loads gather just
+/// those elements, element-wise ops are replayed on the slices, and scalar
+/// operands are reused. Fails for producers it cannot slice.
+FailureOr<Value> KernelLowering::distribute(Value tile, Value lane,
+                                            int64_t perLane, Location loc) {
+  auto tileType = dyn_cast<RankedTensorType>(tile.getType());
+  if (!tileType)
+    return lookup(tile); // scalar: already lowered, uniform
+  Type element = signless(tileType.getElementType());
+  Type sliceType = perLane == 1 ? element
+                                : Type(VectorType::get({perLane}, element));
+  Operation *def = tile.getDefiningOp();
+  if (!def || tileType.getRank() != 1)
+    return failure();
+  if (auto load = dyn_cast<LoadOp>(def)) {
+    TensorInfo &info = tensors[load.getSource()];
+    if (info.kind == TensorInfo::Kind::Global &&
+        inBoundsCondition(info, load.getIndices(),
+                          accessIndices(load.getSource(), load.getIndices())
+                                  .size() -
+                              load.getIndices().size(),
+                          loc))
+      return failure();
+    SmallVector<Value> indices =
+        accessIndices(load.getSource(), load.getIndices());
+    indices.push_back(Value());
+    SmallVector<Value> elements;
+    for (int64_t k = 0; k < perLane; ++k) {
+      indices.back() = arith::AddIOp::create(b, loc, lane,
+                                             constantIndex(32 * k, loc));
+      elements.push_back(loadElement(info, indices, loc));
+    }
+    if (perLane == 1)
+      return elements.front();
+    return Value(vector::FromElementsOp::create(
+        b, loc, cast<VectorType>(sliceType), elements));
+  }
+  // Element-wise producers: replay on the slices.
+  if (def->getNumResults() != 1 || isa<ReduceOp, CumsumOp, L2NormOp>(def))
+    return failure();
+  IRMapping local;
+  for (Value operand : def->getOperands()) {
+    FailureOr<Value> slice = distribute(operand, lane, perLane, loc);
+    if (failed(slice))
+      return failure();
+    local.map(operand, *slice);
+  }
+  // Lower the producer with the sliced operands through the normal path.
+  IRMapping saved = map;
+  for (Value operand : def->getOperands())
+    map.map(operand, local.lookup(operand));
+  Value original = map.lookupOrNull(tile);
+  // Temporarily retype: lowerElementwise derives result types from the
+  // kda2 op, so give it a sliced clone to lower.
+  OpBuilder::InsertionGuard guard(b);
+  Operation *clone = def->clone();
+  Type sliceTileType =
+      perLane == 1 ? tileType.getElementType()
+                   : Type(RankedTensorType::get({perLane},
+                                                tileType.getElementType()));
+  clone->getResult(0).setType(sliceTileType);
+  LogicalResult lowered = lowerElementwise(clone);
+  Value result = lowered.succeeded() ? map.lookup(clone->getResult(0)) : Value();
+  clone->destroy();
+  map = saved;
+  if (original)
+    map.map(tile, original);
+  if (!result)
+    return failure();
+  return result;
+}
+
+LogicalResult KernelLowering::lowerReduce(ReduceOp reduce) {
+  Location loc = reduce.getLoc();
+  RankedTensorType input = reduce.getInput().getType();
+  bool isFloat = isa<FloatType>(input.getElementType());
+  bool inWarpReduce = llvm::is_contained(warpReduceStack, true);
+  // Uniform rank-1 reductions under @warp_reduce: distribute over lanes.
+  if (inWarpReduce && threadDepth == 0 && input.getRank() == 1 &&
+      input.getDimSize(0) % 32 == 0) {
+    int64_t perLane = input.getDimSize(0) / 32;
+    FailureOr<Value> slice =
+        distribute(reduce.getInput(), laneId, perLane, loc);
+    if (succeeded(slice)) {
+      Value partial = *slice;
+      if (perLane > 1)
+        partial = vector::ReductionOp::create(
+            b, loc, combiningKind(reduce.getKind(), isFloat), partial);
+      map.map(reduce.getResult(), warpReduce(reduce.getKind(), partial, loc));
+      return success();
+    }
+  }
+  Value value = lookup(reduce.getInput());
+  if (input.getRank() == 1) {
+    Value result = vector::ReductionOp::create(
+        b, loc, combiningKind(reduce.getKind(), isFloat), value);
+    // A distributed tile: combine the lanes' partial results.
+    if (isDistributed(input))
+      result = warpReduce(reduce.getKind(), result, loc, lanes);
+    map.map(reduce.getResult(), result);
+    return success();
+  }
+  if (input.getRank() == 2 && reduce.getReducedAxis() == 1) {
+    SmallVector<Value> rows;
+    for (int64_t r = 0; r < input.getDimSize(0); ++r) {
+      Value row = vector::ExtractOp::create(b, loc, value, r);
+      rows.push_back(vector::ReductionOp::create(
+          b, loc, combiningKind(reduce.getKind(), isFloat), row));
+    }
+    map.map(reduce.getResult(),
+            vector::FromElementsOp::create(
+                b, loc, cast<VectorType>(lowerValueType(reduce.getType())),
+                rows));
+    return success();
+  }
+  return reduce.emitOpError()
+         << "GPU lowering supports reductions of rank-1 tiles and row-wise "
+            "reductions of rank-2 tiles";
+}
+
+LogicalResult KernelLowering::lowerElementwise(Operation *op) {
+  Location loc = op->getLoc();
+  if (op->getNumResults() != 1)
+    return op->emitOpError() << "is not supported by the GPU lowering";
+  Type resultType = lowerType(op->getResult(0).getType());
+  for (Value v : op->getOperands())
+    if (!lookup(v))
+      return op->emitOpError() << "internal error: operand not lowered: " << v;
+  auto operand = [&](unsigned i) {
+    return broadcastTo(lookup(op->getOperand(i)),
+                       isa<VectorType>(resultType)
+                           ? VectorType::get(
+                                 cast<VectorType>(resultType).getShape(),
+                                 getElementTypeOrSelf(
+                                     lookup(op->getOperand(i)).getType()))
+                           : Type(),
+                       loc);
+  };
+  Type element = getElementTypeOrSelf(resultType);
+  bool isFloat = isa<FloatType>(element);
+  Value result;
+  auto binary = [&](auto floatTag, auto intTag) {
+    using FOp = decltype(floatTag);
+    using IOp = decltype(intTag);
+    Value lhs = operand(0), rhs = operand(1);
+    if (isFloat)
+      return Value(FOp::create(b, loc, lhs, rhs, fmf()));
+    return Value(IOp::create(b, loc, lhs, rhs));
+  };
+  if (isa<AddOp>(op))
+    result = binary(arith::AddFOp(), arith::AddIOp());
+  else if (isa<SubOp>(op))
+    result = binary(arith::SubFOp(), arith::SubIOp());
+  else if (isa<MulOp>(op))
+    result = binary(arith::MulFOp(), arith::MulIOp());
+  else if (isa<DivOp>(op))
+    result = binary(arith::DivFOp(), arith::DivSIOp());
+  else if (isa<RemOp>(op))
+    result = binary(arith::RemFOp(), arith::RemSIOp());
+  else if (isa<MaxOp>(op))
+    result = binary(arith::MaximumFOp(), arith::MaxSIOp());
+  else if (isa<MinOp>(op))
+    result = binary(arith::MinimumFOp(), arith::MinSIOp());
+  else if (auto cmp = dyn_cast<CmpOp>(op)) {
+    Value lhs = lookup(cmp.getLhs()), rhs = lookup(cmp.getRhs());
+    if (isa<VectorType>(resultType)) {
+      auto shape = cast<VectorType>(resultType).getShape();
+      lhs = broadcastTo(lhs, VectorType::get(shape, getElementTypeOrSelf(lhs.getType())), loc);
+      rhs = broadcastTo(rhs, VectorType::get(shape, getElementTypeOrSelf(rhs.getType())), loc);
+    }
+    if (isa<FloatType>(getElementTypeOrSelf(lhs.getType()))) {
+      arith::CmpFPredicate pred;
+      switch (cmp.getPredicate()) {
+      case CmpPredicate::eq: pred = arith::CmpFPredicate::OEQ; break;
+      case CmpPredicate::ne: pred = arith::CmpFPredicate::UNE; break;
+      case CmpPredicate::lt: pred = arith::CmpFPredicate::OLT; break;
+      case CmpPredicate::le: pred = arith::CmpFPredicate::OLE; break;
+      case CmpPredicate::gt: pred = arith::CmpFPredicate::OGT; break;
+      case CmpPredicate::ge: pred = arith::CmpFPredicate::OGE; break;
+      }
+      result = arith::CmpFOp::create(b, loc, pred, lhs, rhs);
+    } else {
+      arith::CmpIPredicate pred;
+      switch (cmp.getPredicate()) {
+      case CmpPredicate::eq: pred = arith::CmpIPredicate::eq; break;
+      case CmpPredicate::ne: pred = arith::CmpIPredicate::ne; break;
+      case CmpPredicate::lt: pred = arith::CmpIPredicate::slt; break;
+      case CmpPredicate::le: pred = arith::CmpIPredicate::sle; break;
+      case CmpPredicate::gt: pred = arith::CmpIPredicate::sgt; break;
+      case CmpPredicate::ge: pred = arith::CmpIPredicate::sge; break;
+      }
+      result = arith::CmpIOp::create(b, loc, pred, lhs, rhs);
+    }
+  } else if (auto select = dyn_cast<SelectOp>(op)) {
+    Value cond = lookup(select.getCondition());
+    Value t = broadcastTo(lookup(select.getTrueValue()), resultType, loc);
+    Value f = broadcastTo(lookup(select.getFalseValue()), resultType, loc);
+    if (isa<VectorType>(resultType) && !isa<VectorType>(cond.getType()))
+      cond = vector::BroadcastOp::create(
+          b, loc,
+          VectorType::get(cast<VectorType>(resultType).getShape(),
+                          b.getI1Type()),
+          cond);
+    result = arith::SelectOp::create(b, loc, cond, t, f);
+  } else if (auto masked = dyn_cast<DeltaMaskedOp>(op)) {
+    // The mask bits select the value exactly: compare + select, no multiply,
+    // no branch (PTX setp + selp).
+    Value value = lookup(masked.getValue());
+    Value mask = lookup(masked.getMask());
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(mask.getType()));
+    Value keep =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, mask, zero);
+    Value fill = splat(masked.getFill().convertToDouble(), resultType, loc);
+    result = arith::SelectOp::create(b, loc, keep, value, fill);
+  } else if (auto castOp = dyn_cast<CastOp>(op)) {
+    Value in = lookup(castOp.getInput());
+    Type from = getElementTypeOrSelf(castOp.getInput().getType());
+    Type to = getElementTypeOrSelf(castOp.getResult().getType());
+    bool fromUnsigned = from.isUnsignedInteger() || from.isInteger(1);
+    Type fromL = signless(from), toL = signless(to);
+    if (fromL == toL)
+      result = in;
+    else if (isa<FloatType>(fromL) && isa<FloatType>(toL))
+      result = fromL.getIntOrFloatBitWidth() < toL.getIntOrFloatBitWidth()
+                   ? Value(arith::ExtFOp::create(b, loc, resultType, in))
+                   : Value(arith::TruncFOp::create(b, loc, resultType, in));
+    else if (isa<FloatType>(toL))
+      result = fromUnsigned
+                   ? Value(arith::UIToFPOp::create(b, loc, resultType, in))
+                   : Value(arith::SIToFPOp::create(b, loc, resultType, in));
+    else if (isa<FloatType>(fromL))
+      result = arith::FPToSIOp::create(b, loc, resultType, in);
+    else if (fromL.isIndex() || toL.isIndex())
+      result = arith::IndexCastOp::create(b, loc, resultType, in);
+    else if (fromL.getIntOrFloatBitWidth() < toL.getIntOrFloatBitWidth())
+      result = fromUnsigned
+                   ? Value(arith::ExtUIOp::create(b, loc, resultType, in))
+                   : Value(arith::ExtSIOp::create(b, loc, resultType, in));
+    else
+      result = arith::TruncIOp::create(b, loc, resultType, in);
+  } else if (isa<NegOp>(op)) {
+    result = arith::NegFOp::create(b, loc, operand(0), fmf());
+  } else if (isa<ExpOp>(op)) {
+    result = math::ExpOp::create(b, loc, operand(0));
+  } else if (isa<Exp2Op>(op)) {
+    result = math::Exp2Op::create(b, loc, operand(0));
+  } else if (isa<LogOp>(op)) {
+    result = math::LogOp::create(b, loc, operand(0));
+  } else if (isa<SqrtOp>(op)) {
+    result = math::SqrtOp::create(b, loc, operand(0));
+  } else if (isa<RsqrtOp>(op)) {
+    result = math::RsqrtOp::create(b, loc, operand(0));
+  } else if (isa<SigmoidOp>(op)) {
+    // 1 / (1 + exp(-x))
+    Value x = operand(0);
+    Value one = splat(1.0, resultType, loc);
+    Value e = math::ExpOp::create(b, loc,
+                                  arith::NegFOp::create(b, loc, x, fmf()));
+    result = arith::DivFOp::create(
+        b, loc, one, arith::AddFOp::create(b, loc, one, e, fmf()), fmf());
+  } else if (isa<SoftplusOp>(op)) {
+    // log1p(exp(x)), and x itself above 20 where exp would overflow the sum.
+    Value x = operand(0);
+    Value soft = math::Log1pOp::create(b, loc, math::ExpOp::create(b, loc, x));
+    Value big = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x,
+                                      splat(20.0, resultType, loc));
+    result = arith::SelectOp::create(b, loc, big, x, soft);
+  } else if (auto l2 = dyn_cast<L2NormOp>(op)) {
+    if (l2.getInput().getType().getRank() != 1)
+      return op->emitOpError() << "GPU lowering supports l2norm of rank-1 "
+                                  "tiles";
+    Value x = operand(0);
+    Value sq = arith::MulFOp::create(b, loc, x, x, fmf());
+    Value sum = vector::ReductionOp::create(b, loc,
+                                            vector::CombiningKind::ADD, sq);
+    if (isDistributed(l2.getInput().getType()))
+      sum = warpReduce(ReduceKind::sum, sum, loc, lanes);
+    Value eps = arith::ConstantOp::create(
+        b, loc, FloatAttr::get(element, l2.getEps().convertToDouble()));
+    Value inv = math::RsqrtOp::create(
+        b, loc, arith::AddFOp::create(b, loc, sum, eps, fmf()));
+    result = arith::MulFOp::create(b, loc, x, broadcastTo(inv, resultType, loc),
+                                   fmf());
+  } else if (auto cumsum = dyn_cast<CumsumOp>(op)) {
+    if (cumsum.getInput().getType().getRank() != 1 ||
+        isDistributed(cumsum.getInput().getType()))
+      return op->emitOpError() << "GPU lowering supports cumsum of rank-1 "
+                                  "tiles outside lanes(P) loops";
+    Value x = operand(0);
+    int64_t n = cumsum.getInput().getType().getDimSize(0);
+    SmallVector<Value> out;
+    Value running = arith::ConstantOp::create(b, loc, FloatAttr::get(element, 0.0));
+    for (int64_t k = 0; k < n; ++k) {
+      Value e = vector::ExtractOp::create(b, loc, x, k);
+      Value next = arith::AddFOp::create(b, loc, running, e, fmf());
+      out.push_back(cumsum.getExclusive() ? running : next);
+      running = next;
+    }
+    result = vector::FromElementsOp::create(b, loc, cast<VectorType>(resultType),
+                                            out);
+  } else {
+    return op->emitOpError() << "is not supported by the GPU lowering";
+  }
+  map.map(op->getResult(0), result);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ConvertKDA2ToGPUPass
+    : kda2::impl::ConvertKDA2ToGPUPassBase<ConvertKDA2ToGPUPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
+    if (kernels.empty())
+      return;
+    OpBuilder b(module.getContext());
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    b.getUnitAttr());
+    b.setInsertionPointToEnd(module.getBody());
+    auto gpuModule =
+        gpu::GPUModuleOp::create(b, module.getLoc(), "kda2_kernels");
+    for (KernelOp kernel : kernels) {
+      KernelLowering lowering(kernel, gpuModule, fastMath);
+      if (failed(lowering.run()))
+        return signalPassFailure();
+    }
+    for (KernelOp kernel : kernels)
+      kernel.erase();
+  }
+};
+} // namespace

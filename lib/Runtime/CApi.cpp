@@ -1,0 +1,366 @@
+//===- CApi.cpp - C ABI of libkda2rt (kda2rt.h) ---------------------------===//
+//
+// Thin C wrappers over the C++ runtime. The library is built without
+// exceptions and every entry point is noexcept, so nothing unwinds through
+// the ABI.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kda2/Runtime/kda2rt.h"
+#include "kda2/Runtime/CudaDriver.h"
+#include "kda2/Runtime/Module.h"
+
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+using namespace kda2::runtime;
+
+struct kda2rt_kernel_s {
+  Kernel kernel;
+};
+
+struct kda2rt_module_s {
+  Module module;
+  std::mutex mutex; // guards kernels
+  std::map<std::string, std::unique_ptr<kda2rt_kernel_s>> kernels;
+};
+
+namespace {
+
+thread_local std::string tLastError;
+
+void copyString(const std::string &s, char *buf, size_t len) {
+  if (!buf || len == 0)
+    return;
+  size_t n = s.size() < len - 1 ? s.size() : len - 1;
+  std::memcpy(buf, s.data(), n);
+  buf[n] = '\0';
+}
+
+int finish(const Status &s, char *err, size_t errlen) {
+  if (s.ok()) {
+    if (err && errlen)
+      err[0] = '\0';
+    return KDA2RT_OK;
+  }
+  tLastError = s.message();
+  copyString(s.message(), err, errlen);
+  return static_cast<int>(s.code());
+}
+
+Status invalid(const std::string &msg) {
+  return Status::error(ErrorCode::InvalidArgument, msg);
+}
+
+/// The retained primary context of `device`, created on first use and kept
+/// for the life of the process (never destroyed: the driver may be torn down
+/// before static destructors run).
+Status deviceContext(int device, const Context *&out) {
+  static std::mutex *mutex = new std::mutex;
+  static auto *contexts = new std::map<int, Context *>;
+  std::lock_guard<std::mutex> lock(*mutex);
+  auto it = contexts->find(device);
+  if (it != contexts->end()) {
+    out = it->second;
+    return Status::success();
+  }
+  auto ctx = std::make_unique<Context>();
+  KDA2RT_TRY(Context::create(device, *ctx));
+  out = ctx.get();
+  (*contexts)[device] = ctx.release();
+  return Status::success();
+}
+
+CUdeviceptr devptr(const void *p) {
+  return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(p));
+}
+
+} // namespace
+
+extern "C" {
+
+const char *kda2rt_version(void) noexcept {
+  return "kda2rt 0.1 (kda2-kernel-v1)";
+}
+
+const char *kda2rt_error_name(int code) noexcept {
+  switch (code) {
+  case KDA2RT_OK:
+    return "KDA2RT_OK";
+  case KDA2RT_ERROR_INVALID_ARGUMENT:
+    return "KDA2RT_ERROR_INVALID_ARGUMENT";
+  case KDA2RT_ERROR_NO_DRIVER:
+    return "KDA2RT_ERROR_NO_DRIVER";
+  case KDA2RT_ERROR_CUDA:
+    return "KDA2RT_ERROR_CUDA";
+  case KDA2RT_ERROR_METADATA:
+    return "KDA2RT_ERROR_METADATA";
+  case KDA2RT_ERROR_NOT_FOUND:
+    return "KDA2RT_ERROR_NOT_FOUND";
+  case KDA2RT_ERROR_IO:
+    return "KDA2RT_ERROR_IO";
+  case KDA2RT_ERROR_LAUNCH_CONFIG:
+    return "KDA2RT_ERROR_LAUNCH_CONFIG";
+  default:
+    return "KDA2RT_ERROR_UNKNOWN";
+  }
+}
+
+const char *kda2rt_last_error(void) noexcept { return tLastError.c_str(); }
+
+int kda2rt_metadata_check(const char *text, char *name_out, size_t name_len,
+                          char *err, size_t errlen) noexcept {
+  if (!text)
+    return finish(invalid("kda2rt_metadata_check: text is NULL"), err, errlen);
+  KernelInfo info;
+  Status s = parseKernelMetadata(text, info);
+  if (s.ok())
+    copyString(info.name, name_out, name_len);
+  return finish(s, err, errlen);
+}
+
+int kda2rt_init(int device, char *err, size_t errlen) noexcept {
+  const Context *ctx = nullptr;
+  Status s = deviceContext(device, ctx);
+  if (s.ok())
+    s = ctx->makeCurrent();
+  return finish(s, err, errlen);
+}
+
+int kda2rt_device_count(int *count, char *err, size_t errlen) noexcept {
+  if (!count)
+    return finish(invalid("kda2rt_device_count: count is NULL"), err, errlen);
+  return finish(Context::deviceCount(*count), err, errlen);
+}
+
+static int loadModule(int device, const void *image, size_t size,
+                      const char *path, kda2rt_module *out, char *err,
+                      size_t errlen) {
+  if (!out)
+    return finish(invalid("module output handle is NULL"), err, errlen);
+  *out = nullptr;
+  const Context *ctx = nullptr;
+  Status s = deviceContext(device, ctx);
+  if (!s.ok())
+    return finish(s, err, errlen);
+  auto m = std::make_unique<kda2rt_module_s>();
+  s = path ? Module::loadFile(*ctx, path, m->module)
+           : Module::loadData(*ctx, image, size, m->module);
+  if (!s.ok())
+    return finish(s, err, errlen);
+  *out = m.release();
+  return finish(s, err, errlen);
+}
+
+int kda2rt_module_load_file(int device, const char *path, kda2rt_module *out,
+                            char *err, size_t errlen) noexcept {
+  if (!path)
+    return finish(invalid("kda2rt_module_load_file: path is NULL"), err,
+                  errlen);
+  return loadModule(device, nullptr, 0, path, out, err, errlen);
+}
+
+int kda2rt_module_load_data(int device, const void *image, size_t size,
+                            kda2rt_module *out, char *err,
+                            size_t errlen) noexcept {
+  if (!image || size == 0)
+    return finish(invalid("kda2rt_module_load_data: empty image"), err,
+                  errlen);
+  return loadModule(device, image, size, nullptr, out, err, errlen);
+}
+
+int kda2rt_module_unload(kda2rt_module module, char *err,
+                         size_t errlen) noexcept {
+  if (!module)
+    return finish(Status::success(), err, errlen);
+  Status s = module->module.unload();
+  delete module;
+  return finish(s, err, errlen);
+}
+
+int kda2rt_module_num_kernels(kda2rt_module module) noexcept {
+  return module ? static_cast<int>(module->module.kernelNames().size()) : 0;
+}
+
+const char *kda2rt_module_kernel_name(kda2rt_module module,
+                                      int index) noexcept {
+  if (!module || index < 0 ||
+      static_cast<size_t>(index) >= module->module.kernelNames().size())
+    return nullptr;
+  return module->module.kernelNames()[index].c_str();
+}
+
+int kda2rt_kernel_get(kda2rt_module module, const char *name,
+                      kda2rt_kernel *out, char *err, size_t errlen) noexcept {
+  if (!out)
+    return finish(invalid("kernel output handle is NULL"), err, errlen);
+  *out = nullptr;
+  if (!module || !name)
+    return finish(invalid("kda2rt_kernel_get: module or name is NULL"), err,
+                  errlen);
+  std::lock_guard<std::mutex> lock(module->mutex);
+  auto it = module->kernels.find(name);
+  if (it != module->kernels.end()) {
+    *out = it->second.get();
+    return finish(Status::success(), err, errlen);
+  }
+  auto k = std::make_unique<kda2rt_kernel_s>();
+  Status s = module->module.getKernel(name, k->kernel);
+  if (!s.ok())
+    return finish(s, err, errlen);
+  *out = k.get();
+  module->kernels.emplace(name, std::move(k));
+  return finish(s, err, errlen);
+}
+
+const char *kda2rt_kernel_metadata(kda2rt_kernel kernel) noexcept {
+  return kernel ? kernel->kernel.metadataText().c_str() : nullptr;
+}
+
+int kda2rt_kernel_num_counters(kda2rt_kernel kernel) noexcept {
+  return kernel ? static_cast<int>(kernel->kernel.info().counters.size()) : 0;
+}
+
+const char *kda2rt_kernel_counter_name(kda2rt_kernel kernel,
+                                       int index) noexcept {
+  if (!kernel || index < 0 ||
+      static_cast<size_t>(index) >= kernel->kernel.info().counters.size())
+    return nullptr;
+  return kernel->kernel.info().counters[index].name.c_str();
+}
+
+int kda2rt_kernel_counter_is_float(kda2rt_kernel kernel, int index) noexcept {
+  if (!kernel || index < 0 ||
+      static_cast<size_t>(index) >= kernel->kernel.info().counters.size())
+    return -1;
+  return kernel->kernel.info().counters[index].isFloat ? 1 : 0;
+}
+
+int kda2rt_launch(kda2rt_kernel kernel, const char **ptr_names,
+                  void *const *ptrs, int nptr, const char **dim_names,
+                  const int64_t *dims, int ndim, const char **scalar_names,
+                  const double *scalars, int nscalar, void *stream, char *err,
+                  size_t errlen) noexcept {
+  if (!kernel)
+    return finish(invalid("kda2rt_launch: kernel is NULL"), err, errlen);
+  if (nptr < 0 || ndim < 0 || nscalar < 0)
+    return finish(invalid("kda2rt_launch: negative argument count"), err,
+                  errlen);
+  if ((nptr && (!ptr_names || !ptrs)) || (ndim && (!dim_names || !dims)) ||
+      (nscalar && (!scalar_names || !scalars)))
+    return finish(invalid("kda2rt_launch: NULL array with a non-zero count"),
+                  err, errlen);
+  LaunchArgs args;
+  for (int i = 0; i < nptr; ++i) {
+    if (!ptr_names[i])
+      return finish(invalid("kda2rt_launch: ptr_names[" + std::to_string(i) +
+                            "] is NULL"),
+                    err, errlen);
+    args.ptr(ptr_names[i], static_cast<const void *>(ptrs[i]));
+  }
+  for (int i = 0; i < ndim; ++i) {
+    if (!dim_names[i])
+      return finish(invalid("kda2rt_launch: dim_names[" + std::to_string(i) +
+                            "] is NULL"),
+                    err, errlen);
+    args.dim(dim_names[i], dims[i]);
+  }
+  for (int i = 0; i < nscalar; ++i) {
+    if (!scalar_names[i])
+      return finish(invalid("kda2rt_launch: scalar_names[" +
+                            std::to_string(i) + "] is NULL"),
+                    err, errlen);
+    args.floatScalar(scalar_names[i], scalars[i]);
+  }
+  return finish(
+      kernel->kernel.launch(args, static_cast<CUstream>(stream)), err,
+      errlen);
+}
+
+int kda2rt_read_counters(kda2rt_kernel kernel, const void *counters,
+                         double *values, int64_t *raw, int capacity,
+                         char *err, size_t errlen) noexcept {
+  if (!kernel)
+    return finish(invalid("kda2rt_read_counters: kernel is NULL"), err,
+                  errlen);
+  size_t n = kernel->kernel.info().counters.size();
+  if (capacity < 0 || static_cast<size_t>(capacity) < n)
+    return finish(invalid("kda2rt_read_counters: capacity " +
+                          std::to_string(capacity) + " < " +
+                          std::to_string(n) + " counter(s) of kernel '" +
+                          kernel->kernel.name() + "'"),
+                  err, errlen);
+  std::vector<CounterValue> out;
+  Status s = kernel->kernel.readCounters(devptr(counters), out);
+  if (!s.ok())
+    return finish(s, err, errlen);
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (values)
+      values[i] = out[i].asDouble();
+    if (raw)
+      raw[i] = out[i].asInt();
+  }
+  return finish(s, err, errlen);
+}
+
+int kda2rt_mem_alloc(int device, size_t bytes, void **out, char *err,
+                     size_t errlen) noexcept {
+  if (!out)
+    return finish(invalid("kda2rt_mem_alloc: out is NULL"), err, errlen);
+  *out = nullptr;
+  const Context *ctx = nullptr;
+  Status s = deviceContext(device, ctx);
+  CUdeviceptr p = 0;
+  if (s.ok())
+    s = ctx->allocate(bytes, p);
+  if (s.ok())
+    *out = reinterpret_cast<void *>(static_cast<uintptr_t>(p));
+  return finish(s, err, errlen);
+}
+
+int kda2rt_mem_free(int device, void *ptr, char *err, size_t errlen) noexcept {
+  if (!ptr)
+    return finish(Status::success(), err, errlen);
+  const Context *ctx = nullptr;
+  Status s = deviceContext(device, ctx);
+  if (s.ok())
+    s = ctx->free(devptr(ptr));
+  return finish(s, err, errlen);
+}
+
+int kda2rt_memcpy_htod(int device, void *dst, const void *src, size_t bytes,
+                       char *err, size_t errlen) noexcept {
+  if (bytes && (!dst || !src))
+    return finish(invalid("kda2rt_memcpy_htod: NULL pointer"), err, errlen);
+  const Context *ctx = nullptr;
+  Status s = deviceContext(device, ctx);
+  if (s.ok())
+    s = ctx->copyToDevice(devptr(dst), src, bytes);
+  return finish(s, err, errlen);
+}
+
+int kda2rt_memcpy_dtoh(int device, void *dst, const void *src, size_t bytes,
+                       char *err, size_t errlen) noexcept {
+  if (bytes && (!dst || !src))
+    return finish(invalid("kda2rt_memcpy_dtoh: NULL pointer"), err, errlen);
+  const Context *ctx = nullptr;
+  Status s = deviceContext(device, ctx);
+  if (s.ok())
+    s = ctx->copyToHost(dst, devptr(src), bytes);
+  return finish(s, err, errlen);
+}
+
+int kda2rt_stream_synchronize(int device, void *stream, char *err,
+                              size_t errlen) noexcept {
+  const Context *ctx = nullptr;
+  Status s = deviceContext(device, ctx);
+  if (s.ok())
+    s = ctx->synchronize(static_cast<CUstream>(stream));
+  return finish(s, err, errlen);
+}
+
+} // extern "C"

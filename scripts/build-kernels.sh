@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Compiles the bundled .tirx templates to PTX and cubins for sm_90a and
+# sm_80 with kda2-translate, into ${KDA2_KERNELS:-<build>/kernels}, next to a
+# copy of libkda2rt.so: everything a GPU machine needs to run the benchmarks.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${KDA2_BUILD_DIR:-$root/build}
+out=${KDA2_KERNELS:-$build/kernels}
+"$root/scripts/build.sh" kda2-translate kda2rt
+mkdir -p "$out"
+translate=$build/bin/kda2-translate
+
+# compile <template> <name> <bindings>
+compile() {
+  local tirx=$1 name=$2 bind=$3
+  "$translate" --import-tirx --tirx-bind="$bind" "$root/templates/$tirx" \
+    -o "$out/$name.mlir"
+  for chip in sm_90a sm_80; do
+    "$translate" --kda2-to-ptx --kda2-chip=$chip "$out/$name.mlir" \
+      -o "$out/$name.$chip.ptx"
+    "$translate" --kda2-to-cubin --kda2-chip=$chip "$out/$name.mlir" \
+      -o "$out/$name.$chip.cubin"
+  done
+  echo "built $name"
+}
+
+for d in 64 128 256; do
+  compile kda_decode.tirx kda_decode_k$d "K=$d,V=$d"
+done
+compile kda_decode_vfirst.tirx kda_decode_vfirst_k128 "K=128,V=128"
+for d in 64 128 256; do
+  for vb in 32 64; do
+    compile kda_decode_vsplit.tirx kda_decode_vsplit_k${d}_vb$vb \
+      "K=$d,V=$d,VB=$vb,NVB=$((d / vb))"
+  done
+done
+compile delta_softmax.tirx delta_softmax_d64 "dim=64"
+cp "$build"/lib/libkda2rt.so* "$out/"

@@ -1,0 +1,293 @@
+//===- LaunchConfigTest.cpp - grid/block/params from metadata (no GPU) ----===//
+
+#include "kda2/Runtime/Module.h"
+
+#include "gtest/gtest.h"
+
+#include <cstring>
+#include <string>
+
+using namespace kda2::runtime;
+
+namespace {
+
+const char *kMeta = "kda2-kernel-v1\n"
+                    "name kda_fwd\n"
+                    "block 128 2 1\n"
+                    "grid.x 4 NT\n"
+                    "grid.y B H\n"
+                    "smem 1024\n"
+                    "arg ptr q bf16 in 4 B H T 128\n"
+                    "arg ptr o f32 out 3 B ? 64\n"
+                    "arg scalar scale f32\n"
+                    "arg scalar steps i64\n"
+                    "arg scalar mode i32\n"
+                    "arg dim T\n"
+                    "arg dim NT\n"
+                    "arg counters 1\n"
+                    "counter flops i64\n"
+                    "end\n";
+
+// Fake device pointers: never dereferenced on the host.
+const void *const kQ = reinterpret_cast<const void *>(0x1000);
+const void *const kO = reinterpret_cast<const void *>(0x2000);
+const void *const kC = reinterpret_cast<const void *>(0x3000);
+
+class LaunchConfigTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    Status s = parseKernelMetadata(kMeta, info);
+    ASSERT_TRUE(s.ok()) << s.message();
+  }
+
+  /// Arguments that make a valid launch; tests remove or change one.
+  LaunchArgs fullArgs(int64_t b = 2, int64_t h = 3, int64_t nt = 10) {
+    LaunchArgs a;
+    a.ptr("q", kQ).ptr("o", kO).ptr("counters", kC);
+    a.dim("B", b).dim("H", h).dim("T", 77).dim("NT", nt);
+    a.scalar("scale", 0.5).scalar("steps", 7).scalar("mode", -2);
+    return a;
+  }
+
+  std::string error(const LaunchArgs &args, ErrorCode expected) {
+    LaunchConfig cfg;
+    Status s = computeLaunchConfig(info, args, cfg);
+    EXPECT_FALSE(s.ok());
+    EXPECT_EQ(s.code(), expected) << s.message();
+    return s.message();
+  }
+
+  KernelInfo info;
+};
+
+#define EXPECT_CONTAINS(haystack, needle)                                      \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos)             \
+      << "message: " << (haystack) << "\nexpected to contain: " << (needle)
+
+} // namespace
+
+TEST_F(LaunchConfigTest, ComputesGridBlockAndParams) {
+  LaunchConfig cfg;
+  Status s = computeLaunchConfig(info, fullArgs(), cfg);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(cfg.grid[0], 10u); // max(4, NT=10)
+  EXPECT_EQ(cfg.grid[1], 6u);  // B * H
+  EXPECT_EQ(cfg.grid[2], 1u);
+  EXPECT_EQ(cfg.block[0], 128u);
+  EXPECT_EQ(cfg.block[1], 2u);
+  EXPECT_EQ(cfg.block[2], 1u);
+  EXPECT_EQ(cfg.sharedBytes, 1024u);
+  EXPECT_FALSE(cfg.empty());
+
+  ASSERT_EQ(cfg.params.size(), 8u);
+  EXPECT_EQ(cfg.paramSizes,
+            (std::vector<unsigned>{8, 8, 4, 8, 4, 8, 8, 8}));
+  EXPECT_EQ(cfg.params[0], 0x1000u);
+  EXPECT_EQ(cfg.params[1], 0x2000u);
+  float scale;
+  std::memcpy(&scale, &cfg.params[2], sizeof(scale));
+  EXPECT_EQ(scale, 0.5f);
+  EXPECT_EQ(static_cast<int64_t>(cfg.params[3]), 7);
+  int32_t mode;
+  std::memcpy(&mode, &cfg.params[4], sizeof(mode));
+  EXPECT_EQ(mode, -2);
+  EXPECT_EQ(static_cast<int64_t>(cfg.params[5]), 77); // T
+  EXPECT_EQ(static_cast<int64_t>(cfg.params[6]), 10); // NT
+  EXPECT_EQ(cfg.params[7], 0x3000u);                  // counters
+  EXPECT_EQ(cfg.dim("B"), 2);
+  EXPECT_EQ(cfg.dim("nope"), -1);
+}
+
+TEST_F(LaunchConfigTest, GridXIsMaxOfTerms) {
+  LaunchConfig cfg;
+  ASSERT_TRUE(computeLaunchConfig(info, fullArgs(2, 3, 1), cfg).ok());
+  EXPECT_EQ(cfg.grid[0], 4u); // the constant term wins
+  ASSERT_TRUE(computeLaunchConfig(info, fullArgs(2, 3, 4096), cfg).ok());
+  EXPECT_EQ(cfg.grid[0], 4096u);
+}
+
+TEST_F(LaunchConfigTest, NoGridTermsMeansOne) {
+  KernelInfo k;
+  ASSERT_TRUE(parseKernelMetadata(
+                  "kda2-kernel-v1\nname k\nblock 64 1 1\ngrid.x\ngrid.y\nend\n",
+                  k)
+                  .ok());
+  LaunchConfig cfg;
+  Status s = computeLaunchConfig(k, LaunchArgs(), cfg);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(cfg.grid[0], 1u);
+  EXPECT_EQ(cfg.grid[1], 1u);
+  EXPECT_TRUE(cfg.params.empty());
+}
+
+TEST_F(LaunchConfigTest, ZeroSizedGridIsEmpty) {
+  LaunchConfig cfg;
+  ASSERT_TRUE(computeLaunchConfig(info, fullArgs(0, 3, 10), cfg).ok());
+  EXPECT_EQ(cfg.grid[1], 0u);
+  EXPECT_TRUE(cfg.empty());
+}
+
+TEST_F(LaunchConfigTest, MissingDimensionIsNamed) {
+  LaunchArgs a;
+  a.ptr("q", kQ).ptr("o", kO).ptr("counters", kC);
+  a.dim("B", 2).dim("T", 77).dim("NT", 10);
+  a.scalar("scale", 0.5).scalar("steps", 7).scalar("mode", 1);
+  EXPECT_CONTAINS(error(a, ErrorCode::InvalidArgument),
+                  "kernel 'kda_fwd': missing size of dimension 'H' (used by "
+                  "grid.y)");
+
+  LaunchArgs b;
+  b.ptr("q", kQ).ptr("o", kO).ptr("counters", kC);
+  b.dim("B", 2).dim("H", 3).dim("NT", 10);
+  b.scalar("scale", 0.5).scalar("steps", 7).scalar("mode", 1);
+  EXPECT_CONTAINS(error(b, ErrorCode::InvalidArgument),
+                  "missing size of dimension 'T' (argument 'T')");
+}
+
+TEST_F(LaunchConfigTest, NullPointerIsNamed) {
+  LaunchArgs a = fullArgs();
+  LaunchArgs b;
+  b.ptr("q", kQ).ptr("o", static_cast<const void *>(nullptr)).ptr("counters", kC);
+  for (const auto &d : a.dims())
+    b.dim(d.name, d.value);
+  b.scalar("scale", 0.5).scalar("steps", 7).scalar("mode", 1);
+  EXPECT_CONTAINS(error(b, ErrorCode::InvalidArgument),
+                  "pointer argument 'o' is null");
+}
+
+TEST_F(LaunchConfigTest, MissingPointerAndCountersAreNamed) {
+  LaunchArgs a;
+  a.ptr("q", kQ).ptr("counters", kC);
+  a.dim("B", 2).dim("H", 3).dim("T", 77).dim("NT", 10);
+  a.scalar("scale", 0.5).scalar("steps", 7).scalar("mode", 1);
+  EXPECT_CONTAINS(error(a, ErrorCode::InvalidArgument),
+                  "missing pointer argument 'o'");
+
+  LaunchArgs b;
+  b.ptr("q", kQ).ptr("o", kO);
+  b.dim("B", 2).dim("H", 3).dim("T", 77).dim("NT", 10);
+  b.scalar("scale", 0.5).scalar("steps", 7).scalar("mode", 1);
+  EXPECT_CONTAINS(error(b, ErrorCode::InvalidArgument),
+                  "missing the counters buffer (pointer argument 'counters', "
+                  "1 8-byte slots)");
+}
+
+TEST_F(LaunchConfigTest, MissingScalarIsNamed) {
+  LaunchArgs a;
+  a.ptr("q", kQ).ptr("o", kO).ptr("counters", kC);
+  a.dim("B", 2).dim("H", 3).dim("T", 77).dim("NT", 10);
+  a.scalar("scale", 0.5).scalar("mode", 1);
+  EXPECT_CONTAINS(error(a, ErrorCode::InvalidArgument),
+                  "missing scalar argument 'steps' (i64)");
+}
+
+TEST_F(LaunchConfigTest, UnknownAndDuplicateNames) {
+  LaunchArgs a = fullArgs();
+  a.ptr("k", kQ);
+  EXPECT_CONTAINS(error(a, ErrorCode::InvalidArgument),
+                  "unknown pointer argument 'k' (pointer arguments: q, o, "
+                  "counters)");
+  LaunchArgs b = fullArgs();
+  b.dim("D", 3);
+  EXPECT_CONTAINS(error(b, ErrorCode::InvalidArgument),
+                  "unknown dimension 'D' (dimensions: B, H, NT, T)");
+  LaunchArgs c = fullArgs();
+  c.scalar("alpha", 1.0);
+  EXPECT_CONTAINS(error(c, ErrorCode::InvalidArgument),
+                  "unknown scalar argument 'alpha' (scalar arguments: scale, "
+                  "steps, mode)");
+  LaunchArgs d = fullArgs();
+  d.dim("B", 2);
+  EXPECT_CONTAINS(error(d, ErrorCode::InvalidArgument),
+                  "dimension 'B' given twice");
+  LaunchArgs e = fullArgs();
+  e.ptr("q", kQ);
+  EXPECT_CONTAINS(error(e, ErrorCode::InvalidArgument),
+                  "pointer argument 'q' given twice");
+  LaunchArgs f;
+  f.dim("B", -1);
+  EXPECT_CONTAINS(error(f, ErrorCode::InvalidArgument),
+                  "dimension 'B' has negative size -1");
+}
+
+TEST_F(LaunchConfigTest, GridYOverflowNamesDims) {
+  std::string msg = error(fullArgs(300, 300, 10), ErrorCode::LaunchConfig);
+  EXPECT_CONTAINS(msg, "grid.y = B(300) * H(300) = 90000 exceeds the CUDA "
+                       "limit of 65535");
+  // Exactly at the limit is fine.
+  LaunchConfig cfg;
+  ASSERT_TRUE(computeLaunchConfig(info, fullArgs(65535, 1, 10), cfg).ok());
+  EXPECT_EQ(cfg.grid[1], 65535u);
+  // int64 overflow of the product is reported, not wrapped.
+  msg = error(fullArgs(int64_t(1) << 40, int64_t(1) << 40, 10),
+              ErrorCode::LaunchConfig);
+  EXPECT_CONTAINS(msg, "(overflow) exceeds the CUDA limit of 65535");
+}
+
+TEST_F(LaunchConfigTest, GridXOverflow) {
+  std::string msg =
+      error(fullArgs(2, 3, int64_t(1) << 31), ErrorCode::LaunchConfig);
+  EXPECT_CONTAINS(msg, "grid.x = max(4, NT(2147483648)) = 2147483648 exceeds "
+                       "the CUDA limit of 2147483647");
+}
+
+TEST_F(LaunchConfigTest, ShapesAreCheckedAndInferDims) {
+  // T and B come from q's shape; H is given and must match.
+  LaunchArgs a;
+  a.ptr("q", kQ, {2, 3, 50, 128}).ptr("o", kO).ptr("counters", kC);
+  a.dim("H", 3).dim("NT", 5);
+  a.scalar("scale", 1).scalar("steps", 1).scalar("mode", 1);
+  LaunchConfig cfg;
+  Status s = computeLaunchConfig(info, a, cfg);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(cfg.dim("T"), 50);
+  EXPECT_EQ(cfg.dim("B"), 2);
+  EXPECT_EQ(cfg.grid[1], 6u);
+  EXPECT_EQ(static_cast<int64_t>(cfg.params[5]), 50);
+
+  LaunchArgs b;
+  b.ptr("q", kQ, {2, 3, 50, 64});
+  EXPECT_CONTAINS(error(b, ErrorCode::InvalidArgument),
+                  "argument 'q' dimension 3 is 64 but the kernel was compiled "
+                  "for 128");
+  LaunchArgs c;
+  c.ptr("q", kQ, {2, 3, 50});
+  EXPECT_CONTAINS(error(c, ErrorCode::InvalidArgument),
+                  "argument 'q' has rank 3 but the kernel expects rank 4");
+  LaunchArgs d;
+  d.dim("H", 4).ptr("q", kQ, {2, 3, 50, 128});
+  EXPECT_CONTAINS(error(d, ErrorCode::InvalidArgument),
+                  "argument 'q' dimension 1 (H) is 3 but H = 4");
+  LaunchArgs e;
+  e.ptr("q", kQ, {2, 3, 50, 128}).ptr("o", kO, {3, 9, 64});
+  EXPECT_CONTAINS(error(e, ErrorCode::InvalidArgument),
+                  "argument 'o' dimension 0 (B) is 3 but B = 2");
+}
+
+TEST_F(LaunchConfigTest, ScalarConversions) {
+  LaunchArgs b;
+  b.ptr("q", kQ).ptr("o", kO).ptr("counters", kC);
+  b.dim("B", 2).dim("H", 3).dim("T", 77).dim("NT", 10);
+  b.scalar("scale", 2).scalar("steps", 3.0).scalar("mode", 5.0);
+  LaunchConfig cfg;
+  Status s = computeLaunchConfig(info, b, cfg);
+  ASSERT_TRUE(s.ok()) << s.message();
+  float scale;
+  std::memcpy(&scale, &cfg.params[2], sizeof(scale));
+  EXPECT_EQ(scale, 2.0f);
+  EXPECT_EQ(static_cast<int64_t>(cfg.params[3]), 3);
+
+  LaunchArgs c;
+  c.ptr("q", kQ).ptr("o", kO).ptr("counters", kC);
+  c.dim("B", 2).dim("H", 3).dim("T", 77).dim("NT", 10);
+  c.scalar("scale", 1).scalar("steps", 2.5).scalar("mode", 1);
+  EXPECT_CONTAINS(error(c, ErrorCode::InvalidArgument),
+                  "scalar argument 'steps' (i64) needs an integer");
+  LaunchArgs d;
+  d.ptr("q", kQ).ptr("o", kO).ptr("counters", kC);
+  d.dim("B", 2).dim("H", 3).dim("T", 77).dim("NT", 10);
+  d.scalar("scale", 1).scalar("steps", 1).scalar("mode", int64_t(1) << 40);
+  EXPECT_CONTAINS(error(d, ErrorCode::InvalidArgument),
+                  "scalar argument 'mode' (i32) needs an integer in "
+                  "[-2147483648, 2147483647], got 1099511627776");
+}

@@ -1,0 +1,278 @@
+//===- MetadataTest.cpp - kda2 kernel metadata parser (no GPU) ------------===//
+
+#include "kda2/Runtime/Module.h"
+
+#include "gtest/gtest.h"
+
+#include <string>
+#include <vector>
+
+using namespace kda2::runtime;
+
+namespace {
+
+const char *kSample = "kda2-kernel-v1\n"
+                      "name kda_fwd\n"
+                      "block 128 2 1\n"
+                      "grid.x 4 NT\n"
+                      "grid.y B H\n"
+                      "smem 65536\n"
+                      "arg ptr q bf16 in 4 B H T 128\n"
+                      "arg ptr o f32 out 3 B ? 64\n"
+                      "arg ptr state f16 inout 0\n"
+                      "arg scalar scale f32\n"
+                      "arg scalar steps i64\n"
+                      "arg dim T\n"
+                      "arg dim NT\n"
+                      "arg counters 2\n"
+                      "counter flops i64\n"
+                      "counter seconds f64\n"
+                      "end\n";
+
+std::string parseError(const std::string &text) {
+  KernelInfo info;
+  Status s = parseKernelMetadata(text, info);
+  EXPECT_FALSE(s.ok()) << "parsed unexpectedly:\n" << text;
+  if (s.ok())
+    return "";
+  EXPECT_EQ(s.code(), ErrorCode::Metadata);
+  return s.message();
+}
+
+} // namespace
+
+TEST(KernelMetadata, ParsesValidSample) {
+  KernelInfo info;
+  Status s = parseKernelMetadata(kSample, info);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(info.name, "kda_fwd");
+  EXPECT_EQ(info.block[0], 128u);
+  EXPECT_EQ(info.block[1], 2u);
+  EXPECT_EQ(info.block[2], 1u);
+  ASSERT_EQ(info.gridX.size(), 2u);
+  EXPECT_EQ(info.gridX[0].constant, 4);
+  EXPECT_TRUE(info.gridX[0].dim.empty());
+  EXPECT_EQ(info.gridX[1].dim, "NT");
+  EXPECT_EQ(info.gridY, (std::vector<std::string>{"B", "H"}));
+  EXPECT_EQ(info.sharedBytes, 65536u);
+
+  ASSERT_EQ(info.args.size(), 8u);
+  const ArgInfo &q = info.args[0];
+  EXPECT_EQ(q.kind, ArgInfo::Ptr);
+  EXPECT_EQ(q.name, "q");
+  EXPECT_EQ(q.dtype, DType::BF16);
+  EXPECT_EQ(q.access, Access::In);
+  ASSERT_EQ(q.shape.size(), 4u);
+  EXPECT_EQ(q.shape[0].kind, ShapeDim::Named);
+  EXPECT_EQ(q.shape[0].name, "B");
+  EXPECT_EQ(q.shape[3].kind, ShapeDim::Static);
+  EXPECT_EQ(q.shape[3].size, 128);
+  EXPECT_EQ(q.line, 7u);
+  const ArgInfo &o = info.args[1];
+  EXPECT_EQ(o.access, Access::Out);
+  EXPECT_EQ(o.shape[1].kind, ShapeDim::Dynamic);
+  EXPECT_EQ(info.args[2].access, Access::InOut);
+  EXPECT_TRUE(info.args[2].shape.empty());
+  EXPECT_EQ(info.args[3].kind, ArgInfo::Scalar);
+  EXPECT_EQ(info.args[3].scalarType, ScalarType::F32);
+  EXPECT_EQ(info.args[4].scalarType, ScalarType::I64);
+  EXPECT_EQ(info.args[5].kind, ArgInfo::Dim);
+  EXPECT_EQ(info.args[5].name, "T");
+  EXPECT_EQ(info.args[6].kind, ArgInfo::Dim);
+  EXPECT_EQ(info.args[6].name, "NT");
+  EXPECT_EQ(info.args[7].kind, ArgInfo::Counters);
+  EXPECT_EQ(info.args[7].name, "counters");
+  EXPECT_EQ(info.args[7].numCounters, 2);
+  ASSERT_EQ(info.counters.size(), 2u);
+  EXPECT_EQ(info.counters[0].name, "flops");
+  EXPECT_FALSE(info.counters[0].isFloat);
+  EXPECT_TRUE(info.counters[1].isFloat);
+
+  EXPECT_EQ(info.findArg("scale"), &info.args[3]);
+  EXPECT_EQ(info.findArg("nope"), nullptr);
+  EXPECT_EQ(info.dimNames(),
+            (std::vector<std::string>{"B", "H", "NT", "T"}));
+}
+
+TEST(KernelMetadata, MinimalKernelDefaults) {
+  KernelInfo info;
+  Status s = parseKernelMetadata(
+      "kda2-kernel-v1\nname k\nblock 32 1 1\ngrid.x\ngrid.y\nend\n", info);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_TRUE(info.gridX.empty());
+  EXPECT_TRUE(info.gridY.empty());
+  EXPECT_EQ(info.sharedBytes, 0u);
+  EXPECT_TRUE(info.args.empty());
+  // grid.x, grid.y and smem may be omitted.
+  s = parseKernelMetadata("kda2-kernel-v1\nname k\nblock 32 1 1\nend", info);
+  ASSERT_TRUE(s.ok()) << s.message();
+}
+
+TEST(KernelMetadata, ToleratesNulCrLfBlankLinesAndComments) {
+  std::string text = "kda2-kernel-v1\r\nname k\r\n\r\n# a comment\r\n"
+                     "block  32   1 1\r\nend\r\n";
+  text.push_back('\0');
+  text += "garbage after the terminator";
+  KernelInfo info;
+  Status s = parseKernelMetadata(text, info);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(info.name, "k");
+  EXPECT_EQ(info.block[0], 32u);
+}
+
+TEST(KernelMetadata, FormatRoundTrips) {
+  KernelInfo info;
+  ASSERT_TRUE(parseKernelMetadata(kSample, info).ok());
+  std::string text = formatKernelMetadata(info);
+  EXPECT_EQ(text, kSample);
+  KernelInfo again;
+  Status s = parseKernelMetadata(text, again);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(formatKernelMetadata(again), text);
+}
+
+TEST(KernelMetadata, DTypes) {
+  struct {
+    const char *name;
+    size_t size;
+  } cases[] = {{"f16", 2}, {"bf16", 2}, {"f32", 4}, {"f64", 8}, {"i1", 1},
+               {"i8", 1},  {"ui8", 1},  {"i16", 2}, {"i32", 4}, {"i64", 8}};
+  for (const auto &c : cases) {
+    DType t;
+    ASSERT_TRUE(parseDType(c.name, t)) << c.name;
+    EXPECT_EQ(dtypeSize(t), c.size) << c.name;
+    EXPECT_STREQ(dtypeName(t), c.name);
+  }
+  DType t;
+  EXPECT_FALSE(parseDType("f8", t));
+  EXPECT_FALSE(parseDType("", t));
+}
+
+struct ErrorCase {
+  const char *what;
+  std::string text;
+  const char *expected; // substring of the message
+};
+
+TEST(KernelMetadata, ErrorsNameLineAndProblem) {
+  const std::string h = "kda2-kernel-v1\n";
+  const std::string k = h + "name k\nblock 32 1 1\n";
+  const ErrorCase cases[] = {
+      {"empty", "", "line 1: expected the header 'kda2-kernel-v1'"},
+      {"bad header", "kda2-kernel\nname k\n",
+       "line 1: expected the header 'kda2-kernel-v1', got 'kda2-kernel'"},
+      {"newer version", "kda2-kernel-v2\nname k\nend\n",
+       "line 1: unsupported metadata version 'kda2-kernel-v2'"},
+      {"unknown directive", k + "grid.z 4\nend\n",
+       "line 4: unknown directive 'grid.z'"},
+      {"field count", h + "name k\nblock 32 1\nend\n",
+       "line 3: 'block' takes 3 field(s), got 2"},
+      {"name field count", h + "name a b\nend\n",
+       "line 2: 'name' takes 1 field(s), got 2"},
+      {"bad integer", h + "name k\nblock 32 x 1\nend\n",
+       "line 3: bad integer 'x' in block"},
+      {"zero block", h + "name k\nblock 0 1 1\nend\n",
+       "line 3: bad integer '0' in block (expected a positive integer <= "
+       "1024)"},
+      {"negative smem", k + "smem -4\nend\n", "line 4: bad integer '-4' in smem"},
+      {"grid.x zero", k + "grid.x 0 N\nend\n", "line 4: bad integer '0' in grid.x"},
+      {"grid.y integer", k + "grid.y B 4\nend\n",
+       "line 4: grid.y takes dimension names, got '4'"},
+      {"bad name", k + "arg dim N-1\nend\n",
+       "line 4: bad dimension name 'N-1'"},
+      {"missing end", k + "arg dim N\n", "line 4: missing 'end'"},
+      {"missing end, blank tail", k + "\n\n", "line 3: missing 'end'"},
+      {"duplicate name directive", h + "name a\nname b\nblock 1 1 1\nend\n",
+       "line 3: duplicate 'name' directive (first on line 2)"},
+      {"duplicate block", k + "block 1 1 1\nend\n",
+       "line 4: duplicate 'block' directive (first on line 3)"},
+      {"duplicate arg name", k + "arg ptr a f32 in 1 N\narg scalar a f32\nend\n",
+       "line 5: duplicate argument name 'a' (first on line 4)"},
+      {"duplicate dim arg", k + "arg dim N\narg dim N\nend\n",
+       "line 5: duplicate argument name 'N' (first on line 4)"},
+      {"two counters args",
+       k + "arg counters 1\narg counters 1\ncounter c i64\nend\n",
+       "line 5: duplicate argument name 'counters' (first on line 4)"},
+      {"duplicate counter", k + "arg counters 2\ncounter c i64\ncounter c f64\nend\n",
+       "line 6: duplicate counter name 'c' (first on line 5)"},
+      {"unknown dtype", k + "arg ptr a f8 in 1 N\nend\n",
+       "line 4: unknown dtype 'f8'"},
+      {"unknown access", k + "arg ptr a f32 rw 1 N\nend\n",
+       "line 4: unknown access 'rw' (expected in, out or inout)"},
+      {"rank mismatch", k + "arg ptr a f32 in 2 N\nend\n",
+       "line 4: 'arg ptr a' has rank 2 but lists 1 dimension(s)"},
+      {"bad rank", k + "arg ptr a f32 in r N\nend\n",
+       "line 4: bad integer 'r' in rank"},
+      {"short ptr", k + "arg ptr a f32\nend\n",
+       "line 4: 'arg ptr' takes at least 4 fields"},
+      {"bad static dim", k + "arg ptr a f32 in 1 -3\nend\n",
+       "line 4: bad integer '-3' in shape of 'a'"},
+      {"bad scalar type", k + "arg scalar s f16\nend\n",
+       "line 4: bad scalar type 'f16'"},
+      {"scalar field count", k + "arg scalar s\nend\n",
+       "line 4: 'arg scalar' takes 2 field(s), got 1"},
+      {"unknown arg kind", k + "arg tensor t\nend\n",
+       "line 4: unknown arg kind 'tensor'"},
+      {"arg without kind", k + "arg\nend\n", "line 4: 'arg' needs a kind"},
+      {"zero counters", k + "arg counters 0\nend\n",
+       "line 4: bad integer '0' in arg counters"},
+      {"counter count mismatch", k + "arg counters 2\ncounter c i64\nend\n",
+       "line 4: 'arg counters' declares 2 slot(s) but 1 'counter' line(s)"},
+      {"counter without slots", k + "counter c i64\nend\n",
+       "line 4: 'arg counters' declares 0 slot(s) but 1 'counter' line(s)"},
+      {"bad counter type", k + "arg counters 1\ncounter c f32\nend\n",
+       "line 5: bad counter type 'f32' (expected i64 or f64)"},
+      {"text after end", k + "end\narg dim N\n",
+       "line 5: unexpected text after 'end' (line 4)"},
+      {"end with fields", k + "end now\n", "line 4: 'end' takes 0 field(s), got 1"},
+      {"missing name", h + "block 1 1 1\nend\n",
+       "line 3: missing 'name' directive"},
+      {"missing block", h + "name k\nend\n",
+       "line 3: missing 'block' directive"},
+  };
+  for (const ErrorCase &c : cases) {
+    SCOPED_TRACE(c.what);
+    std::string msg = parseError(c.text);
+    EXPECT_NE(msg.find(c.expected), std::string::npos)
+        << "message: " << msg << "\nexpected to contain: " << c.expected;
+  }
+}
+
+TEST(KernelMetadata, FailedParseLeavesOutputEmpty) {
+  KernelInfo info;
+  info.name = "stale";
+  Status s = parseKernelMetadata("kda2-kernel-v1\nname k\n", info);
+  EXPECT_FALSE(s.ok());
+  EXPECT_TRUE(info.name.empty());
+}
+
+//===----------------------------------------------------------------------===//
+// Module image scanning
+//===----------------------------------------------------------------------===//
+
+TEST(ScanKernelNames, FindsPtxDeclarations) {
+  std::string ptx =
+      ".version 7.0\n.target sm_60\n.address_size 64\n"
+      ".visible .global .align 1 .b8 __kda2_meta_foo[3] = {107, 10, 0};\n"
+      ".global .align 1 .b8 __kda2_meta_bar_2[1];\n"
+      ".visible .entry foo() { mov.u64 %rd1, __kda2_meta_foo; ret; }\n"
+      "// mentions __kda2_meta_notakernel in a comment\n";
+  EXPECT_EQ(scanKernelNames(ptx.data(), ptx.size()),
+            (std::vector<std::string>{"bar_2", "foo"}));
+}
+
+TEST(ScanKernelNames, FindsElfStringTableEntries) {
+  const char raw[] = "\x7f"
+                     "ELF\0\0.strtab\0__kda2_meta_k2\0__kda2_meta_k1\0k1\0k2\0"
+                     "__kda2_meta_k1\0x__kda2_meta_nope\0__kda2_meta_\0";
+  std::string strtab(raw, sizeof(raw) - 1);
+  EXPECT_EQ(scanKernelNames(strtab.data(), strtab.size()),
+            (std::vector<std::string>{"k1", "k2"}));
+}
+
+TEST(ScanKernelNames, SymbolAtEndOfImage) {
+  std::string s = std::string("\0", 1) + "__kda2_meta_last";
+  EXPECT_EQ(scanKernelNames(s.data(), s.size()),
+            (std::vector<std::string>{"last"}));
+  EXPECT_TRUE(scanKernelNames(nullptr, 0).empty());
+}
