@@ -122,10 +122,17 @@ def run_decode(rt, kernels, fla_fwd, B, T, H, D, variant, results, vb=None):
         {"n": B, "h": H, "t": T}, {"scale": scale}, lambda: torch.cuda.current_stream().cuda_stream)
     launch()
     torch.cuda.synchronize()
+    # The typed C ABI (kda2rt_kda_decode) must give bit-identical results.
+    o2, ht2 = torch.full_like(o, float("nan")), torch.full_like(ht, float("nan"))
+    kernel.kda_decode(q, k, v, g, beta, h0_run, o2, ht2, scale,
+                      torch.cuda.current_stream().cuda_stream)
+    torch.cuda.synchronize()
+    c_abi_identical = bool(torch.equal(o, o2) and torch.equal(ht, ht2))
     ht_k = ht if variant == "kfirst" else ht.transpose(-1, -2)
     row = {"kernel": "kda_decode", "variant": variant + (f"/vsplit{vb}" if vb else ""),
            "B": B, "T": T, "H": H, "K": K,
-           "V": V, "err_o": rel_err(o, o_ref), "err_state": rel_err(ht_k, s_ref)}
+           "V": V, "err_o": rel_err(o, o_ref), "err_state": rel_err(ht_k, s_ref),
+           "c_abi_identical": c_abi_identical}
     us = graph_time_us(launch)
     nbytes = (2 * B * H * K * V * 4 + B * T * H * (2 * K * 2 + K * 4 + 4 + 2 * V * 2))
     row.update(us=us, gbs=nbytes / (us * 1e-6) / 1e9)
@@ -140,6 +147,49 @@ def run_decode(rt, kernels, fla_fwd, B, T, H, D, variant, results, vb=None):
         torch.cuda.synchronize()
         hf_k = hf if variant == "kfirst" else hf.transpose(-1, -2)
         row["fla_err_o"], row["fla_err_state"] = rel_err(of, o_ref), rel_err(hf_k, s_ref)
+        row["fla_us"] = graph_time_us(call)
+        row["ratio"] = row["us"] / row["fla_us"]
+    results.append(row)
+    print(json.dumps(row), flush=True)
+
+
+def run_fused(rt, kernels, fla_fwd, B, H, D, results):
+    """In-kernel q/k L2 norm and beta sigmoid (kda_decode_fused.tirx)."""
+    K = V = D
+    kernel = rt.kernel(rt.load(os.path.join(kernels, f"kda_decode_fused_k{D}.sm_90a.cubin")),
+                       "kda_decode_fused")
+    gen = torch.Generator(device="cuda").manual_seed(11)
+    r = lambda *s: torch.randn(*s, device="cuda", generator=gen)  # noqa: E731
+    q, k, v = r(B, 1, H, K).bfloat16(), r(B, 1, H, K).bfloat16(), r(B, 1, H, V).bfloat16()
+    g = torch.nn.functional.logsigmoid(r(B, 1, H, K)) * 0.1
+    beta_logits = r(B, 1, H)
+    h0 = r(B, H, K, V) * 0.1
+    scale = K ** -0.5
+    qn = torch.nn.functional.normalize(q.double(), dim=-1, eps=1e-6)
+    kn = torch.nn.functional.normalize(k.double(), dim=-1, eps=1e-6)
+    o_ref, s_ref = kda_reference(qn, kn, v, g, torch.sigmoid(beta_logits.double()), h0, scale)
+    o = torch.full((B, 1, H, V), float("nan"), dtype=torch.bfloat16, device="cuda")
+    ht = torch.full_like(h0, float("nan"))
+    launch = kernel.prepare(
+        {"q": q, "k": k, "v": v, "g": g, "beta": beta_logits, "h0": h0, "o": o, "ht": ht},
+        {"n": B, "h": H, "t": 1}, {"scale": scale},
+        lambda: torch.cuda.current_stream().cuda_stream)
+    launch()
+    torch.cuda.synchronize()
+    row = {"kernel": "kda_decode", "variant": "kfirst/fused-l2norm-sigmoid", "B": B, "T": 1,
+           "H": H, "K": K, "V": V, "err_o": rel_err(o, o_ref), "err_state": rel_err(ht, s_ref)}
+    us = graph_time_us(launch)
+    nbytes = 2 * B * H * K * V * 4 + B * H * (2 * K * 2 + K * 4 + 4 + 2 * V * 2)
+    row.update(us=us, gbs=nbytes / (us * 1e-6) / 1e9)
+    if fla_fwd is not None:
+        o_f = torch.empty_like(o)
+        call = lambda: fla_fwd(q=q, k=k, v=v, g=g, beta=beta_logits, initial_state=h0,  # noqa
+                               scale=scale, output_final_state=True,
+                               inplace_final_state=False, use_qk_l2norm_in_kernel=True,
+                               use_beta_sigmoid_in_kernel=True, out=o_f)
+        of, hf = call()
+        torch.cuda.synchronize()
+        row["fla_err_o"], row["fla_err_state"] = rel_err(of, o_ref), rel_err(hf, s_ref)
         row["fla_us"] = graph_time_us(call)
         row["ratio"] = row["us"] / row["fla_us"]
     results.append(row)
@@ -194,11 +244,13 @@ def main():
         run_decode(rt, args.kernels, fla_fwd, 8, 4, 32, 128, "kfirst", results, vb)
     run_decode(rt, args.kernels, fla_fwd, 64, 1, 32, 128, "vfirst", results)
     run_decode(rt, args.kernels, fla_fwd, 256, 1, 32, 128, "vfirst", results)
+    for B in (1, 64, 256):
+        run_fused(rt, args.kernels, fla_fwd, B, 32, 128, results)
     run_delta_softmax(rt, args.kernels, 8, 16, results)
 
     print(f"\ncopy ceiling measured: {copy:.0f} GB/s; % copy uses 4239 GB/s\n")
     copy = 4239.0
-    print("| kernel | state | B | T | H | K=V | err o | err state | kda2 us | GB/s | % copy"
+    print("| kernel | schedule | B | T | H | K=V | err o | err state | kda2 us | GB/s | % copy"
           " | fla us | fla err o | kda2/fla |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
@@ -210,6 +262,9 @@ def main():
         else:
             print(f"| delta_softmax | - | {r['B']} | - | {r['H']} | {r['D']} | {r['err_o']:.2e} "
                   f"| - | {r['us']:.2f} | - | - | - | - | - |")
+    bad = [r for r in results if r.get("c_abi_identical") is False]
+    print(f"\nC ABI kda2rt_kda_decode bit-identical to kda2rt_launch: "
+          f"{'yes' if not bad else 'NO for ' + str(len(bad)) + ' cases'}")
     out_dir = os.environ.get("OUT", ".")
     with open(os.path.join(out_dir, "kda_decode.json"), "w") as f:
         json.dump({"copy_gbs": copy, "results": results}, f, indent=1)

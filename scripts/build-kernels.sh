@@ -34,5 +34,6 @@ for d in 64 128 256; do
       "K=$d,V=$d,VB=$vb,NVB=$((d / vb))"
   done
 done
+compile kda_decode_fused.tirx kda_decode_fused_k128 "K=128,V=128,VB=32,NVB=4"
 compile delta_softmax.tirx delta_softmax_d64 "dim=64"
 cp "$build"/lib/libkda2rt.so* "$out/"

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kda2/Runtime/kda2rt.h"
+#include "kda2/Runtime/KDA.h"
 #include "kda2/Runtime/CudaDriver.h"
 #include "kda2/Runtime/Module.h"
 
@@ -278,6 +279,31 @@ int kda2rt_launch(kda2rt_kernel kernel, const char **ptr_names,
   }
   return finish(
       kernel->kernel.launch(args, static_cast<CUstream>(stream)), err,
+      errlen);
+}
+
+int kda2rt_kda_decode(kda2rt_kernel kernel, const kda2rt_kda_decode_args *args,
+                      void *stream, char *err, size_t errlen) noexcept {
+  if (!kernel || !args)
+    return finish(invalid("kda2rt_kda_decode: kernel or args is NULL"), err,
+                  errlen);
+  KdaDecodeArgs a;
+  a.q = args->q;
+  a.k = args->k;
+  a.v = args->v;
+  a.g = args->g;
+  a.beta = args->beta;
+  a.h0 = args->h0;
+  a.o = args->o;
+  a.ht = args->ht;
+  a.n = args->n;
+  a.t = args->t;
+  a.h = args->h;
+  a.kDim = args->k_dim;
+  a.vDim = args->v_dim;
+  a.scale = args->scale;
+  return finish(
+      launchKdaDecode(kernel->kernel, a, static_cast<CUstream>(stream)), err,
       errlen);
 }
 

@@ -129,6 +129,26 @@ KDA2RT_API int kda2rt_read_counters(kda2rt_kernel kernel, const void *counters,
                                     double *values, int64_t *raw, int capacity,
                                     char *err, size_t errlen) KDA2RT_NOEXCEPT;
 
+/* Kimi Delta Attention decode (flash-linear-attention's fused_recurrent_kda
+ * contract) through a kernel built from templates/kda_decode*.tirx:
+ * q, k, g [n, t, h, k_dim] (g: fp32 log decay), v, o [n, t, h, v_dim] (bf16),
+ * beta [n, t, h] fp32, h0/ht fp32 states ([n, h, K, V] for a K-first kernel,
+ * [n, h, V, K] for a V-first one). Contiguous, 16-byte aligned device
+ * buffers; h0 is read, ht written (they must not alias). scale <= 0 selects
+ * k_dim^-1/2. The head dimensions must be the ones the kernel was compiled
+ * for (64, 128 or 256). */
+typedef struct kda2rt_kda_decode_args {
+  const void *q, *k, *v, *g, *beta, *h0; /* in */
+  void *o, *ht;                          /* out */
+  int64_t n, t, h, k_dim, v_dim;
+  double scale;
+} kda2rt_kda_decode_args;
+
+KDA2RT_API int kda2rt_kda_decode(kda2rt_kernel kernel,
+                                 const kda2rt_kda_decode_args *args,
+                                 void *stream, char *err,
+                                 size_t errlen) KDA2RT_NOEXCEPT;
+
 /* Minimal memory helpers for programs without another CUDA library. */
 KDA2RT_API int kda2rt_mem_alloc(int device, size_t bytes, void **out,
                                 char *err, size_t errlen) KDA2RT_NOEXCEPT;

@@ -194,6 +194,7 @@ private:
                               Location loc);
   Value warpReduce(ReduceKind kind, Value partial, Location loc,
                    int64_t width = 32);
+  Value lanesReduce(ReduceKind kind, Value partial, Location loc);
 
   KernelOp kernel;
   gpu::GPUModuleOp gpuModule;
@@ -220,6 +221,15 @@ private:
   /// Lanes sharing the current thread-loop iteration, and this lane's part.
   int64_t lanes = 1;
   Value lanePart;
+  /// Whether the lanes of an iteration sit in different warps (extent a
+  /// multiple of 32: warp w holds part w / (extent/32) of 32 consecutive
+  /// iterations, so each warp's accesses cover whole rows), the iteration's
+  /// index within the loop, and the shared scratch for their reductions.
+  bool lanesAcrossWarps = false;
+  int64_t laneExtent = 0;
+  Value laneIv;
+  Value reductionScratch;
+  int64_t scratchElements = 0;
   /// Register tiles accessed inside a `lanes(P)` loop hold only 1/P.
   DenseMap<Value, int64_t> regLanes;
   SmallVector<Value> gridIndices;
@@ -290,6 +300,8 @@ LogicalResult KernelLowering::analyze() {
                  << "thread loop needs " << threads
                  << " threads, more than 1024 per block";
         blockX = std::max(blockX, threads);
+        if (loop.getLanesPerIteration() > 1 && *c % 32 == 0)
+          scratchElements = std::max(scratchElements, threads);
         if (loop.getLanesPerIteration() > 1)
           loop.walk([&](Operation *inner) {
             Value tensor;
@@ -391,14 +403,22 @@ static AffineInThread affineIn(Value index, Value iv) {
 
 /// True when 32 lanes accessing `elemBytes`-byte elements at element offsets
 /// `coef * lane` (plus a common base) hit 32 distinct banks, or share words.
+/// Elements wider than a bank word are served in phases of 128 bytes (half
+/// a warp for 8-byte elements): only lanes of the same phase can conflict,
+/// and an element occupies every word it covers.
 static bool conflictFree(int64_t coef, int64_t elemBytes) {
-  DenseMap<int64_t, int64_t> bankWord;
-  for (int64_t lane = 0; lane < 32; ++lane) {
-    int64_t word = (coef * lane * elemBytes) / 4;
-    int64_t bank = ((word % 32) + 32) % 32;
-    auto [it, inserted] = bankWord.try_emplace(bank, word);
-    if (!inserted && it->second != word)
-      return false;
+  int64_t wordsPerElement = std::max<int64_t>(1, elemBytes / 4);
+  int64_t phaseLanes = 32 / wordsPerElement;
+  for (int64_t first = 0; first < 32; first += phaseLanes) {
+    DenseMap<int64_t, int64_t> bankWord;
+    for (int64_t lane = first; lane < first + phaseLanes; ++lane)
+      for (int64_t w = 0; w < wordsPerElement; ++w) {
+        int64_t word = (coef * lane * elemBytes) / 4 + w;
+        int64_t bank = ((word % 32) + 32) % 32;
+        auto [it, inserted] = bankWord.try_emplace(bank, word);
+        if (!inserted && it->second != word)
+          return false;
+      }
   }
   return true;
 }
@@ -589,6 +609,11 @@ LogicalResult KernelLowering::run() {
                                         AffineMap(), workgroupSpace));
     sharedAllocs.push_back(alloc);
   });
+  // Scratch for the cross-warp reductions of lanes(P) loops (one f32 per
+  // thread).
+  if (scratchElements)
+    workgroup.push_back(MemRefType::get({scratchElements}, b.getF32Type(),
+                                        AffineMap(), workgroupSpace));
 
   b.setInsertionPointToEnd(gpuModule.getBody());
   func = gpu::GPUFuncOp::create(b, loc, kernel.getSymName(),
@@ -598,6 +623,8 @@ LogicalResult KernelLowering::run() {
       b.getDenseI32ArrayAttr({int32_t(blockX), 1, 1}));
   for (auto [i, alloc] : llvm::enumerate(sharedAllocs))
     map.map(alloc.getResult(), func.getWorkgroupAttributions()[i]);
+  if (scratchElements)
+    reductionScratch = func.getWorkgroupAttributions().back();
 
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
@@ -755,6 +782,20 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       .Case<CounterOp>([&](CounterOp counter) {
         Value value = lookup(counter.getValue());
         unsigned slot = counterSlots.lookup(counter);
+        // Count once per logical execution, like a store: thread 0 in
+        // uniform code, the first lane of an iteration in a lanes(P) loop.
+        Value first;
+        if (threadDepth == 0)
+          first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        threadId, constantIndex(0, loc));
+        else if (lanes > 1)
+          first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        lanePart, constantIndex(0, loc));
+        OpBuilder::InsertionGuard guard(b);
+        if (first)
+          b.setInsertionPointToStart(
+              scf::IfOp::create(b, loc, TypeRange(), first, false)
+                  .thenBlock());
         auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 1);
         bool isFloat = isa<FloatType>(value.getType());
         Type slotType = isFloat ? Type(b.getF64Type()) : Type(b.getI64Type());
@@ -820,7 +861,16 @@ LogicalResult KernelLowering::lowerLoop(LoopOp loop) {
     int64_t split = loop.getLanesPerIteration();
     Value iv = threadId;
     Value part;
-    if (split > 1) {
+    // Lanes of an extent that fills whole warps go to different warps (each
+    // warp then walks 32 consecutive iterations: full rows of K-first state);
+    // otherwise to consecutive lanes of one warp (shuffle reductions).
+    bool acrossWarps = split > 1 && extent && *extent % 32 == 0 &&
+                       *extent * split == blockX;
+    if (acrossWarps) {
+      iv = arith::RemUIOp::create(b, loc, threadId, constantIndex(*extent, loc));
+      part = arith::DivUIOp::create(b, loc, threadId,
+                                    constantIndex(*extent, loc));
+    } else if (split > 1) {
       iv = arith::DivUIOp::create(b, loc, threadId, constantIndex(split, loc));
       part = arith::RemUIOp::create(b, loc, threadId,
                                     constantIndex(split, loc));
@@ -830,13 +880,20 @@ LogicalResult KernelLowering::lowerLoop(LoopOp loop) {
       cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, iv,
                                    upper);
     ++threadDepth;
-    int64_t savedLanes = lanes;
-    Value savedPart = lanePart;
+    int64_t savedLanes = lanes, savedExtent = laneExtent;
+    Value savedPart = lanePart, savedIv = laneIv;
+    bool savedAcross = lanesAcrossWarps;
     lanes = split;
     lanePart = part;
+    lanesAcrossWarps = acrossWarps;
+    laneExtent = extent ? *extent : 0;
+    laneIv = iv;
     LogicalResult result = emitGuardedBody(iv, cond);
     lanes = savedLanes;
     lanePart = savedPart;
+    lanesAcrossWarps = savedAcross;
+    laneExtent = savedExtent;
+    laneIv = savedIv;
     --threadDepth;
     if (failed(result))
       return failure();
@@ -1199,6 +1256,41 @@ Value KernelLowering::warpReduce(ReduceKind kind, Value partial,
   return widen ? Value(arith::TruncFOp::create(b, loc, type, value)) : value;
 }
 
+/// Combines the partial results of the lanes sharing an iteration: warp
+/// shuffles when they sit in one warp; otherwise through shared scratch
+/// (each lane writes its partial at [part][iteration], a barrier, every lane
+/// reads and combines the P partials, a barrier before the scratch is
+/// reused). All threads of the block reach these barriers: an across-warps
+/// lanes loop covers the whole block without a guard.
+Value KernelLowering::lanesReduce(ReduceKind kind, Value partial,
+                                  Location loc) {
+  if (!lanesAcrossWarps)
+    return warpReduce(kind, partial, loc, lanes);
+  Type type = partial.getType();
+  Value value = type.isF32() ? partial
+                : isa<FloatType>(type)
+                    ? Value(arith::ExtFOp::create(b, loc, b.getF32Type(), partial))
+                    : Value(arith::SIToFPOp::create(b, loc, b.getF32Type(), partial));
+  Value extent = constantIndex(laneExtent, loc);
+  Value slot = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, lanePart, extent), laneIv);
+  memref::StoreOp::create(b, loc, value, reductionScratch, ValueRange{slot});
+  gpu::BarrierOp::create(b, loc);
+  Value total;
+  for (int64_t p = 0; p < lanes; ++p) {
+    Value index = arith::AddIOp::create(b, loc, constantIndex(p * laneExtent, loc),
+                                        laneIv);
+    Value v = memref::LoadOp::create(b, loc, reductionScratch, ValueRange{index});
+    total = total ? combine(kind, total, v, loc) : v;
+  }
+  gpu::BarrierOp::create(b, loc);
+  if (type.isF32())
+    return total;
+  return isa<FloatType>(type)
+             ? Value(arith::TruncFOp::create(b, loc, type, total))
+             : Value(arith::FPToSIOp::create(b, loc, type, total));
+}
+
 /// Rebuilds the computation of a uniform rank-1 `tile` so that each lane
 /// holds only elements lane + 32*k (k < perLane): tile loads gather just
 /// those elements, element-wise ops are replayed on the slices, and scalar
@@ -1298,7 +1390,7 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp reduce) {
         b, loc, combiningKind(reduce.getKind(), isFloat), value);
     // A distributed tile: combine the lanes' partial results.
     if (isDistributed(input))
-      result = warpReduce(reduce.getKind(), result, loc, lanes);
+      result = lanesReduce(reduce.getKind(), result, loc);
     map.map(reduce.getResult(), result);
     return success();
   }
@@ -1476,7 +1568,7 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
     Value sum = vector::ReductionOp::create(b, loc,
                                             vector::CombiningKind::ADD, sq);
     if (isDistributed(l2.getInput().getType()))
-      sum = warpReduce(ReduceKind::sum, sum, loc, lanes);
+      sum = lanesReduce(ReduceKind::sum, sum, loc);
     Value eps = arith::ConstantOp::create(
         b, loc, FloatAttr::get(element, l2.getEps().convertToDouble()));
     Value inv = math::RsqrtOp::create(

@@ -1239,6 +1239,18 @@ FailureOr<Value> Emitter::emitCall(const ast::CallExpr &call) {
     return unary(builder, at, args[0]);
   }
 
+  // Conversions are spelled as the target element type: f32(x), bf16(x).
+  if (llvm::is_contained({"f16", "bf16", "f32", "f64", "i8", "i16", "i32",
+                          "i64"},
+                         StringRef(call.callee))) {
+    if (failed(arity(1)))
+      return failure();
+    FailureOr<Type> element = elementType(call.callee, call.loc);
+    if (failed(element))
+      return failure();
+    return castElement(args[0], *element, at);
+  }
+
   std::optional<ReduceKind> reduce =
       llvm::StringSwitch<std::optional<ReduceKind>>(call.callee)
           .Case("reduce.sum", ReduceKind::sum)
