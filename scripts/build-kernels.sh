@@ -30,10 +30,15 @@ done
 compile kda_decode_vfirst.tirx kda_decode_vfirst_k128 "K=128,V=128"
 for d in 64 128 256; do
   for vb in 32 64; do
-    compile kda_decode_vsplit.tirx kda_decode_vsplit_k${d}_vb$vb \
-      "K=$d,V=$d,VB=$vb,NVB=$((d / vb))"
+    for lanes in 2 4 8; do
+      compile kda_decode_vsplit.tirx kda_decode_vsplit_k${d}_vb${vb}_l$lanes \
+        "K=$d,V=$d,VB=$vb,NVB=$((d / vb)),LANES=$lanes"
+    done
   done
 done
+# The same schedule with fast math (approximate exp, reassociated sums).
+"$translate" --kda2-to-cubin --kda2-fast-math "$out/kda_decode_vsplit_k128_vb32_l4.mlir" \
+  -o "$out/kda_decode_vsplit_k128_vb32_l4_fast.sm_90a.cubin"
 compile kda_decode_fused.tirx kda_decode_fused_k128 "K=128,V=128,VB=32,NVB=4"
 compile delta_softmax.tirx delta_softmax_d64 "dim=64"
 cp "$build"/lib/libkda2rt.so* "$out/"

@@ -55,6 +55,7 @@ void mlir::kda2::buildLowerToNVVMPipeline(OpPassManager &pm,
                                           const LowerToNVVMOptions &options) {
   ConvertKDA2ToGPUPassOptions lowering;
   lowering.fastMath = options.fastMath;
+  lowering.chip = options.chip;
   pm.addPass(createConvertKDA2ToGPUPass(lowering));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -79,6 +80,15 @@ void mlir::kda2::buildLowerToNVVMPipeline(OpPassManager &pm,
 
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
+  // The NVPTX serializer also links <toolkit>/nvvm/libdevice/libdevice.10.bc
+  // of its own toolkit ($CUDA_HOME, CUDA_ROOT or CUDA_PATH by default) and
+  // reports an error when that file is missing (e.g. CUDA_HOME names another
+  // directory): make it the toolkit whose libdevice was found above.
+  if (!libdevice.empty())
+    binary.toolkitPath = llvm::sys::path::parent_path(
+                             llvm::sys::path::parent_path(
+                                 llvm::sys::path::parent_path(libdevice)))
+                             .str();
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 

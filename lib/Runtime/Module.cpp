@@ -327,6 +327,21 @@ Status MetadataParser::directive(size_t line,
     counterLines_.push_back(line);
     return Status::success();
   }
+  if (d == "variant") {
+    if (n != 3)
+      return fieldCount(line, d, 3, n);
+    VariantInfo v;
+    KDA2RT_TRY(name(line, f[1], "dimension name", v.dim));
+    KDA2RT_TRY(integer(line, f[2], "variant size", 1,
+                       std::numeric_limits<int64_t>::max(), v.value));
+    KDA2RT_TRY(name(line, f[3], "kernel name", v.kernel));
+    for (const VariantInfo &other : info_.variants)
+      if (other.dim == v.dim && other.value == v.value)
+        return error(line, "duplicate variant for " + v.dim + " = " +
+                               std::to_string(v.value));
+    info_.variants.push_back(std::move(v));
+    return Status::success();
+  }
   if (d == "end") {
     if (n != 0)
       return fieldCount(line, d, 0, n);
@@ -530,6 +545,9 @@ std::string kda2::runtime::formatKernelMetadata(const KernelInfo &info) {
   }
   for (const CounterInfo &c : info.counters)
     s += "counter " + c.name + (c.isFloat ? " f64\n" : " i64\n");
+  for (const VariantInfo &v : info.variants)
+    s += "variant " + v.dim + " " + std::to_string(v.value) + " " + v.kernel +
+         "\n";
   s += "end\n";
   return s;
 }
@@ -931,9 +949,17 @@ Status Kernel::launch(const LaunchArgs &args, CUstream stream,
   std::vector<void *> params(cfg.params.size());
   for (size_t i = 0; i < params.size(); ++i)
     params[i] = &cfg.params[i];
+  // Dispatch to a shape-specialised copy when a dimension has its size (the
+  // copies share the generic kernel's parameters and launch geometry).
+  CUfunction func = func_;
+  for (size_t v = 0; v < info_.variants.size() && func == func_; ++v)
+    for (const LaunchArgs::Size &size : cfg.dims)
+      if (size.name == info_.variants[v].dim &&
+          size.value == info_.variants[v].value)
+        func = variantFuncs_[v];
   Status s = driver_->check(
       driver_->api().cuLaunchKernel(
-          func_, cfg.grid[0], cfg.grid[1], cfg.grid[2], cfg.block[0],
+          func, cfg.grid[0], cfg.grid[1], cfg.grid[2], cfg.block[0],
           cfg.block[1], cfg.block[2], cfg.sharedBytes, stream,
           params.empty() ? nullptr : params.data(), nullptr),
       "cuLaunchKernel");
@@ -1168,6 +1194,19 @@ Status Module::getKernel(const char *name, Kernel &out) const {
          std::to_string(info.sharedBytes) + ") for kernel '" + name + "'")
             .c_str()));
 
+  for (const VariantInfo &variant : info.variants) {
+    CUfunction vf = nullptr;
+    CUresult vr =
+        driver.api().cuModuleGetFunction(&vf, module_, variant.kernel.c_str());
+    if (vr == cu::ErrorNotFound)
+      return Status::error(ErrorCode::NotFound,
+                           "kernel '" + std::string(name) + "' lists variant '" +
+                               variant.kernel + "' (" + variant.dim + " = " +
+                               std::to_string(variant.value) +
+                               "), which is not in the module");
+    KDA2RT_TRY(driver.check(vr, "cuModuleGetFunction"));
+    out.variantFuncs_.push_back(vf);
+  }
   out.driver_ = &driver;
   out.ctx_ = ctx_.handle();
   out.func_ = func;

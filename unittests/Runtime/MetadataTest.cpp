@@ -276,3 +276,46 @@ TEST(ScanKernelNames, SymbolAtEndOfImage) {
             (std::vector<std::string>{"last"}));
   EXPECT_TRUE(scanKernelNames(nullptr, 0).empty());
 }
+
+namespace {
+const char *kWithVariants = "kda2-kernel-v1\n"
+                            "name sh\n"
+                            "block 64 1 1\n"
+                            "grid.x\n"
+                            "grid.y n\n"
+                            "smem 0\n"
+                            "arg ptr x f32 in 3 n t 64\n"
+                            "arg dim n\n"
+                            "arg dim t\n"
+                            "variant t 1 sh__t_1\n"
+                            "variant t 4 sh__t_4\n"
+                            "end\n";
+} // namespace
+
+TEST(KernelMetadata, ParsesShapeHintVariants) {
+  KernelInfo info;
+  ASSERT_TRUE(parseKernelMetadata(kWithVariants, info).ok());
+  ASSERT_EQ(info.variants.size(), 2u);
+  EXPECT_EQ(info.variants[0].dim, "t");
+  EXPECT_EQ(info.variants[0].value, 1);
+  EXPECT_EQ(info.variants[0].kernel, "sh__t_1");
+  EXPECT_EQ(info.variants[1].value, 4);
+  KernelInfo again;
+  ASSERT_TRUE(parseKernelMetadata(formatKernelMetadata(info), again).ok());
+  ASSERT_EQ(again.variants.size(), 2u);
+  EXPECT_EQ(again.variants[1].kernel, "sh__t_4");
+}
+
+TEST(KernelMetadata, VariantErrors) {
+  std::string base = kWithVariants;
+  std::string dup = base;
+  dup.replace(dup.find("variant t 4"), 11, "variant t 1");
+  EXPECT_NE(parseError(dup).find("duplicate variant for t = 1"),
+            std::string::npos);
+  std::string zero = base;
+  zero.replace(zero.find("variant t 4"), 11, "variant t 0");
+  EXPECT_EQ(parseError(zero).rfind("line 11: ", 0), 0u) << parseError(zero);
+  std::string fields = base;
+  fields.replace(fields.find("variant t 4 sh__t_4"), 19, "variant t 4");
+  EXPECT_EQ(parseError(fields).rfind("line 11: ", 0), 0u);
+}

@@ -38,12 +38,15 @@ def ConvertKDA2ToGPUPass : Pass<"convert-kda2-to-gpu", "::mlir::ModuleOp"> {
   let options = [
     Option<"fastMath", "fast-math", "bool", /*default=*/"false",
            "Mark floating-point math `fast` (reassociation, approximate exp)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target architecture; instructions it lacks are not emitted "
+           "(`#pragma l2_prefetch` needs sm_90 or newer)">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
     "::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::LLVM::LLVMDialect"
+    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"
   ];
 }
 

@@ -75,6 +75,14 @@ struct KDA2RT_API GridTerm {
   std::string dim;      // non-empty for a dimension term
 };
 
+/// A `variant` line: a copy of the kernel specialised (`@shape_hint`) for
+/// one size of a dimension; launches with that size run the copy.
+struct KDA2RT_API VariantInfo {
+  std::string dim;
+  int64_t value = 0;
+  std::string kernel;
+};
+
 /// Parsed kernel metadata.
 struct KDA2RT_API KernelInfo {
   std::string name;
@@ -84,6 +92,7 @@ struct KDA2RT_API KernelInfo {
   unsigned sharedBytes = 0;        // dynamic shared memory
   std::vector<ArgInfo> args;       // kernel parameters, in order
   std::vector<CounterInfo> counters;
+  std::vector<VariantInfo> variants; // shape-specialised copies
 
   const ArgInfo *findArg(std::string_view name) const;
   /// Every dimension name the kernel refers to (grid, shapes, dim args),
@@ -224,6 +233,8 @@ private:
   CUfunction func_ = nullptr;
   KernelInfo info_;
   std::string text_;
+  /// The functions of info_.variants, in the same order.
+  std::vector<CUfunction> variantFuncs_;
 };
 
 /// A loaded CUDA module (cubin, fatbin or PTX). Movable, not copyable;

@@ -32,6 +32,8 @@
 
 #include "kda2/Conversion/Passes.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -113,11 +115,30 @@ struct TensorInfo {
 // Kernel lowering
 //===----------------------------------------------------------------------===//
 
+/// A `@shape_hint` specialization: the named dimension has this size.
+struct Specialization {
+  std::string dim;
+  int64_t value = 0;
+  /// Kernel name of the specialized copy: `<kernel>__<dim>_<value>`.
+  std::string name;
+};
+
 class KernelLowering {
 public:
-  KernelLowering(KernelOp kernel, gpu::GPUModuleOp gpuModule, bool fastMath)
+  KernelLowering(KernelOp kernel, gpu::GPUModuleOp gpuModule, bool fastMath,
+                 StringRef chip,
+                 const Specialization *specialization = nullptr,
+                 ArrayRef<Specialization> variants = {})
       : kernel(kernel), gpuModule(gpuModule), fastMath(fastMath),
+        hasL2Prefetch(chip.starts_with("sm_9") || chip.starts_with("sm_1")),
+        chip(chip.str()),
+        specialization(specialization), variants(variants),
         b(kernel.getContext()) {}
+
+  /// The name of the lowered kernel.
+  std::string name() {
+    return specialization ? specialization->name : kernel.getSymName().str();
+  }
 
   LogicalResult run();
 
@@ -132,6 +153,7 @@ private:
   LogicalResult lowerOp(Operation *op);
   LogicalResult lowerLoop(LoopOp loop);
   LogicalResult lowerLoad(LoadOp load);
+  void emitNextIterationPrefetch(LoopOp loop, Value iv, Value upper);
   LogicalResult lowerStore(StoreOp store);
   LogicalResult lowerReduce(ReduceOp reduce);
   LogicalResult lowerElementwise(Operation *op);
@@ -199,6 +221,15 @@ private:
   KernelOp kernel;
   gpu::GPUModuleOp gpuModule;
   bool fastMath;
+  /// Whether the target has `prefetch.global.L2` (LLVM 22's NVPTX back end
+  /// selects it from sm_90 on).
+  bool hasL2Prefetch;
+  std::string chip;
+  /// Set when lowering a `@shape_hint` copy of the kernel.
+  const Specialization *specialization;
+  /// The specialized copies of this (generic) kernel, listed in its
+  /// metadata for the runtime's dispatch.
+  ArrayRef<Specialization> variants;
   OpBuilder b;
   gpu::GPUFuncOp func;
   IRMapping map;
@@ -236,6 +267,8 @@ private:
   Value countersPtr;
   unsigned threadDepth = 0;
   SmallVector<bool> warpReduceStack;
+  /// Number of enclosing loops (or the kernel) marked `#pragma l2_prefetch`.
+  int l2PrefetchDepth = 0;
 };
 
 } // namespace
@@ -521,7 +554,7 @@ std::string KernelLowering::buildMetadata() {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "kda2-kernel-v1\n";
-  os << "name " << kernel.getSymName() << "\n";
+  os << "name " << name() << "\n";
   os << "block " << blockX << " 1 1\n";
   os << "grid.x";
   for (int64_t c : gridXStatic)
@@ -571,6 +604,8 @@ std::string KernelLowering::buildMetadata() {
          << "\n";
     }
   }
+  for (const Specialization &v : variants)
+    os << "variant " << v.dim << " " << v.value << " " << v.name << "\n";
   os << "end\n";
   return text;
 }
@@ -616,7 +651,7 @@ LogicalResult KernelLowering::run() {
                                         AffineMap(), workgroupSpace));
 
   b.setInsertionPointToEnd(gpuModule.getBody());
-  func = gpu::GPUFuncOp::create(b, loc, kernel.getSymName(),
+  func = gpu::GPUFuncOp::create(b, loc, name(),
                                 b.getFunctionType(params, {}), workgroup);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func.setKnownBlockSizeAttr(
@@ -636,6 +671,10 @@ LogicalResult KernelLowering::run() {
         entry.getArgument(kernel.getNumArguments() + i));
   if (!counterNames.empty())
     countersPtr = entry.getArgument(params.size() - 1);
+  // A @shape_hint copy: the hinted size is a constant (its parameter stays,
+  // so every variant has the generic kernel's signature).
+  if (specialization && dimIndex.count(specialization->dim))
+    dimIndex[specialization->dim] = constantIndex(specialization->value, loc);
 
   // Grid prefix indices from blockIdx.y, row-major over the grid dims.
   if (ArrayAttr grid = kernel.getGridAttr()) {
@@ -719,7 +758,7 @@ LogicalResult KernelLowering::run() {
   auto arrayType = LLVM::LLVMArrayType::get(b.getI8Type(), meta.size());
   LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true,
                          LLVM::Linkage::External,
-                         ("__kda2_meta_" + kernel.getSymName()).str(),
+                         "__kda2_meta_" + name(),
                          b.getStringAttr(meta), /*alignment=*/1,
                          /*addrSpace=*/1);
   return success();
@@ -830,6 +869,22 @@ LogicalResult KernelLowering::lowerLoop(LoopOp loop) {
     });
   warpReduceStack.push_back(warpReduce);
   auto popWarpReduce = llvm::make_scope_exit([&] { warpReduceStack.pop_back(); });
+  bool l2Prefetch = false;
+  if (ArrayAttr annotations = loop.getAnnotationsAttr())
+    l2Prefetch = llvm::any_of(annotations, [](Attribute a) {
+      auto pragma = dyn_cast<PragmaAttr>(a);
+      return pragma && pragma.getKind() == PragmaKind::l2_prefetch;
+    });
+  if (ArrayAttr pragmas = kernel.getPragmasAttr())
+    l2Prefetch |= llvm::any_of(pragmas, [](Attribute a) {
+      return cast<PragmaAttr>(a).getKind() == PragmaKind::l2_prefetch;
+    });
+  if (l2Prefetch && !hasL2Prefetch && !specialization)
+    loop.emitWarning() << "'#pragma l2_prefetch' is ignored on " << chip
+                       << ": prefetch.global.L2 needs sm_90 or newer";
+  l2PrefetchDepth += l2Prefetch;
+  auto popPrefetch = llvm::make_scope_exit([&] { l2PrefetchDepth -= l2Prefetch; });
+
 
   auto emitGuardedBody = [&](Value iv, Value cond) -> LogicalResult {
     map.map(loop.getInductionVar(), iv);
@@ -907,6 +962,8 @@ LogicalResult KernelLowering::lowerLoop(LoopOp loop) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(forOp.getBody()->getTerminator());
     map.map(loop.getInductionVar(), forOp.getInductionVar());
+    if (l2PrefetchDepth > 0 && hasL2Prefetch)
+      emitNextIterationPrefetch(loop, forOp.getInductionVar(), upper);
     return lowerBlock(*loop.getBodyBlock());
   }
   case LoopMapping::warp:
@@ -1046,19 +1103,21 @@ Value KernelLowering::loadTile(TensorInfo &info, ArrayRef<Value> prefix,
     if (info.kind != TensorInfo::Kind::Global)
       return vector::LoadOp::create(b, loc, rowType, info.memref, indices);
     unsigned d = prefix.size();
-    if (info.staticStrides[d] == 1) {
-      unsigned align = globalAlignment(info, prefix.size(),
-                                       isDistributed(tile) ? n : 0);
-      return LLVM::LoadOp::create(b, loc, rowType,
-                                  elementPointer(info, indices, loc), align);
-    }
-    // Strided: gather element by element.
-    SmallVector<Value> elements;
-    for (int64_t k = 0; k < n; ++k) {
-      indices.back() = arith::AddIOp::create(b, loc, start, constantIndex(k, loc));
-      elements.push_back(loadElement(info, indices, loc));
-    }
-    return vector::FromElementsOp::create(b, loc, rowType, elements);
+    auto gather = [&]() -> Value {
+      SmallVector<Value> elements;
+      SmallVector<Value> at(indices);
+      for (int64_t k = 0; k < n; ++k) {
+        at.back() = arith::AddIOp::create(b, loc, start, constantIndex(k, loc));
+        elements.push_back(loadElement(info, at, loc));
+      }
+      return vector::FromElementsOp::create(b, loc, rowType, elements);
+    };
+    if (info.staticStrides[d] != 1)
+      return gather(); // strided: element by element
+    unsigned align = globalAlignment(info, prefix.size(),
+                                     isDistributed(tile) ? n : 0);
+    return LLVM::LoadOp::create(b, loc, rowType,
+                                elementPointer(info, indices, loc), align);
   }
   // Higher rank: one row-tile per leading index.
   auto vectorType = cast<VectorType>(lowerValueType(tile));
@@ -1087,17 +1146,19 @@ void KernelLowering::storeTile(TensorInfo &info, ArrayRef<Value> prefix,
       return;
     }
     unsigned d = prefix.size();
-    if (info.staticStrides[d] == 1) {
-      LLVM::StoreOp::create(b, loc, vector, elementPointer(info, indices, loc),
-                            globalAlignment(info, prefix.size(),
-                                            isDistributed(tile) ? n : 0));
-      return;
-    }
-    for (int64_t k = 0; k < n; ++k) {
-      indices.back() = arith::AddIOp::create(b, loc, start, constantIndex(k, loc));
-      Value element = vector::ExtractOp::create(b, loc, vector, k);
-      storeElement(info, indices, element, loc);
-    }
+    auto scatter = [&]() {
+      SmallVector<Value> at(indices);
+      for (int64_t k = 0; k < n; ++k) {
+        at.back() = arith::AddIOp::create(b, loc, start, constantIndex(k, loc));
+        Value element = vector::ExtractOp::create(b, loc, vector, k);
+        storeElement(info, at, element, loc);
+      }
+    };
+    if (info.staticStrides[d] != 1)
+      return scatter();
+    LLVM::StoreOp::create(b, loc, vector, elementPointer(info, indices, loc),
+                          globalAlignment(info, prefix.size(),
+                                          isDistributed(tile) ? n : 0));
     return;
   }
   auto rowTile = RankedTensorType::get(tile.getShape().drop_front(),
@@ -1107,6 +1168,63 @@ void KernelLowering::storeTile(TensorInfo &info, ArrayRef<Value> prefix,
     rowPrefix.push_back(constantIndex(r, loc));
     Value row = vector::ExtractOp::create(b, loc, vector, r);
     storeTile(info, rowPrefix, row, rowTile, loc);
+  }
+}
+
+/// `#pragma l2_prefetch` on a serial loop (or an enclosing loop, or the
+/// kernel): at the start of iteration i, prefetch into L2 the lines that the
+/// global loads indexed by the loop variable will read in iteration i + 1
+/// (`prefetch.global.L2`), so the next token's q/k/v/g are on chip when it
+/// starts. One prefetch per 128-byte line of each tile, issued by the lanes
+/// of the warp in turn.
+void KernelLowering::emitNextIterationPrefetch(LoopOp loop, Value iv,
+                                               Value upper) {
+  Location loc = loop.getLoc();
+  SmallVector<LoadOp> loads;
+  for (Operation &op : *loop.getBodyBlock())
+    if (auto load = dyn_cast<LoadOp>(op))
+      if (tensors[load.getSource()].kind == TensorInfo::Kind::Global &&
+          llvm::is_contained(load.getIndices(), loop.getInductionVar()))
+        loads.push_back(load);
+  if (loads.empty())
+    return;
+  Value next = arith::AddIOp::create(b, loc, iv, constantIndex(1, loc));
+  Value inRange =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, upper);
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange(), inRange, false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  auto l2 = NVVM::PrefetchCacheLevelAttr::get(b.getContext(),
+                                              NVVM::PrefetchCacheLevel::L2);
+  for (LoadOp load : loads) {
+    TensorInfo &info = tensors[load.getSource()];
+    SmallVector<Value> indices;
+    unsigned grid = std::min<size_t>(gridIndices.size(), info.type.getRank());
+    indices.append(gridIndices.begin(), gridIndices.begin() + grid);
+    for (Value index : load.getIndices())
+      indices.push_back(index == loop.getInductionVar() ? next : lookup(index));
+    int64_t bytes = elementBytes(info.type.getElementType());
+    if (auto tile = dyn_cast<RankedTensorType>(load.getType())) {
+      for (int64_t d : tile.getShape())
+        bytes *= d;
+      while (indices.size() < info.type.getRank())
+        indices.push_back(constantIndex(0, loc));
+    }
+    Value base = elementPointer(info, indices, loc);
+    // Lane l of the warp prefetches line l (tiles up to 4 KiB).
+    int64_t lines = std::min<int64_t>(32, llvm::divideCeil(bytes, 128));
+    Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, laneId,
+                                       constantIndex(lines, loc));
+    auto lineIf = scf::IfOp::create(b, loc, TypeRange(), mine, false);
+    OpBuilder::InsertionGuard lineGuard(b);
+    b.setInsertionPointToStart(lineIf.thenBlock());
+    Value offset = arith::MulIOp::create(b, loc, toI64(laneId, loc),
+                                         constantI64(128, loc));
+    Value ptr = LLVM::GEPOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1), b.getI8Type(),
+        base, ValueRange{offset});
+    NVVM::PrefetchOp::create(b, loc, l2, NVVM::CacheEvictionPriorityAttr(),
+                             ptr, Value(), UnitAttr());
   }
 }
 
@@ -1619,7 +1737,33 @@ struct ConvertKDA2ToGPUPass
     auto gpuModule =
         gpu::GPUModuleOp::create(b, module.getLoc(), "kda2_kernels");
     for (KernelOp kernel : kernels) {
-      KernelLowering lowering(kernel, gpuModule, fastMath);
+      // @shape_hint(dim, [values]): one specialized copy per value, plus the
+      // generic kernel that lists them for the runtime's dispatch.
+      SmallVector<Specialization> variants;
+      kernel.walk([&](LoopOp loop) {
+        if (ArrayAttr annotations = loop.getAnnotationsAttr())
+          for (Attribute a : annotations)
+            if (auto hint = dyn_cast<ShapeHintAttr>(a))
+              for (int64_t value : hint.getValues()) {
+                std::string dim = hint.getDim().getValue().str();
+                bool seen = llvm::any_of(variants, [&](const Specialization &v) {
+                  return v.dim == dim && v.value == value;
+                });
+                if (!seen)
+                  variants.push_back(
+                      {dim, value,
+                       (kernel.getSymName() + "__" + dim + "_" +
+                        std::to_string(value))
+                           .str()});
+              }
+      });
+      for (const Specialization &variant : variants) {
+        KernelLowering lowering(kernel, gpuModule, fastMath, chip, &variant);
+        if (failed(lowering.run()))
+          return signalPassFailure();
+      }
+      KernelLowering lowering(kernel, gpuModule, fastMath, chip, nullptr,
+                              variants);
       if (failed(lowering.run()))
         return signalPassFailure();
     }

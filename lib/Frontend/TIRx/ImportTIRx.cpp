@@ -565,11 +565,18 @@ LogicalResult Emitter::emitFor(const ast::ForStmt &loopAst) {
                            << ", got " << iter.args.size() << " arguments";
   IntegerAttr lanes;
   if (iter.args.size() == 2) {
-    const auto *lit = dyn_cast<ast::IntLitExpr>(iter.args[1].get());
-    if (!lit)
-      return error(iter.args[1]->loc)
-             << "lanes per iteration must be an integer literal";
-    lanes = builder.getI64IntegerAttr(lit->value);
+    const ast::Expr &arg = *iter.args[1];
+    std::optional<int64_t> value;
+    if (const auto *lit = dyn_cast<ast::IntLitExpr>(&arg))
+      value = lit->value;
+    else if (const auto *name = dyn_cast<ast::NameExpr>(&arg))
+      if (auto it = options.bindings.find(name->name);
+          it != options.bindings.end())
+        value = it->second;
+    if (!value)
+      return error(arg.loc) << "lanes per iteration must be an integer "
+                               "literal or a name bound with --tirx-bind";
+    lanes = builder.getI64IntegerAttr(*value);
   }
   Value upper;
   const ast::Expr &extent = *iter.args.front();
