@@ -206,6 +206,59 @@ def run_fused(rt, kernels, fla_fwd, B, H, D, results):
     print(json.dumps(row), flush=True)
 
 
+def run_gate(rt, kernels, fla_fwd, B, T, H, D, bounded, results):
+    """Gate activated in the kernel from A_log, dt_bias (and lower_bound)."""
+    K = V = D
+    name = "kda_decode_gate" if bounded else "kda_decode_gate_softplus"
+    kernel = rt.kernel(rt.load(os.path.join(kernels, f"{name}_k{D}.sm_90a.cubin")), name)
+    gen = torch.Generator(device="cuda").manual_seed(13)
+    r = lambda *s: torch.randn(*s, device="cuda", generator=gen)  # noqa: E731
+    q = torch.nn.functional.normalize(r(B, T, H, K), dim=-1).bfloat16()
+    k = torch.nn.functional.normalize(r(B, T, H, K), dim=-1).bfloat16()
+    v = r(B, T, H, V).bfloat16()
+    # Adversarial gates: the bounded family at lower_bound -5; the unbounded
+    # one with large raw values (strong decay).
+    a = r(B, T, H, K) * (1.0 if bounded else 4.0)
+    A_log = r(H) * 0.5
+    dt_bias = r(H, K) * 0.5
+    beta = torch.sigmoid(r(B, T, H))
+    h0 = r(B, H, K, V) * 0.1
+    scale, lower_bound = K ** -0.5, -5.0
+    x = a.double() + dt_bias.double()[None, None]
+    A = A_log.double().exp()[None, None, :, None]
+    g = lower_bound * torch.sigmoid(A * x) if bounded else -A * torch.nn.functional.softplus(x)
+    o_ref, s_ref = kda_reference(q, k, v, g, beta, h0, scale)
+    o = torch.full((B, T, H, V), float("nan"), dtype=torch.bfloat16, device="cuda")
+    ht = torch.full_like(h0, float("nan"))
+    scalars = {"scale": scale, "lower_bound": lower_bound} if bounded else {"scale": scale}
+    launch = kernel.prepare(
+        {"q": q, "k": k, "v": v, "a": a, "beta": beta, "h0": h0, "A_log": A_log,
+         "dt_bias": dt_bias, "o": o, "ht": ht},
+        {"n": B, "h": H, "t": T}, scalars, lambda: torch.cuda.current_stream().cuda_stream)
+    launch()
+    torch.cuda.synchronize()
+    row = {"kernel": "kda_decode", "variant": "gate-" + ("sigmoid-lb-5" if bounded else "softplus"),
+           "B": B, "T": T, "H": H, "K": K, "V": V, "err_o": rel_err(o, o_ref),
+           "err_state": rel_err(ht, s_ref)}
+    us = graph_time_us(launch)
+    nbytes = 2 * B * H * K * V * 4 + B * T * H * (2 * K * 2 + K * 4 + 4 + 2 * V * 2)
+    row.update(us=us, gbs=nbytes / (us * 1e-6) / 1e9)
+    if fla_fwd is not None:
+        o_f = torch.empty_like(o)
+        extra = {"lower_bound": lower_bound} if bounded else {}
+        call = lambda: fla_fwd(q=q, k=k, v=v, g=a, beta=beta, A_log=A_log,  # noqa
+                               dt_bias=dt_bias.reshape(-1), initial_state=h0, scale=scale,
+                               output_final_state=True, inplace_final_state=False,
+                               use_gate_in_kernel=True, out=o_f, **extra)
+        of, hf = call()
+        torch.cuda.synchronize()
+        row["fla_err_o"], row["fla_err_state"] = rel_err(of, o_ref), rel_err(hf, s_ref)
+        row["fla_us"] = graph_time_us(call)
+        row["ratio"] = row["us"] / row["fla_us"]
+    results.append(row)
+    print(json.dumps(row), flush=True)
+
+
 def run_delta_softmax(rt, kernels, B, H, results):
     S, D = 32, 64
     kernel = rt.kernel(rt.load(os.path.join(kernels, "delta_softmax_d64.sm_90a.cubin")),
@@ -258,6 +311,9 @@ def main():
     run_decode(rt, args.kernels, fla_fwd, 256, 1, 32, 128, "vfirst", results)
     for B in (1, 64, 256):
         run_fused(rt, args.kernels, fla_fwd, B, 32, 128, results)
+    for bounded in (True, False):
+        for B, T in ((1, 1), (64, 1), (256, 1), (8, 64)):
+            run_gate(rt, args.kernels, fla_fwd, B, T, 32, 128, bounded, results)
     run_delta_softmax(rt, args.kernels, 8, 16, results)
 
     print(f"\ncopy ceiling measured: {copy:.0f} GB/s; % copy uses 4239 GB/s\n")

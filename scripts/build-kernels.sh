@@ -39,6 +39,9 @@ done
 # The same schedule with fast math (approximate exp, reassociated sums).
 "$translate" --kda2-to-cubin --kda2-fast-math "$out/kda_decode_vsplit_k128_vb32_l4.mlir" \
   -o "$out/kda_decode_vsplit_k128_vb32_l4_fast.sm_90a.cubin"
+compile kda_decode_gate.tirx kda_decode_gate_k128 "K=128,V=128,VB=32,NVB=4,LANES=4"
+compile kda_decode_gate_softplus.tirx kda_decode_gate_softplus_k128 \
+  "K=128,V=128,VB=32,NVB=4,LANES=4"
 compile kda_decode_fused.tirx kda_decode_fused_k128 "K=128,V=128,VB=32,NVB=4"
 compile delta_softmax.tirx delta_softmax_d64 "dim=64"
 cp "$build"/lib/libkda2rt.so* "$out/"

@@ -264,6 +264,7 @@ private:
   /// Register tiles accessed inside a `lanes(P)` loop hold only 1/P.
   DenseMap<Value, int64_t> regLanes;
   SmallVector<Value> gridIndices;
+  llvm::StringMap<Value> gridIndexByName;
   Value countersPtr;
   unsigned threadDepth = 0;
   SmallVector<bool> warpReduceStack;
@@ -687,6 +688,8 @@ LogicalResult KernelLowering::run() {
       linear = arith::DivUIOp::create(b, loc, linear, size);
     }
     gridIndices.assign(reversed.rbegin(), reversed.rend());
+    for (auto [name, index] : llvm::zip(names, gridIndices))
+      gridIndexByName[name.getValue()] = index;
   }
 
   // Scalars are used directly; global tensors get the strides of each
@@ -982,10 +985,8 @@ SmallVector<Value> KernelLowering::accessIndices(Value tensor,
   SmallVector<Value> indices;
   TensorInfo &info = tensors[tensor];
   if (info.kind == TensorInfo::Kind::Global)
-    indices.append(gridIndices.begin(),
-                   gridIndices.begin() +
-                       std::min<size_t>(gridIndices.size(),
-                                        info.type.getRank()));
+    for (unsigned d = 0, e = getImplicitGridRank(info.type, kernel); d < e; ++d)
+      indices.push_back(gridIndexByName.lookup(info.type.getDimName(d)));
   for (Value index : explicitIndices)
     indices.push_back(lookup(index));
   return indices;
@@ -1199,8 +1200,8 @@ void KernelLowering::emitNextIterationPrefetch(LoopOp loop, Value iv,
   for (LoadOp load : loads) {
     TensorInfo &info = tensors[load.getSource()];
     SmallVector<Value> indices;
-    unsigned grid = std::min<size_t>(gridIndices.size(), info.type.getRank());
-    indices.append(gridIndices.begin(), gridIndices.begin() + grid);
+    for (unsigned d = 0, e = getImplicitGridRank(info.type, kernel); d < e; ++d)
+      indices.push_back(gridIndexByName.lookup(info.type.getDimName(d)));
     for (Value index : load.getIndices())
       indices.push_back(index == loop.getInductionVar() ? next : lookup(index));
     int64_t bytes = elementBytes(info.type.getElementType());

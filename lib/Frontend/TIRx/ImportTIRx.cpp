@@ -87,6 +87,7 @@ private:
                                        StringRef what);
   LogicalResult emitTopLevel(const ast::Stmt &stmt);
   LogicalResult emitGmem(const ast::GmemDeclStmt &decl);
+  LogicalResult emitGrid(const ast::GmemDeclStmt &decl);
   LogicalResult emitSmem(const ast::SmemDeclStmt &decl);
   LogicalResult emitFor(const ast::ForStmt &loop);
   LogicalResult emitBody(const std::vector<ast::StmtPtr> &body);
@@ -151,6 +152,8 @@ private:
   std::vector<LoopFrame> loops;
   SmallVector<std::string> resultNames;
   bool sawReturn = false;
+  bool sawGrid = false;
+  bool sawSchedule = false;
 };
 
 } // namespace
@@ -290,6 +293,8 @@ LogicalResult Emitter::emitKernel(const ast::Kernel &kernelAst) {
   loops.clear();
   resultNames.clear();
   sawReturn = false;
+  sawGrid = false;
+  sawSchedule = false;
 
   // Unnamed results take their names from the return statement (`return
   // out`), which must be the last top-level statement.
@@ -420,6 +425,7 @@ LogicalResult Emitter::emitTopLevel(const ast::Stmt &stmt) {
   case ast::Stmt::Kind::SmemDecl:
     return emitSmem(cast<ast::SmemDeclStmt>(stmt));
   case ast::Stmt::Kind::For:
+    sawSchedule = true;
     return emitFor(cast<ast::ForStmt>(stmt));
   case ast::Stmt::Kind::Assign:
   case ast::Stmt::Kind::Store:
@@ -447,6 +453,8 @@ LogicalResult Emitter::emitTopLevel(const ast::Stmt &stmt) {
 }
 
 LogicalResult Emitter::emitGmem(const ast::GmemDeclStmt &decl) {
+  if (decl.isGrid)
+    return emitGrid(decl);
   if (failed(rejectAnnotations(decl, "a GMEM declaration")))
     return failure();
   Layout layout = Layout::row_major;
@@ -485,6 +493,31 @@ LogicalResult Emitter::emitGmem(const ast::GmemDeclStmt &decl) {
     operands.push_back(kernel.getArgument(it->second));
   }
   GmemOp::create(builder, loc(decl.loc), operands, layout, packing);
+  return success();
+}
+
+/// `GRID d0, d1`: the program instances enumerate these named dimensions
+/// (replacing the inferred grid). Tensors whose leading dimensions are grid
+/// dimensions, in grid order (e.g. a per-head `A_log: Tensor[h]`), are
+/// indexed by the instance implicitly.
+LogicalResult Emitter::emitGrid(const ast::GmemDeclStmt &decl) {
+  if (failed(rejectAnnotations(decl, "a GRID declaration")))
+    return failure();
+  if (sawSchedule)
+    return error(decl.loc) << "GRID must come before the schedule loops";
+  if (sawGrid)
+    return error(decl.loc) << "the kernel already has a GRID declaration";
+  sawGrid = true;
+  SmallVector<StringRef> names;
+  for (const ast::NameRef &name : decl.names) {
+    if (!isDimName(name.name))
+      return error(name.loc) << "GRID dimension '" << name.name
+                             << "' is not a named dimension of the kernel";
+    if (llvm::is_contained(names, name.name))
+      return error(name.loc) << "GRID lists '" << name.name << "' twice";
+    names.push_back(name.name);
+  }
+  kernel.setGridAttr(builder.getStrArrayAttr(names));
   return success();
 }
 

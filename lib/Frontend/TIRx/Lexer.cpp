@@ -58,6 +58,8 @@ llvm::StringRef Token::getKindSpelling(Kind k) {
     return "SMEM";
   case kw_REG:
     return "REG";
+  case kw_GRID:
+    return "GRID";
   case l_paren:
     return "(";
   case r_paren:
@@ -406,6 +408,7 @@ Token Lexer::lexIdentifier(Token &tok, const char *start) {
                          .Case("GMEM", Token::kw_GMEM)
                          .Case("SMEM", Token::kw_SMEM)
                          .Case("REG", Token::kw_REG)
+                         .Case("GRID", Token::kw_GRID)
                          .Default(Token::identifier);
   return formToken(tok, kind, start);
 }

@@ -581,6 +581,7 @@ LogicalResult Parser::parseAnnotation(Annotation &annotation) {
 LogicalResult Parser::parseStatement(unsigned indent, StmtPtr &stmt) {
   switch (tok.kind) {
   case Token::kw_GMEM:
+  case Token::kw_GRID:
     return parseGmemDecl(stmt);
   case Token::kw_SMEM:
   case Token::kw_REG:
@@ -607,13 +608,15 @@ LogicalResult Parser::parseStatementEnd() {
 
 LogicalResult Parser::parseGmemDecl(StmtPtr &stmt) {
   auto decl = std::make_unique<GmemDeclStmt>(tok.loc);
+  decl->isGrid = tok.is(Token::kw_GRID);
   consume();
-  if (tok.is(Token::l_brace) &&
+  if (!decl->isGrid && tok.is(Token::l_brace) &&
       failed(parseDeclAttrs(decl->attrs, /*isSmem=*/false)))
     return failure();
   while (true) {
     if (tok.isNot(Token::identifier))
-      return emitExpected("tensor name in GMEM declaration");
+      return emitExpected(decl->isGrid ? "dimension name in GRID declaration"
+                                       : "tensor name in GMEM declaration");
     decl->names.push_back(NameRef{tok.loc, tok.spelling.str()});
     consume();
     if (tok.isNot(Token::comma))

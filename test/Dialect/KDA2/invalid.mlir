@@ -201,9 +201,9 @@ kda2.kernel @k(%x: !kda2.tensor<[4], f32, smem>) {
 
 // -----
 
-// Grid dimensions lead every argument.
-// expected-error @below {{'kda2.kernel' op grid dimension 'batch' is not dimension #0 of argument #1}}
-kda2.kernel @k(%x: !kda2.tensor<[batch, n], f32>, %y: !kda2.tensor<[n], f32>) attributes {grid = ["batch"]} {
+// Each grid dimension leads some argument.
+// expected-error @below {{'kda2.kernel' op grid dimension 'batch' does not lead any argument}}
+kda2.kernel @k(%x: !kda2.tensor<[n, batch], f32>, %y: !kda2.tensor<[n], f32>) attributes {grid = ["batch"]} {
 }
 
 // -----

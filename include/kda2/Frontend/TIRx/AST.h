@@ -467,14 +467,18 @@ private:
 using StmtPtr = std::unique_ptr<Stmt>;
 
 /// `GMEM {key=value, ...} name, name, ...`: places existing tensors
-/// (parameters/results) in global memory. `loc` is `GMEM`.
+/// (parameters/results) in global memory. `loc` is `GMEM`. The same node
+/// holds `GRID d0, d1, ...` (`isGrid`): the dimensions enumerated by the
+/// grid of program instances.
 struct GmemDeclStmt : Stmt {
   /// Constructs an empty declaration at `loc`.
   explicit GmemDeclStmt(llvm::SMLoc loc) : Stmt(Kind::GmemDecl, loc) {}
   /// The attribute dictionary entries in source order (empty if omitted).
   std::vector<DeclAttr> attrs;
-  /// The declared tensor names; at least one.
+  /// The declared tensor names (dimension names for GRID); at least one.
   std::vector<NameRef> names;
+  /// True for a `GRID` declaration.
+  bool isGrid = false;
   /// LLVM-style RTTI hook.
   static bool classof(const Stmt *s) { return s->getKind() == Kind::GmemDecl; }
 };

@@ -51,6 +51,7 @@ struct Token {
     kw_GMEM,   ///< `GMEM`
     kw_SMEM,   ///< `SMEM`
     kw_REG,    ///< `REG`
+    kw_GRID,   ///< `GRID`
 
     // Punctuation.
     l_paren,     ///< `(`

@@ -67,7 +67,16 @@ mlir::kda2::getLayoutPermutation(Layout layout, unsigned rank) {
 unsigned mlir::kda2::getImplicitGridRank(KDA2TensorType tensor, KernelOp kernel) {
   if (!kernel || tensor.getMemorySpace() != MemorySpace::gmem)
     return 0;
-  return std::min<unsigned>(kernel.getGridRank(), tensor.getRank());
+  ArrayAttr grid = kernel.getGridAttr();
+  if (!grid)
+    return 0;
+  // The leading dimensions that are grid dimensions, in grid order.
+  unsigned implicit = 0;
+  for (auto name : grid.getAsRange<StringAttr>())
+    if (implicit < tensor.getRank() &&
+        tensor.getDimName(implicit) == name.getValue())
+      ++implicit;
+  return implicit;
 }
 
 Type mlir::kda2::getAccessType(KDA2TensorType tensor, unsigned gridRank,
@@ -276,16 +285,17 @@ LogicalResult KernelOp::verify() {
   ArrayAttr grid = getGridAttr();
   if (!grid)
     return success();
-  for (auto [d, nameAttr] : llvm::enumerate(grid.getAsRange<StringAttr>()))
-    for (auto [i, type] : llvm::enumerate(getArgumentTypes())) {
-      auto tensor = dyn_cast<KDA2TensorType>(type);
-      if (!tensor)
-        continue;
-      if (d >= tensor.getRank() || tensor.getDimName(d) != nameAttr.getValue())
-        return emitOpError() << "grid dimension '" << nameAttr.getValue()
-                             << "' is not dimension #" << d << " of argument #"
-                             << i;
-    }
+  // Every grid dimension is implicit in some argument (among its leading
+  // run of grid dimensions).
+  llvm::StringSet<> covered;
+  for (Type type : getArgumentTypes())
+    if (auto tensor = dyn_cast<KDA2TensorType>(type))
+      for (unsigned d = 0, e = getImplicitGridRank(tensor, *this); d < e; ++d)
+        covered.insert(tensor.getDimName(d));
+  for (auto nameAttr : grid.getAsRange<StringAttr>())
+    if (!covered.contains(nameAttr.getValue()))
+      return emitOpError() << "grid dimension '" << nameAttr.getValue()
+                           << "' does not lead any argument";
   return success();
 }
 
