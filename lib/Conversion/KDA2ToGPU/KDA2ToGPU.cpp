@@ -152,6 +152,7 @@ private:
   LogicalResult lowerBlock(Block &block);
   LogicalResult lowerOp(Operation *op);
   LogicalResult lowerLoop(LoopOp loop);
+  bool placeLanesAcrossWarps(LoopOp loop);
   LogicalResult lowerLoad(LoadOp load);
   void emitNextIterationPrefetch(LoopOp loop, Value iv, Value upper);
   LogicalResult lowerStore(StoreOp store);
@@ -334,8 +335,6 @@ LogicalResult KernelLowering::analyze() {
                  << "thread loop needs " << threads
                  << " threads, more than 1024 per block";
         blockX = std::max(blockX, threads);
-        if (loop.getLanesPerIteration() > 1 && *c % 32 == 0)
-          scratchElements = std::max(scratchElements, threads);
         if (loop.getLanesPerIteration() > 1)
           loop.walk([&](Operation *inner) {
             Value tensor;
@@ -379,6 +378,11 @@ LogicalResult KernelLowering::analyze() {
     return failure();
   // Whole warps: uniform warp reductions need every lane.
   blockX = llvm::alignTo(blockX, 32);
+  // Shared scratch for the reductions of across-warps lanes loops.
+  kernel.walk([&](LoopOp loop) {
+    if (loop.getMapping() == LoopMapping::thread && placeLanesAcrossWarps(loop))
+      scratchElements = std::max(scratchElements, blockX);
+  });
   return chooseSharedPadding();
 }
 
@@ -771,6 +775,32 @@ LogicalResult KernelLowering::run() {
 // Statements
 //===----------------------------------------------------------------------===//
 
+/// Where the lanes of a `lanes(P)` thread loop go. Across warps (each warp
+/// then walks 32 consecutive iterations: whole 128-byte rows of K-first
+/// state) when the extent fills whole warps and covers the block, so the
+/// reductions' block barriers are reached by every thread; but those two
+/// barriers per reduction sit on the critical path of a serial loop that
+/// runs more than once (multi-token decode), so then the lanes stay in one
+/// warp and reduce with shuffles. A @shape_hint copy with one iteration
+/// counts as a single pass.
+bool KernelLowering::placeLanesAcrossWarps(LoopOp loop) {
+  int64_t split = loop.getLanesPerIteration();
+  std::optional<int64_t> extent = getConstantIntValue(loop.getUpperBound());
+  if (split <= 1 || !extent || *extent % 32 != 0 || *extent * split != blockX)
+    return false;
+  bool multiIteration = false;
+  loop.walk([&](LoopOp inner) {
+    if (inner.getMapping() != LoopMapping::serial)
+      return;
+    std::optional<int64_t> trips = getConstantIntValue(inner.getUpperBound());
+    if (auto dim = inner.getUpperBound().getDefiningOp<DimOp>())
+      if (specialization && dim.getName() == specialization->dim)
+        trips = specialization->value;
+    multiIteration |= !trips || *trips > 1;
+  });
+  return !multiIteration;
+}
+
 LogicalResult KernelLowering::lowerBlock(Block &block) {
   for (Operation &op : block)
     if (failed(lowerOp(&op)))
@@ -922,8 +952,7 @@ LogicalResult KernelLowering::lowerLoop(LoopOp loop) {
     // Lanes of an extent that fills whole warps go to different warps (each
     // warp then walks 32 consecutive iterations: full rows of K-first state);
     // otherwise to consecutive lanes of one warp (shuffle reductions).
-    bool acrossWarps = split > 1 && extent && *extent % 32 == 0 &&
-                       *extent * split == blockX;
+    bool acrossWarps = placeLanesAcrossWarps(loop);
     if (acrossWarps) {
       iv = arith::RemUIOp::create(b, loc, threadId, constantIndex(*extent, loc));
       part = arith::DivUIOp::create(b, loc, threadId,
