@@ -138,7 +138,7 @@ def run_decode(rt, kernels, fla_fwd, B, T, H, D, variant, results, vb=None, lane
     us = graph_time_us(launch)
     nbytes = (2 * B * H * K * V * 4 + B * T * H * (2 * K * 2 + K * 4 + 4 + 2 * V * 2))
     row.update(us=us, gbs=nbytes / (us * 1e-6) / 1e9)
-    fla_key = (B, T, H, D, variant)
+    fla_key = (B, T, H, D, variant.split("/")[0])
     if fla_fwd is not None and fla_key in FLA_CACHE:
         row.update(FLA_CACHE[fla_key])
         row["ratio"] = row["us"] / row["fla_us"]
@@ -206,11 +206,12 @@ def run_fused(rt, kernels, fla_fwd, B, H, D, results):
     print(json.dumps(row), flush=True)
 
 
-def run_gate(rt, kernels, fla_fwd, B, T, H, D, bounded, results):
+def run_gate(rt, kernels, fla_fwd, B, T, H, D, bounded, results, suffix=""):
     """Gate activated in the kernel from A_log, dt_bias (and lower_bound)."""
     K = V = D
     name = "kda_decode_gate" if bounded else "kda_decode_gate_softplus"
-    kernel = rt.kernel(rt.load(os.path.join(kernels, f"{name}_k{D}.sm_90a.cubin")), name)
+    kernel = rt.kernel(rt.load(os.path.join(kernels, f"{name}_k{D}{suffix}.sm_90a.cubin")),
+                       name)
     gen = torch.Generator(device="cuda").manual_seed(13)
     r = lambda *s: torch.randn(*s, device="cuda", generator=gen)  # noqa: E731
     q = torch.nn.functional.normalize(r(B, T, H, K), dim=-1).bfloat16()
@@ -237,7 +238,8 @@ def run_gate(rt, kernels, fla_fwd, B, T, H, D, bounded, results):
         {"n": B, "h": H, "t": T}, scalars, lambda: torch.cuda.current_stream().cuda_stream)
     launch()
     torch.cuda.synchronize()
-    row = {"kernel": "kda_decode", "variant": "gate-" + ("sigmoid-lb-5" if bounded else "softplus"),
+    row = {"kernel": "kda_decode",
+           "variant": "gate-" + ("sigmoid-lb-5" if bounded else "softplus") + suffix,
            "B": B, "T": T, "H": H, "K": K, "V": V, "err_o": rel_err(o, o_ref),
            "err_state": rel_err(ht, s_ref)}
     us = graph_time_us(launch)
@@ -301,8 +303,8 @@ def main():
         run_decode(rt, args.kernels, fla_fwd, B, 1, 32, 128, "kfirst", results)
         for vb, lanes in schedules:
             run_decode(rt, args.kernels, fla_fwd, B, 1, 32, 128, "kfirst", results, vb, lanes)
-    for B in (1, 8, 64, 256):
-        run_decode(rt, args.kernels, fla_fwd, B, 1, 32, 128, "kfirst", results, 32, 4, "_fast")
+    for B, T in ((1, 1), (8, 1), (64, 1), (256, 1), (8, 4)):
+        run_decode(rt, args.kernels, fla_fwd, B, T, 32, 128, "kfirst", results, 32, 4, "_fast")
     for vb, lanes in schedules:
         run_decode(rt, args.kernels, fla_fwd, 64, 1, 32, 64, "kfirst", results, vb, lanes)
         run_decode(rt, args.kernels, fla_fwd, 16, 1, 32, 256, "kfirst", results, vb, lanes)
@@ -313,7 +315,8 @@ def main():
         run_fused(rt, args.kernels, fla_fwd, B, 32, 128, results)
     for bounded in (True, False):
         for B, T in ((1, 1), (64, 1), (256, 1), (8, 64)):
-            run_gate(rt, args.kernels, fla_fwd, B, T, 32, 128, bounded, results)
+            for suffix in ("", "_fast"):
+                run_gate(rt, args.kernels, fla_fwd, B, T, 32, 128, bounded, results, suffix)
     run_delta_softmax(rt, args.kernels, 8, 16, results)
 
     print(f"\ncopy ceiling measured: {copy:.0f} GB/s; % copy uses 4239 GB/s\n")

@@ -10,17 +10,20 @@ out=${KDA2_KERNELS:-$build/kernels}
 mkdir -p "$out"
 translate=$build/bin/kda2-translate
 
-# compile <template> <name> <bindings>
+# compile <template> <name> <bindings>: PTX + cubin for sm_90a and sm_80,
+# plus a fast-math sm_90a cubin (<name>_fast).
 compile() {
   local tirx=$1 name=$2 bind=$3
   "$translate" --import-tirx --tirx-bind="$bind" "$root/templates/$tirx" \
     -o "$out/$name.mlir"
   for chip in sm_90a sm_80; do
     "$translate" --kda2-to-ptx --kda2-chip=$chip "$out/$name.mlir" \
-      -o "$out/$name.$chip.ptx"
+      -o "$out/$name.$chip.ptx" 2> "$out/$name.$chip.log" || { cat "$out/$name.$chip.log"; exit 1; }
     "$translate" --kda2-to-cubin --kda2-chip=$chip "$out/$name.mlir" \
-      -o "$out/$name.$chip.cubin"
+      -o "$out/$name.$chip.cubin" 2>> "$out/$name.$chip.log" || { cat "$out/$name.$chip.log"; exit 1; }
   done
+  "$translate" --kda2-to-cubin --kda2-fast-math "$out/$name.mlir" \
+    -o "$out/${name}_fast.sm_90a.cubin"
   echo "built $name"
 }
 
@@ -36,9 +39,6 @@ for d in 64 128 256; do
     done
   done
 done
-# The same schedule with fast math (approximate exp, reassociated sums).
-"$translate" --kda2-to-cubin --kda2-fast-math "$out/kda_decode_vsplit_k128_vb32_l4.mlir" \
-  -o "$out/kda_decode_vsplit_k128_vb32_l4_fast.sm_90a.cubin"
 compile kda_decode_gate.tirx kda_decode_gate_k128 "K=128,V=128,VB=32,NVB=4,LANES=4"
 compile kda_decode_gate_softplus.tirx kda_decode_gate_softplus_k128 \
   "K=128,V=128,VB=32,NVB=4,LANES=4"

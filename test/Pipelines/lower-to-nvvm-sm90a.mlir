@@ -47,11 +47,11 @@
 // CHECK-NEXT: .param .u64 decode_step_param_3
 // CHECK: .maxntid 32, 1, 1
 // CHECK: .shared .align 4 .b8 __wg_decode_step_0[32];
-// CHECK-COUNT-4: ld.global.v4.b32
+// CHECK-COUNT-4: ld.global{{(\.nc)?}}.v4.b32
 // CHECK: shfl.sync.bfly.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, 2, 31, -1;
 // CHECK: shfl.sync.bfly.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, 1, 31, -1;
 // CHECK-NOT: shfl.sync
-// CHECK: ld.global.b8 [[MASK:%rs[0-9]+]],
+// CHECK: ld.global{{(\.nc)?}}.b8 [[MASK:%rs[0-9]+]],
 // CHECK-NEXT: setp.eq.b16 [[ZERO:%p[0-9]+]], [[MASK]], 0;
 // CHECK-NEXT: selp.f32 [[V:%r[0-9]+]], 0f00000000, {{%r[0-9]+}}, [[ZERO]];
 // CHECK-NEXT: st.shared.b32 [{{%rd[0-9]+}}], [[V]];

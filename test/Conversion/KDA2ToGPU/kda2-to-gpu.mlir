@@ -13,9 +13,9 @@
 // CHECK: module attributes {gpu.container_module}
 // CHECK: gpu.module @kda2_kernels
 // CHECK-LABEL: gpu.func @signature(
-// CHECK-SAME: %[[X:.*]]: !llvm.ptr<1>, %[[S:.*]]: f32, %[[C:.*]]: i32,
-// CHECK-SAME: %[[Y:.*]]: !llvm.ptr<1>, %[[B:.*]]: i64, %[[N:.*]]: i64,
-// CHECK-SAME: %[[CNT:.*]]: !llvm.ptr<1>)
+// CHECK-SAME: %[[X:[^:]*]]: !llvm.ptr<1>{{( \{[^}]*\})?}}, %[[S:[^:]*]]: f32, %[[C:[^:]*]]: i32,
+// CHECK-SAME: %[[Y:[^:]*]]: !llvm.ptr<1>{{( \{[^}]*\})?}}, %[[B:[^:]*]]: i64, %[[N:[^:]*]]: i64,
+// CHECK-SAME: %[[CNT:[^:]*]]: !llvm.ptr<1>)
 // CHECK-SAME: kernel attributes {known_block_size = array<i32: 32, 1, 1>}
 // CHECK: llvm.atomicrmw add
 // CHECK: gpu.return
@@ -43,7 +43,7 @@ kda2.kernel @signature(%x: !kda2.tensor<[b, n, 64], bf16>, %s: f32, %c: i32,
 // Grid prefix: blockIdx.y enumerates (b, h) row-major, h fastest: the
 // remainder by h is h's index, the quotient is divided again by b.
 // CHECK-LABEL: gpu.func @grid_prefix(
-// CHECK-SAME: %[[X:.*]]: !llvm.ptr<1>, %[[Y:.*]]: !llvm.ptr<1>, %[[B:.*]]: i64, %[[H:.*]]: i64)
+// CHECK-SAME: %[[X:[^:]*]]: !llvm.ptr<1>{{( \{[^}]*\})?}}, %[[Y:[^:]*]]: !llvm.ptr<1>{{( \{[^}]*\})?}}, %[[B:[^:]*]]: i64, %[[H:[^:]*]]: i64)
 // CHECK-DAG: %[[BI:.*]] = arith.index_cast %[[B]] : i64 to index
 // CHECK-DAG: %[[HI:.*]] = arith.index_cast %[[H]] : i64 to index
 // CHECK: %[[BY:.*]] = gpu.block_id y
@@ -133,10 +133,11 @@ kda2.kernel @thread_loops(%x: !kda2.tensor<[64], f32>,
 
 // -----
 
-// lanes(4): iteration threadIdx.x / 4 on lanes threadIdx.x % 4, each lane
-// loading its 16-element quarter of the row with one vector load; the
-// reduction combines the 4 partial sums with a 2-step butterfly (xor 2, 1).
-// A scalar result is stored by the first lane of each iteration.
+// lanes(4) over 8 iterations (not whole warps): iteration threadIdx.x / 4
+// runs on lanes threadIdx.x % 4 of one warp, each loading its 16-element
+// quarter of the row with one vector load; the reduction combines the 4
+// partial sums with a 2-step butterfly (xor 2, 1). A scalar result is
+// stored by the first lane of each iteration.
 // CHECK-LABEL: gpu.func @lanes(
 // CHECK-SAME: known_block_size = array<i32: 32, 1, 1>
 // CHECK: %[[TID:.*]] = gpu.thread_id x
@@ -172,6 +173,84 @@ kda2.kernel @lanes(%x: !kda2.tensor<[8, 64], f32>,
     %row = kda2.load %x[%j] : !kda2.tensor<[8, 64], f32> -> tensor<64xf32>
     %s = kda2.reduce sum %row : tensor<64xf32> -> f32
     kda2.store %s, %y[%j] : f32, !kda2.tensor<[8], f32>
+  }
+  kda2.return
+}
+
+// -----
+
+// lanes(4) over 10 iterations: 40 threads, so the guard leaves threads
+// 40..63 of warp 1 idle. The butterfly then uses nvvm.shfl.sync with the
+// member mask of the active lanes (0xff in warp 1, all lanes elsewhere), not
+// a full-mask gpu.shuffle that would wait for the idle lanes.
+// CHECK-LABEL: gpu.func @lanes_partial_warp(
+// CHECK-SAME: known_block_size = array<i32: 64, 1, 1>
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: scf.if
+// CHECK: %[[SUM:.*]] = vector.reduction <add>, %{{.*}} : vector<16xf32> into f32
+// CHECK: %[[WARP:.*]] = arith.divui %[[TID]], %{{.*}} : index
+// CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT: %[[LAST:.*]] = arith.cmpi eq, %[[WARP]], %[[C1]] : index
+// CHECK-NEXT: %[[PART:.*]] = arith.constant 255 : i32
+// CHECK-NEXT: %[[ALL:.*]] = arith.constant -1 : i32
+// CHECK-NEXT: %[[MASK:.*]] = arith.select %[[LAST]], %[[PART]], %[[ALL]] : i32
+// CHECK-NEXT: %[[O2:.*]] = arith.constant 2 : i32
+// CHECK-NEXT: %[[CL:.*]] = arith.constant 31 : i32
+// CHECK-NEXT: %[[SH2:.*]] = nvvm.shfl.sync bfly %[[MASK]], %[[SUM]], %[[O2]], %[[CL]] : f32 -> f32
+// CHECK-NEXT: %[[S2:.*]] = arith.addf %[[SUM]], %[[SH2]] : f32
+// CHECK: nvvm.shfl.sync bfly %[[MASK]], %[[S2]], %{{.*}}, %{{.*}} : f32 -> f32
+// CHECK-NOT: gpu.shuffle
+// CHECK: gpu.return
+kda2.kernel @lanes_partial_warp(%x: !kda2.tensor<[10, 64], f32>,
+                                %y: !kda2.tensor<[10], f32> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %x, %y layout(row_major) packing(none)
+      : !kda2.tensor<[10, 64], f32>, !kda2.tensor<[10], f32>
+  %c10 = arith.constant 10 : index
+  kda2.loop thread %j to %c10 lanes(4) annotations [#kda2.warp_reduce] {
+    %row = kda2.load %x[%j] : !kda2.tensor<[10, 64], f32> -> tensor<64xf32>
+    %s = kda2.reduce sum %row : tensor<64xf32> -> f32
+    kda2.store %s, %y[%j] : f32, !kda2.tensor<[10], f32>
+  }
+  kda2.return
+}
+
+// -----
+
+// lanes(2) over an extent of whole warps (32): the lanes of an iteration sit
+// in different warps (iteration threadIdx.x % 32, part threadIdx.x / 32), so
+// each warp loads whole rows' halves; the partial sums meet in a shared
+// scratch of one f32 per thread, between two barriers, instead of shuffles.
+// CHECK-LABEL: gpu.func @lanes_across_warps(
+// CHECK-SAME: workgroup(%[[SCRATCH:.*]] : memref<64xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: known_block_size = array<i32: 64, 1, 1>
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK-NEXT: %[[C32:.*]] = arith.constant 32 : index
+// CHECK-NEXT: %[[LANE:.*]] = arith.remui %[[TID]], %[[C32]] : index
+// CHECK: %[[J:.*]] = arith.remui %[[TID]], %{{.*}} : index
+// CHECK: %[[PART:.*]] = arith.divui %[[TID]], %{{.*}} : index
+// CHECK: %[[V:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<32xf32>
+// CHECK-NEXT: %[[SUM:.*]] = vector.reduction <add>, %[[V]] : vector<32xf32> into f32
+// CHECK: %[[SLOT:.*]] = arith.addi %{{.*}}, %[[J]] : index
+// CHECK-NEXT: memref.store %[[SUM]], %[[SCRATCH]][%[[SLOT]]]
+// CHECK-NEXT: gpu.barrier
+// CHECK: %[[P0:.*]] = memref.load %[[SCRATCH]]
+// CHECK: %[[P1:.*]] = memref.load %[[SCRATCH]]
+// CHECK-NEXT: %[[TOTAL:.*]] = arith.addf %[[P0]], %[[P1]] : f32
+// CHECK-NEXT: gpu.barrier
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[PART]], %{{.*}} : index
+// CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK: llvm.store %[[TOTAL]]
+// CHECK-NOT: gpu.shuffle
+// CHECK: gpu.return
+kda2.kernel @lanes_across_warps(%x: !kda2.tensor<[32, 64], f32>,
+                                %y: !kda2.tensor<[32], f32> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %x, %y layout(row_major) packing(none)
+      : !kda2.tensor<[32, 64], f32>, !kda2.tensor<[32], f32>
+  %c32 = arith.constant 32 : index
+  kda2.loop thread %j to %c32 lanes(2) annotations [#kda2.warp_reduce] {
+    %row = kda2.load %x[%j] : !kda2.tensor<[32, 64], f32> -> tensor<64xf32>
+    %s = kda2.reduce sum %row : tensor<64xf32> -> f32
+    kda2.store %s, %y[%j] : f32, !kda2.tensor<[32], f32>
   }
   kda2.return
 }

@@ -6,7 +6,7 @@
 
 // The copy for t = 1: the serial loop runs exactly once.
 // CHECK-LABEL: gpu.func @sh__t_1(
-// CHECK-SAME: %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: i64)
+// CHECK-SAME: %{{.*}}: !llvm.ptr<1>{{( \{[^}]*\})?}}, %{{.*}}: !llvm.ptr<1>{{( \{[^}]*\})?}}, %{{.*}}: !llvm.ptr<1>{{( \{[^}]*\})?}}, %{{.*}}: i64, %{{.*}}: i64)
 // CHECK: %[[ONE:.*]] = arith.constant 1 : index
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[ONE]] step
 // CHECK: llvm.mlir.global external constant @__kda2_meta_sh__t_1

@@ -1,0 +1,293 @@
+// RUN: kda2-opt %s --split-input-file --convert-kda2-to-gpu --verify-diagnostics
+//
+// One case per error of --convert-kda2-to-gpu (KDA2ToGPU.cpp). Every input
+// is valid kda2 IR (it passes the dialect verifier) that the GPU lowering
+// does not support.
+//
+// Not reachable from valid IR:
+//  * "block loop extent must be a constant or a named dimension": a block
+//    loop must be at the top level of the kernel (checked first), where the
+//    only index values are arith.constant and kda2.dim (the kernel verifier
+//    allows nothing else there, and scalar arguments cannot be index).
+//  * "unsupported loop mapping": warp loops, the only mapping that reaches
+//    it, are rejected by the analysis before emission.
+//  * "internal error: operand not lowered": every value a verified kernel
+//    can use is lowered before its users.
+
+// A '?' dimension has no name, so its size cannot become a parameter.
+// expected-error @below {{'kda2.kernel' op anonymous dynamic dimension '?' cannot be lowered; name it so its size becomes a kernel parameter}}
+kda2.kernel @anonymous_dim(%x: !kda2.tensor<[?, 4], f32>) {
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[?, 4], f32>
+  %c4 = arith.constant 4 : index
+  kda2.loop thread %j to %c4 annotations [#kda2.coalesced_access<>] {
+    %c0 = arith.constant 0 : index
+    %v = kda2.load %x[%c0, %j] : !kda2.tensor<[?, 4], f32> -> f32
+  }
+  kda2.return
+}
+
+// -----
+
+// A block loop nested in a (top-level) serial loop.
+kda2.kernel @nested_block_loop(%x: !kda2.tensor<[4], f32>) {
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[4], f32>
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  kda2.loop serial %s to %c2 {
+    // expected-error @below {{'kda2.loop' op GPU lowering supports block loops only at the top level of a kernel}}
+    kda2.loop block %i to %c4 annotations [#kda2.coalesced_access<>] {
+      %v = kda2.load %x[%i] : !kda2.tensor<[4], f32> -> f32
+    }
+  }
+  kda2.return
+}
+
+// -----
+
+// A thread loop inside a thread loop.
+kda2.kernel @nested_thread_loops(%x: !kda2.tensor<[4, 4], f32>) {
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[4, 4], f32>
+  %c4 = arith.constant 4 : index
+  kda2.loop thread %i to %c4 annotations [#kda2.coalesced_access<>] {
+    // expected-error @below {{'kda2.loop' op GPU lowering does not support nested thread loops yet}}
+    kda2.loop thread %j to %c4 {
+      %v = kda2.load %x[%i, %j] : !kda2.tensor<[4, 4], f32> -> f32
+    }
+  }
+  kda2.return
+}
+
+// -----
+
+// The block size is static: a thread loop over a named size is rejected.
+kda2.kernel @dynamic_thread_extent(%x: !kda2.tensor<[n], f32>) {
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[n], f32>
+  %n = kda2.dim "n" : index
+  // expected-error @below {{'kda2.loop' op thread loop extent must be a constant for the GPU lowering}}
+  kda2.loop thread %j to %n annotations [#kda2.coalesced_access<dim = "n", modulus = 32>] {
+    %v = kda2.load %x[%j] : !kda2.tensor<[n], f32> -> f32
+  }
+  kda2.return
+}
+
+// -----
+
+// 512 iterations on 4 lanes each need 2048 threads.
+kda2.kernel @too_many_threads(%x: !kda2.tensor<[512], f32>) {
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[512], f32>
+  %c512 = arith.constant 512 : index
+  // expected-error @below {{'kda2.loop' op thread loop needs 2048 threads, more than 1024 per block}}
+  kda2.loop thread %j to %c512 lanes(4) annotations [#kda2.coalesced_access<>] {
+    %v = kda2.load %x[%j] : !kda2.tensor<[512], f32> -> f32
+  }
+  kda2.return
+}
+
+// -----
+
+// Warp loops have no GPU mapping yet.
+kda2.kernel @warp_loop(%x: !kda2.tensor<[4], f32>) {
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[4], f32>
+  %c4 = arith.constant 4 : index
+  // expected-error @below {{'kda2.loop' op GPU lowering does not support warp loops yet}}
+  kda2.loop warp %w to %c4 annotations [#kda2.coalesced_access<>] {
+    %v = kda2.load %x[%w] : !kda2.tensor<[4], f32> -> f32
+  }
+  kda2.return
+}
+
+// -----
+
+// kda2.matmul needs the tensor-core lowering.
+kda2.kernel @matmul(%x: !kda2.tensor<[4, 4], f32>) {
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[4, 4], f32>
+  %c1 = arith.constant 1 : index
+  kda2.loop thread %j to %c1 annotations [#kda2.coalesced_access<>] {
+    %a = kda2.load %x[] : !kda2.tensor<[4, 4], f32> -> tensor<4x4xf32>
+    // expected-error @below {{'kda2.matmul' op is not supported by the GPU lowering yet (tensor-core lowering is part of the prefill work)}}
+    %m = kda2.matmul %a, %a : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+  }
+  kda2.return
+}
+
+// -----
+
+// kda2.tri_solve likewise.
+kda2.kernel @tri_solve(%x: !kda2.tensor<[4, 4], f32>) {
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[4, 4], f32>
+  %c1 = arith.constant 1 : index
+  kda2.loop thread %j to %c1 annotations [#kda2.coalesced_access<>] {
+    %a = kda2.load %x[] : !kda2.tensor<[4, 4], f32> -> tensor<4x4xf32>
+    // expected-error @below {{'kda2.tri_solve' op is not supported by the GPU lowering yet (tensor-core lowering is part of the prefill work)}}
+    %t = kda2.tri_solve %a, %a : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+  }
+  kda2.return
+}
+
+// -----
+
+// A tile over a named (unbound) feature dimension has no static shape.
+kda2.kernel @dynamic_tile(%x: !kda2.tensor<[8, n], f32>) {
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[8, n], f32>
+  %c8 = arith.constant 8 : index
+  kda2.loop thread %j to %c8 annotations [#kda2.coalesced_access<dim = "n", modulus = 8>] {
+    // expected-error @below {{'kda2.load' op produces the dynamic tile 'tensor<?xf32>'; bind its feature dimension to a size first (kda2-translate --import-tirx --tirx-bind=<dim>=<n>)}}
+    %row = kda2.load %x[%j] : !kda2.tensor<[8, n], f32> -> tensor<?xf32>
+  }
+  kda2.return
+}
+
+// -----
+
+// Under $bank_conflict_free the index must be affine in the thread variable.
+kda2.kernel @non_affine_shared_index(%y: !kda2.tensor<[32], f32> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %y layout(row_major) packing(none) : !kda2.tensor<[32], f32>
+  %s = kda2.smem_alloc size(4096) : !kda2.tensor<[32, 32], f32, smem>
+  %c32 = arith.constant 32 : index
+  %c0 = arith.constant 0 : index
+  kda2.loop thread %j to %c32 annotations [#kda2.bank_conflict_free] {
+    %jj = kda2.mul %j, %j : index, index -> index
+    // expected-error @below {{'kda2.load' op index is not an affine function of the thread variable; '$bank_conflict_free' cannot be proven}}
+    %v = kda2.load %s[%jj, %c0] : !kda2.tensor<[32, 32], f32, smem> -> f32
+    kda2.store %v, %y[%j] : f32, !kda2.tensor<[32], f32>
+  }
+  kda2.return
+}
+
+// -----
+
+// Lanes reading every other f32 of a row: lanes l and l + 16 share a bank
+// whatever the row pitch, so no padding of the last dimension helps.
+kda2.kernel @stride2_last_dim(%y: !kda2.tensor<[32], f32> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %y layout(row_major) packing(none) : !kda2.tensor<[32], f32>
+  // expected-error @below {{'kda2.smem_alloc' op no padding of the last dimension makes every access in the '$bank_conflict_free' loops conflict free}}
+  %s = kda2.smem_alloc size(8192) : !kda2.tensor<[32, 64], f32, smem>
+  %c32 = arith.constant 32 : index
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  kda2.loop thread %j to %c32 annotations [#kda2.bank_conflict_free] {
+    %j2 = kda2.mul %j, %c2 : index, index -> index
+    %v = kda2.load %s[%c0, %j2] : !kda2.tensor<[32, 64], f32, smem> -> f32
+    kda2.store %v, %y[%j] : f32, !kda2.tensor<[32], f32>
+  }
+  kda2.return
+}
+
+// -----
+
+// A register tile used in a lanes(4) loop is split over the 4 lanes: its
+// size must be divisible by 4.
+kda2.kernel @reg_tile_not_divisible(%x: !kda2.tensor<[8, 6], f32>) {
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[8, 6], f32>
+  // expected-error @below {{'kda2.reg_alloc' op a register tile used by a lanes(4) loop must be rank 1 with a size divisible by 4}}
+  %r = kda2.reg_alloc : !kda2.tensor<[6], f32, reg>
+  %c8 = arith.constant 8 : index
+  kda2.loop thread %j to %c8 lanes(4) annotations [#kda2.coalesced_access<>] {
+    %row = kda2.load %x[%j] : !kda2.tensor<[8, 6], f32> -> tensor<6xf32>
+    kda2.store %row, %r[] : tensor<6xf32>, !kda2.tensor<[6], f32, reg>
+  }
+  kda2.return
+}
+
+// -----
+
+// The same for a rank-2 register tile.
+kda2.kernel @reg_tile_rank2(%x: !kda2.tensor<[8, 2, 4], f32>) {
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[8, 2, 4], f32>
+  // expected-error @below {{'kda2.reg_alloc' op a register tile used by a lanes(2) loop must be rank 1 with a size divisible by 2}}
+  %r = kda2.reg_alloc : !kda2.tensor<[2, 4], f32, reg>
+  %c8 = arith.constant 8 : index
+  kda2.loop thread %j to %c8 lanes(2) annotations [#kda2.coalesced_access<>] {
+    %t = kda2.load %x[%j] : !kda2.tensor<[8, 2, 4], f32> -> tensor<2x4xf32>
+    kda2.store %t, %r[] : tensor<2x4xf32>, !kda2.tensor<[2, 4], f32, reg>
+  }
+  kda2.return
+}
+
+// -----
+
+// Column-wise reductions of a rank-2 tile are not lowered.
+kda2.kernel @reduce_axis0(%x: !kda2.tensor<[4, 4], f32>) {
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[4, 4], f32>
+  %c1 = arith.constant 1 : index
+  kda2.loop thread %j to %c1 annotations [#kda2.coalesced_access<>] {
+    %a = kda2.load %x[] : !kda2.tensor<[4, 4], f32> -> tensor<4x4xf32>
+    // expected-error @below {{'kda2.reduce' op GPU lowering supports reductions of rank-1 tiles and row-wise reductions of rank-2 tiles}}
+    %r = kda2.reduce sum %a {axis = 0 : i64} : tensor<4x4xf32> -> tensor<4xf32>
+  }
+  kda2.return
+}
+
+// -----
+
+// l2norm of a rank-2 tile.
+kda2.kernel @l2norm_rank2(%x: !kda2.tensor<[4, 4], f32>) {
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[4, 4], f32>
+  %c1 = arith.constant 1 : index
+  kda2.loop thread %j to %c1 annotations [#kda2.coalesced_access<>] {
+    %a = kda2.load %x[] : !kda2.tensor<[4, 4], f32> -> tensor<4x4xf32>
+    // expected-error @below {{'kda2.l2norm' op GPU lowering supports l2norm of rank-1 tiles}}
+    %n = kda2.l2norm %a : tensor<4x4xf32>
+  }
+  kda2.return
+}
+
+// -----
+
+// cumsum of a rank-2 tile.
+kda2.kernel @cumsum_rank2(%x: !kda2.tensor<[4, 4], f32>) {
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[4, 4], f32>
+  %c1 = arith.constant 1 : index
+  kda2.loop thread %j to %c1 annotations [#kda2.coalesced_access<>] {
+    %a = kda2.load %x[] : !kda2.tensor<[4, 4], f32> -> tensor<4x4xf32>
+    // expected-error @below {{'kda2.cumsum' op GPU lowering supports cumsum of rank-1 tiles outside lanes(P) loops}}
+    %c = kda2.cumsum %a {axis = 0 : i64} : tensor<4x4xf32>
+  }
+  kda2.return
+}
+
+// -----
+
+// cumsum of a tile distributed over the lanes of a lanes(4) loop.
+kda2.kernel @cumsum_distributed(%x: !kda2.tensor<[8, 16], f32>) {
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[8, 16], f32>
+  %c8 = arith.constant 8 : index
+  kda2.loop thread %j to %c8 lanes(4) annotations [#kda2.coalesced_access<>] {
+    %a = kda2.load %x[%j] : !kda2.tensor<[8, 16], f32> -> tensor<16xf32>
+    // expected-error @below {{'kda2.cumsum' op GPU lowering supports cumsum of rank-1 tiles outside lanes(P) loops}}
+    %c = kda2.cumsum %a : tensor<16xf32>
+  }
+  kda2.return
+}
+
+// -----
+
+// Ops of other dialects inside loops are not lowered (arith.constant is).
+kda2.kernel @foreign_op(%x: !kda2.tensor<[4], i32>, %y: !kda2.tensor<[4], i32> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %x, %y layout(row_major) packing(none)
+      : !kda2.tensor<[4], i32>, !kda2.tensor<[4], i32>
+  %c4 = arith.constant 4 : index
+  kda2.loop thread %j to %c4 annotations [#kda2.coalesced_access<>] {
+    %v = kda2.load %x[%j] : !kda2.tensor<[4], i32> -> i32
+    // expected-error @below {{'arith.addi' op is not supported by the GPU lowering}}
+    %w = arith.addi %v, %v : i32
+    kda2.store %w, %y[%j] : i32, !kda2.tensor<[4], i32>
+  }
+  kda2.return
+}
+
+// -----
+
+// The same message for an op with more than one result.
+kda2.kernel @two_results(%x: !kda2.tensor<[4], i32>, %y: !kda2.tensor<[4], i32> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %x, %y layout(row_major) packing(none)
+      : !kda2.tensor<[4], i32>, !kda2.tensor<[4], i32>
+  %c4 = arith.constant 4 : index
+  kda2.loop thread %j to %c4 annotations [#kda2.coalesced_access<>] {
+    %v = kda2.load %x[%j] : !kda2.tensor<[4], i32> -> i32
+    // expected-error @below {{'arith.addui_extended' op is not supported by the GPU lowering}}
+    %w, %o = arith.addui_extended %v, %v : i32, i1
+    kda2.store %w, %y[%j] : i32, !kda2.tensor<[4], i32>
+  }
+  kda2.return
+}

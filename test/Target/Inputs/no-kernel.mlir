@@ -1,0 +1,3 @@
+// A module without kda2 kernels (used by errors.mlir).
+module {
+}
