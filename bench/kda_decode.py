@@ -261,6 +261,55 @@ def run_gate(rt, kernels, fla_fwd, B, T, H, D, bounded, results, suffix=""):
     print(json.dumps(row), flush=True)
 
 
+def run_varlen(rt, kernels, fla_fwd, lengths, H, D, results, suffix=""):
+    """Packed variable-length batch with cu_seqlens (empty and 1-token
+    sequences included), against the per-sequence float64 recurrence."""
+    K = V = D
+    kernel = rt.kernel(rt.load(os.path.join(kernels, f"kda_decode_varlen_k{D}{suffix}.sm_90a.cubin")),
+                       "kda_decode_varlen")
+    N, T = len(lengths), sum(lengths)
+    cu = torch.tensor([0] + list(torch.tensor(lengths).cumsum(0)), dtype=torch.int32, device="cuda")
+    q, k, v, g, beta, h0 = kda_inputs(1, T, H, K, V, seed=T)
+    h0 = torch.randn(N, H, K, V, device="cuda") * 0.1
+    scale = K ** -0.5
+    o_ref = torch.empty(1, T, H, V, dtype=torch.float64, device="cuda")
+    s_ref = torch.empty(N, H, K, V, dtype=torch.float64, device="cuda")
+    for n in range(N):
+        b, e = int(cu[n]), int(cu[n + 1])
+        if e == b:
+            s_ref[n] = h0[n].double()
+            continue
+        on, sn = kda_reference(q[:, b:e], k[:, b:e], v[:, b:e], g[:, b:e], beta[:, b:e],
+                               h0[n:n + 1], scale)
+        o_ref[:, b:e], s_ref[n] = on, sn[0]
+    o = torch.full((T, H, V), float("nan"), dtype=torch.bfloat16, device="cuda")
+    ht = torch.full_like(h0, float("nan"))
+    launch = kernel.prepare(
+        {"q": q[0], "k": k[0], "v": v[0], "g": g[0], "beta": beta[0], "cu_seqlens": cu,
+         "h0": h0, "o": o, "ht": ht},
+        {"n": N, "h": H, "tt": T, "np1": N + 1}, {"scale": scale},
+        lambda: torch.cuda.current_stream().cuda_stream)
+    launch()
+    torch.cuda.synchronize()
+    row = {"kernel": "kda_decode", "variant": "varlen" + suffix, "B": N, "T": T, "H": H,
+           "K": K, "V": V, "err_o": rel_err(o[None], o_ref), "err_state": rel_err(ht, s_ref)}
+    us = graph_time_us(launch)
+    nbytes = 2 * N * H * K * V * 4 + T * H * (2 * K * 2 + K * 4 + 4 + 2 * V * 2)
+    row.update(us=us, gbs=nbytes / (us * 1e-6) / 1e9)
+    if fla_fwd is not None:
+        o_f = torch.empty_like(o[None])
+        call = lambda: fla_fwd(q=q, k=k, v=v, g=g, beta=beta, initial_state=h0,  # noqa
+                               scale=scale, output_final_state=True,
+                               inplace_final_state=False, cu_seqlens=cu.long(), out=o_f)
+        of, hf = call()
+        torch.cuda.synchronize()
+        row["fla_err_o"], row["fla_err_state"] = rel_err(of, o_ref), rel_err(hf, s_ref)
+        row["fla_us"] = graph_time_us(call)
+        row["ratio"] = row["us"] / row["fla_us"]
+    results.append(row)
+    print(json.dumps(row), flush=True)
+
+
 def run_delta_softmax(rt, kernels, B, H, results):
     S, D = 32, 64
     kernel = rt.kernel(rt.load(os.path.join(kernels, "delta_softmax_d64.sm_90a.cubin")),
@@ -317,6 +366,12 @@ def main():
         for B, T in ((1, 1), (64, 1), (256, 1), (8, 64)):
             for suffix in ("", "_fast"):
                 run_gate(rt, args.kernels, fla_fwd, B, T, 32, 128, bounded, results, suffix)
+    # Ragged batches: empty, 1-token and longer sequences, lengths not
+    # multiples of anything; and a pure single-token decode batch.
+    ragged = [5, 0, 1, 17, 3, 1, 0, 9, 2, 33, 1, 4, 0, 12, 7, 1]
+    for suffix in ("", "_fast"):
+        run_varlen(rt, args.kernels, fla_fwd, ragged, 32, 128, results, suffix)
+        run_varlen(rt, args.kernels, fla_fwd, [1] * 64, 32, 128, results, suffix)
     run_delta_softmax(rt, args.kernels, 8, 16, results)
 
     print(f"\ncopy ceiling measured: {copy:.0f} GB/s; % copy uses 4239 GB/s\n")

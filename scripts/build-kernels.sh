@@ -42,6 +42,7 @@ done
 compile kda_decode_gate.tirx kda_decode_gate_k128 "K=128,V=128,VB=32,NVB=4,LANES=4"
 compile kda_decode_gate_softplus.tirx kda_decode_gate_softplus_k128 \
   "K=128,V=128,VB=32,NVB=4,LANES=4"
+compile kda_decode_varlen.tirx kda_decode_varlen_k128 "K=128,V=128,VB=32,NVB=4,LANES=4"
 compile kda_decode_fused.tirx kda_decode_fused_k128 "K=128,V=128,VB=32,NVB=4"
 compile delta_softmax.tirx delta_softmax_d64 "dim=64"
 cp "$build"/lib/libkda2rt.so* "$out/"

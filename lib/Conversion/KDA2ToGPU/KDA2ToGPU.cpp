@@ -851,6 +851,10 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
         map.map(dim.getResult(), dimIndex.lookup(dim.getName()));
         return success();
       })
+      .Case<GridIndexOp>([&](GridIndexOp index) {
+        map.map(index.getResult(), gridIndexByName.lookup(index.getName()));
+        return success();
+      })
       .Case<arith::ConstantOp>([&](arith::ConstantOp c) {
         Attribute value = c.getValue();
         if (auto integer = dyn_cast<IntegerAttr>(value))

@@ -627,6 +627,16 @@ LogicalResult Emitter::emitFor(const ast::ForStmt &loopAst) {
                               << "' is not a dimension of the kernel";
     upper = DimOp::create(builder, loc(name->loc), builder.getIndexType(),
                           name->name);
+  } else if (*mapping == LoopMapping::serial) {
+    // A serial loop may run for any index expression (e.g. eos - bos of a
+    // variable-length sequence).
+    FailureOr<Value> value = emitExpr(extent, builder.getIndexType());
+    if (failed(value))
+      return failure();
+    if (!value->getType().isIntOrIndex())
+      return error(ast::getStartLoc(extent))
+             << "loop extent must be an integer, got " << value->getType();
+    upper = castElement(*value, builder.getIndexType(), loc(extent.loc));
   } else {
     return error(ast::getStartLoc(extent))
            << "loop extent must be an integer or a dimension name";
@@ -1210,6 +1220,20 @@ FailureOr<Value> Emitter::emitIndex(const ast::IndexExpr &index) {
 }
 
 FailureOr<Value> Emitter::emitCall(const ast::CallExpr &call) {
+  if (call.callee == "grid_index") {
+    const auto *name = call.args.size() == 1
+                           ? dyn_cast<ast::NameExpr>(call.args[0].get())
+                           : nullptr;
+    ArrayAttr grid = kernel.getGridAttr();
+    if (!name)
+      return error(call.loc) << "'grid_index' takes one grid dimension name";
+    if (!grid || !llvm::is_contained(grid.getAsRange<StringAttr>(),
+                                     builder.getStringAttr(name->name)))
+      return error(name->loc) << "'" << name->name
+                              << "' is not a grid dimension of the kernel";
+    return Value(GridIndexOp::create(builder, loc(call.loc),
+                                     builder.getIndexType(), name->name));
+  }
   SmallVector<Value> args;
   for (const ast::ExprPtr &arg : call.args) {
     FailureOr<Value> value =
@@ -1394,6 +1418,8 @@ FailureOr<std::pair<Value, Value>> Emitter::unify(Value lhs, Value rhs,
     target = a;
   else if (isa<FloatType>(b))
     target = b;
+  else if (a.isIndex() || b.isIndex())
+    target = IndexType::get(context); // integers used as indices
   else
     return error(at) << "operand types differ: " << lhs.getType() << " vs "
                      << rhs.getType();

@@ -301,8 +301,8 @@ LogicalResult KernelOp::verify() {
 
 /// True for ops a kernel body may hold outside schedule loops.
 static bool isKernelLevelOp(Operation *op) {
-  return isa<GmemOp, SmemAllocOp, RegAllocOp, DimOp, LoopOp, ReturnOp,
-             arith::ConstantOp>(op);
+  return isa<GmemOp, SmemAllocOp, RegAllocOp, DimOp, GridIndexOp, LoopOp,
+             ReturnOp, arith::ConstantOp>(op);
 }
 
 LogicalResult KernelOp::verifyRegions() {
@@ -452,6 +452,16 @@ LogicalResult DimOp::verify() {
             return success();
   return emitOpError() << "'" << getName()
                        << "' is not a dimension of the enclosing kernel";
+}
+
+LogicalResult GridIndexOp::verify() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  ArrayAttr grid = kernel ? kernel.getGridAttr() : ArrayAttr();
+  if (grid && llvm::is_contained(grid.getAsRange<StringAttr>(),
+                                 StringAttr::get(getContext(), getName())))
+    return success();
+  return emitOpError() << "'" << getName()
+                       << "' is not a grid dimension of the enclosing kernel";
 }
 
 //===----------------------------------------------------------------------===//

@@ -209,6 +209,23 @@ def KDA2_DimOp : KDA2_Op<"dim", [Pure]> {
   let hasVerifier = 1;
 }
 
+def KDA2_GridIndexOp : KDA2_Op<"grid_index", [Pure]> {
+  let summary = "index of the current program instance along a grid dimension";
+  let description = [{
+    The coordinate, along the kernel's grid dimension `name`, of the program
+    instance running this code (e.g. the sequence a block works on, to read
+    `cu_seqlens[seq]` of a variable-length batch).
+
+    ```mlir
+    %seq = kda2.grid_index "n" : index
+    ```
+  }];
+  let arguments = (ins StrAttr:$name);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$name attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Schedule
 //===----------------------------------------------------------------------===//
