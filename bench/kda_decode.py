@@ -163,6 +163,20 @@ def run_decode(rt, kernels, fla_fwd, B, T, H, D, variant, results, vb=None, lane
 FLA_CACHE = {}
 
 
+def finish_row(row, launch, nbytes, fla_call, o_ref, s_ref, results):
+    """Times kda2's launch, runs and times FLA's call when given, records."""
+    us = graph_time_us(launch)
+    row.update(us=us, gbs=nbytes / (us * 1e-6) / 1e9)
+    if fla_call is not None:
+        of, hf = fla_call()
+        torch.cuda.synchronize()
+        row["fla_err_o"], row["fla_err_state"] = rel_err(of, o_ref), rel_err(hf, s_ref)
+        row["fla_us"] = graph_time_us(fla_call)
+        row["ratio"] = row["us"] / row["fla_us"]
+    results.append(row)
+    print(json.dumps(row), flush=True)
+
+
 def run_fused(rt, kernels, fla_fwd, B, H, D, results):
     """In-kernel q/k L2 norm and beta sigmoid (kda_decode_fused.tirx)."""
     K = V = D
@@ -188,22 +202,13 @@ def run_fused(rt, kernels, fla_fwd, B, H, D, results):
     torch.cuda.synchronize()
     row = {"kernel": "kda_decode", "variant": "kfirst/fused-l2norm-sigmoid", "B": B, "T": 1,
            "H": H, "K": K, "V": V, "err_o": rel_err(o, o_ref), "err_state": rel_err(ht, s_ref)}
-    us = graph_time_us(launch)
     nbytes = 2 * B * H * K * V * 4 + B * H * (2 * K * 2 + K * 4 + 4 + 2 * V * 2)
-    row.update(us=us, gbs=nbytes / (us * 1e-6) / 1e9)
-    if fla_fwd is not None:
-        o_f = torch.empty_like(o)
-        call = lambda: fla_fwd(q=q, k=k, v=v, g=g, beta=beta_logits, initial_state=h0,  # noqa
-                               scale=scale, output_final_state=True,
-                               inplace_final_state=False, use_qk_l2norm_in_kernel=True,
-                               use_beta_sigmoid_in_kernel=True, out=o_f)
-        of, hf = call()
-        torch.cuda.synchronize()
-        row["fla_err_o"], row["fla_err_state"] = rel_err(of, o_ref), rel_err(hf, s_ref)
-        row["fla_us"] = graph_time_us(call)
-        row["ratio"] = row["us"] / row["fla_us"]
-    results.append(row)
-    print(json.dumps(row), flush=True)
+    o_f = torch.empty_like(o)
+    call = None if fla_fwd is None else lambda: fla_fwd(  # noqa: E731
+        q=q, k=k, v=v, g=g, beta=beta_logits, initial_state=h0, scale=scale,
+        output_final_state=True, inplace_final_state=False, use_qk_l2norm_in_kernel=True,
+        use_beta_sigmoid_in_kernel=True, out=o_f)
+    finish_row(row, launch, nbytes, call, o_ref, s_ref, results)
 
 
 def run_gate(rt, kernels, fla_fwd, B, T, H, D, bounded, results, suffix=""):
@@ -242,23 +247,14 @@ def run_gate(rt, kernels, fla_fwd, B, T, H, D, bounded, results, suffix=""):
            "variant": "gate-" + ("sigmoid-lb-5" if bounded else "softplus") + suffix,
            "B": B, "T": T, "H": H, "K": K, "V": V, "err_o": rel_err(o, o_ref),
            "err_state": rel_err(ht, s_ref)}
-    us = graph_time_us(launch)
     nbytes = 2 * B * H * K * V * 4 + B * T * H * (2 * K * 2 + K * 4 + 4 + 2 * V * 2)
-    row.update(us=us, gbs=nbytes / (us * 1e-6) / 1e9)
-    if fla_fwd is not None:
-        o_f = torch.empty_like(o)
-        extra = {"lower_bound": lower_bound} if bounded else {}
-        call = lambda: fla_fwd(q=q, k=k, v=v, g=a, beta=beta, A_log=A_log,  # noqa
-                               dt_bias=dt_bias.reshape(-1), initial_state=h0, scale=scale,
-                               output_final_state=True, inplace_final_state=False,
-                               use_gate_in_kernel=True, out=o_f, **extra)
-        of, hf = call()
-        torch.cuda.synchronize()
-        row["fla_err_o"], row["fla_err_state"] = rel_err(of, o_ref), rel_err(hf, s_ref)
-        row["fla_us"] = graph_time_us(call)
-        row["ratio"] = row["us"] / row["fla_us"]
-    results.append(row)
-    print(json.dumps(row), flush=True)
+    o_f = torch.empty_like(o)
+    extra = {"lower_bound": lower_bound} if bounded else {}
+    call = None if fla_fwd is None else lambda: fla_fwd(  # noqa: E731
+        q=q, k=k, v=v, g=a, beta=beta, A_log=A_log, dt_bias=dt_bias.reshape(-1),
+        initial_state=h0, scale=scale, output_final_state=True, inplace_final_state=False,
+        use_gate_in_kernel=True, out=o_f, **extra)
+    finish_row(row, launch, nbytes, call, o_ref, s_ref, results)
 
 
 def run_varlen(rt, kernels, fla_fwd, lengths, H, D, results, suffix=""):
@@ -293,21 +289,12 @@ def run_varlen(rt, kernels, fla_fwd, lengths, H, D, results, suffix=""):
     torch.cuda.synchronize()
     row = {"kernel": "kda_decode", "variant": "varlen" + suffix, "B": N, "T": T, "H": H,
            "K": K, "V": V, "err_o": rel_err(o[None], o_ref), "err_state": rel_err(ht, s_ref)}
-    us = graph_time_us(launch)
     nbytes = 2 * N * H * K * V * 4 + T * H * (2 * K * 2 + K * 4 + 4 + 2 * V * 2)
-    row.update(us=us, gbs=nbytes / (us * 1e-6) / 1e9)
-    if fla_fwd is not None:
-        o_f = torch.empty_like(o[None])
-        call = lambda: fla_fwd(q=q, k=k, v=v, g=g, beta=beta, initial_state=h0,  # noqa
-                               scale=scale, output_final_state=True,
-                               inplace_final_state=False, cu_seqlens=cu.long(), out=o_f)
-        of, hf = call()
-        torch.cuda.synchronize()
-        row["fla_err_o"], row["fla_err_state"] = rel_err(of, o_ref), rel_err(hf, s_ref)
-        row["fla_us"] = graph_time_us(call)
-        row["ratio"] = row["us"] / row["fla_us"]
-    results.append(row)
-    print(json.dumps(row), flush=True)
+    o_f = torch.empty_like(o[None])
+    call = None if fla_fwd is None else lambda: fla_fwd(  # noqa: E731
+        q=q, k=k, v=v, g=g, beta=beta, initial_state=h0, scale=scale,
+        output_final_state=True, inplace_final_state=False, cu_seqlens=cu.long(), out=o_f)
+    finish_row(row, launch, nbytes, call, o_ref, s_ref, results)
 
 
 def run_delta_softmax(rt, kernels, B, H, results):

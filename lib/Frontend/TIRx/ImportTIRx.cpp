@@ -1219,6 +1219,12 @@ FailureOr<Value> Emitter::emitIndex(const ast::IndexExpr &index) {
       LoadOp::create(builder, loc(index.loc), result, tensor, *indices));
 }
 
+/// Builds a one-operand kda2 op whose result type is its operand's.
+template <typename OpT>
+static Value buildUnary(OpBuilder &b, Location loc, Value v) {
+  return OpT::create(b, loc, v);
+}
+
 FailureOr<Value> Emitter::emitCall(const ast::CallExpr &call) {
   if (call.callee == "grid_index") {
     const auto *name = call.args.size() == 1
@@ -1264,36 +1270,17 @@ FailureOr<Value> Emitter::emitCall(const ast::CallExpr &call) {
   };
 
   using UnaryBuilder = Value (*)(OpBuilder &, Location, Value);
-  UnaryBuilder unary =
-      llvm::StringSwitch<UnaryBuilder>(call.callee)
-          .Case("exp", [](OpBuilder &b, Location l, Value v) -> Value {
-            return ExpOp::create(b, l, v);
-          })
-          .Case("exp2", [](OpBuilder &b, Location l, Value v) -> Value {
-            return Exp2Op::create(b, l, v);
-          })
-          .Case("log", [](OpBuilder &b, Location l, Value v) -> Value {
-            return LogOp::create(b, l, v);
-          })
-          .Case("sqrt", [](OpBuilder &b, Location l, Value v) -> Value {
-            return SqrtOp::create(b, l, v);
-          })
-          .Case("rsqrt", [](OpBuilder &b, Location l, Value v) -> Value {
-            return RsqrtOp::create(b, l, v);
-          })
-          .Case("sigmoid", [](OpBuilder &b, Location l, Value v) -> Value {
-            return SigmoidOp::create(b, l, v);
-          })
-          .Case("softplus", [](OpBuilder &b, Location l, Value v) -> Value {
-            return SoftplusOp::create(b, l, v);
-          })
-          .Case("cumsum", [](OpBuilder &b, Location l, Value v) -> Value {
-            return CumsumOp::create(b, l, v);
-          })
-          .Case("l2norm", [](OpBuilder &b, Location l, Value v) -> Value {
-            return L2NormOp::create(b, l, v);
-          })
-          .Default(nullptr);
+  UnaryBuilder unary = llvm::StringSwitch<UnaryBuilder>(call.callee)
+                           .Case("exp", &buildUnary<ExpOp>)
+                           .Case("exp2", &buildUnary<Exp2Op>)
+                           .Case("log", &buildUnary<LogOp>)
+                           .Case("sqrt", &buildUnary<SqrtOp>)
+                           .Case("rsqrt", &buildUnary<RsqrtOp>)
+                           .Case("sigmoid", &buildUnary<SigmoidOp>)
+                           .Case("softplus", &buildUnary<SoftplusOp>)
+                           .Case("cumsum", &buildUnary<CumsumOp>)
+                           .Case("l2norm", &buildUnary<L2NormOp>)
+                           .Default(nullptr);
   if (unary) {
     if (failed(arity(1)) || failed(floatArg(args[0])))
       return failure();
