@@ -501,7 +501,7 @@ ParseResult LoopOp::parse(OpAsmParser &parser, OperationState &result) {
   Properties &props = result.getOrAddProperties<Properties>();
   props.mapping = *mapping;
   if (succeeded(parser.parseOptionalKeyword("lanes"))) {
-    int64_t lanes;
+    int64_t lanes = 0;
     if (parser.parseLParen() || parser.parseInteger(lanes) ||
         parser.parseRParen())
       return failure();
