@@ -240,9 +240,9 @@ private:
   SmallVector<std::string> dimNames;
   llvm::StringMap<Value> dimIndex; // runtime size as index
   DenseMap<Value, int64_t> sharedPadding;
-  DenseMap<Value, unsigned> layoutPerm; // arg -> Layout enum value
   DenseMap<unsigned, Layout> argLayouts;
-  SmallVector<std::string> counterNames;
+  /// Counter slots in walk order: name and whether the slot holds an f64.
+  SmallVector<std::pair<std::string, bool>> counterNames;
   DenseMap<Operation *, unsigned> counterSlots;
   SmallVector<int64_t> gridXStatic;
   SmallVector<std::string> gridXDims;
@@ -358,7 +358,8 @@ LogicalResult KernelLowering::analyze() {
     }
     if (auto counter = dyn_cast<CounterOp>(op)) {
       counterSlots[op] = counterNames.size();
-      counterNames.push_back(counter.getName().str());
+      counterNames.push_back({counter.getName().str(),
+                              isa<FloatType>(counter.getValue().getType())});
     }
     if (isa<MatmulOp, TriSolveOp>(op))
       return op->emitOpError()
@@ -595,20 +596,8 @@ std::string KernelLowering::buildMetadata() {
     os << "arg dim " << d << "\n";
   if (!counterNames.empty()) {
     os << "arg counters " << counterNames.size() << "\n";
-    for (auto [op, slot] : counterSlots) {
-      (void)op;
-      (void)slot;
-    }
-    // Slot order is the walk order recorded in counterNames.
-    for (const std::string &name : counterNames) {
-      Operation *op = nullptr;
-      for (auto [o, s] : counterSlots)
-        if (counterNames[s] == name)
-          op = o;
-      Type t = cast<CounterOp>(op).getValue().getType();
-      os << "counter " << name << " " << (isa<FloatType>(t) ? "f64" : "i64")
-         << "\n";
-    }
+    for (const auto &[name, isFloat] : counterNames)
+      os << "counter " << name << " " << (isFloat ? "f64" : "i64") << "\n";
   }
   for (const Specialization &v : variants)
     os << "variant " << v.dim << " " << v.value << " " << v.name << "\n";
