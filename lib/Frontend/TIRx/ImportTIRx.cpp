@@ -260,7 +260,14 @@ FailureOr<KDA2TensorType> Emitter::tensorType(const ast::TensorType &type,
       break;
     }
   }
-  return KDA2TensorType::get(context, shape, names, *element, space);
+  // The remaining type rules (a size that overflows 64 bits) are reported
+  // at the `Tensor` keyword.
+  auto result = KDA2TensorType::getChecked(
+      [&] { return error(type.loc); }, context, ArrayRef<int64_t>(shape),
+      ArrayRef<StringAttr>(names), *element, space);
+  if (!result)
+    return failure();
+  return result;
 }
 
 /// The grid: the longest common prefix of named dimensions of `types`,

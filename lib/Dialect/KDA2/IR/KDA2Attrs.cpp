@@ -12,6 +12,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::kda2;
@@ -88,13 +91,18 @@ StringRef BankConflictFreeAttr::getSpelling() const {
 /// padded by one 4-byte bank word, the padding that makes column accesses of
 /// 4-byte elements hit 32 distinct banks (row pitch no longer a multiple of
 /// 128 bytes).
+/// Saturates at INT64_MAX, which exceeds every profile's budget.
 static int64_t paddedSharedBytes(KDA2TensorType type) {
   int64_t rows = 1;
   // A rank-0 buffer is one row of one element.
   ArrayRef<int64_t> shape = type.getShape();
   for (int64_t size : shape.drop_back(shape.empty() ? 0 : 1))
-    rows *= size;
-  return *type.getStaticSizeInBytes() + rows * 4;
+    rows *= size; // bounded by the element count, which fits
+  int64_t padded;
+  if (llvm::MulOverflow(rows, int64_t(4), padded) ||
+      llvm::AddOverflow(padded, *type.getStaticSizeInBytes(), padded))
+    return std::numeric_limits<int64_t>::max();
+  return padded;
 }
 
 LogicalResult

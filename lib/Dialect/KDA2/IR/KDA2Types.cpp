@@ -11,6 +11,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::kda2;
@@ -59,6 +60,13 @@ KDA2TensorType::verify(function_ref<InFlightDiagnostic()> emitError,
       llvm::any_of(shape, ShapedType::isDynamic))
     return emitError() << "a tensor in " << stringifyMemorySpace(memorySpace)
                        << " must have a static shape";
+  // Sizes are computed in int64_t (getStaticSizeInBytes, shared-memory
+  // budgets): the static dimensions' bit count must fit.
+  int64_t bits = elementType.getIntOrFloatBitWidth();
+  for (int64_t size : shape)
+    if (!ShapedType::isDynamic(size) && llvm::MulOverflow(bits, size, bits))
+      return emitError() << "tensor too large: its static dimensions hold "
+                            "more than 2^63 - 1 bits";
   return success();
 }
 
@@ -69,11 +77,11 @@ bool KDA2TensorType::hasStaticShape() const {
 std::optional<int64_t> KDA2TensorType::getStaticSizeInBytes() const {
   if (!hasStaticShape())
     return std::nullopt;
-  int64_t elements = 1;
-  for (int64_t size : getShape())
-    elements *= size;
+  // The verifier guarantees that the bit count fits in int64_t.
   int64_t bits = getElementType().getIntOrFloatBitWidth();
-  return (elements * bits + 7) / 8;
+  for (int64_t size : getShape())
+    bits *= size;
+  return bits / 8 + (bits % 8 != 0);
 }
 
 Type KDA2TensorType::parse(AsmParser &parser) {

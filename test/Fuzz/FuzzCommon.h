@@ -1,0 +1,39 @@
+//===- FuzzCommon.h - Helpers shared by the kda2 fuzz targets ----*- C++ -*-===//
+//
+// A fuzz target reports a bug by aborting: sanitizer reports (ASan, UBSan)
+// abort on their own; a broken invariant that is not memory or UB (a module
+// the frontend produced that does not round-trip, an error message without
+// its location) calls fuzzCheckFailed, which prints why and aborts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KDA2_TEST_FUZZ_FUZZCOMMON_H
+#define KDA2_TEST_FUZZ_FUZZCOMMON_H
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+// LLVM's BumpPtrAllocator (inline, in llvm/Support/Allocator.h) poisons its
+// slabs when compiled with ASan and unpoisons what it hands out; the prebuilt
+// LLVM/MLIR libraries contain uninstrumented copies that do neither, and the
+// linker mixes both, so allocator memory reads as "use-after-poison" (a false
+// positive). Manual poisoning is therefore off; real heap errors are still
+// found. Here rather than in ASAN_OPTIONS so that reproducing an artifact by
+// hand behaves the same. (Each fuzz target includes this header once.)
+extern "C" const char *__asan_default_options() {
+  return "allow_user_poisoning=0";
+}
+
+namespace kda2fuzz {
+
+[[noreturn]] inline void fuzzCheckFailed(const std::string &what,
+                                         const std::string &detail = "") {
+  std::fprintf(stderr, "kda2 fuzz check failed: %s\n%s\n", what.c_str(),
+               detail.c_str());
+  std::abort();
+}
+
+} // namespace kda2fuzz
+
+#endif // KDA2_TEST_FUZZ_FUZZCOMMON_H

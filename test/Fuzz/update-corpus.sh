@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Regenerates the seed corpora in test/Fuzz/corpus/<target>/ from the
+# repository's inputs: the bundled .tirx example and templates, the lit tests
+# (each `// -----` case of a split file becomes one seed), the hardware
+# profiles, and the kernel metadata embedded in PTX compiled from the
+# templates. Usage: update-corpus.sh [<build dir with kda2-translate>]
+# (default: ${KDA2_BUILD_DIR:-build}).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-${KDA2_BUILD_DIR:-$root/build}}
+translate=$build/bin/kda2-translate
+[ -x "$translate" ] || { echo "update-corpus: $translate not built" >&2; exit 1; }
+corpus=$root/test/Fuzz/corpus
+rm -rf "$corpus"
+mkdir -p "$corpus"/{tirx,mlir,profile,metadata}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# split <file> <out dir> <ext>: one seed per `// -----` case.
+split() {
+  python3 - "$1" "$2" "$3" <<'PY'
+import os, re, sys
+path, out, ext = sys.argv[1:]
+stem = os.path.splitext(os.path.basename(path))[0]
+cases = re.split(r"^// -----\s*$", open(path).read(), flags=re.M)
+for i, case in enumerate(cases):
+    if case.strip():
+        name = stem if len(cases) == 1 else f"{stem}-{i:03d}"
+        open(os.path.join(out, f"{name}.{ext}"), "w").write(case.strip() + "\n")
+PY
+}
+
+for f in "$root"/docs/examples/*.tirx "$root"/templates/*.tirx \
+         "$root"/test/Frontend/TIRx/*.tirx; do
+  split "$f" "$corpus/tirx" tirx
+done
+for f in "$root"/test/Dialect/KDA2/*.mlir "$root"/test/Conversion/*/*.mlir; do
+  split "$f" "$corpus/mlir" mlir
+done
+cp "$root"/profiles/*.yaml "$root"/test/Dialect/KDA2/Inputs/*.yaml "$corpus/profile/"
+
+# compile <tirx> <name> <bindings>: kda2 IR seed, and the metadata of every
+# kernel in its PTX.
+compile() {
+  "$translate" --import-tirx --tirx-bind="$3" "$1" -o "$corpus/mlir/import-$2.mlir"
+  "$translate" --kda2-to-ptx "$corpus/mlir/import-$2.mlir" -o "$work/$2.ptx"
+  python3 - "$work/$2.ptx" "$corpus/metadata" <<'PY'
+import os, re, sys
+ptx, out = sys.argv[1:]
+for name, body in re.findall(r"__kda2_meta_(\w+)\[\d+\] = \{([0-9, ]*)\}", open(ptx).read()):
+    data = bytes(int(b) for b in body.split(",")).rstrip(b"\0")
+    open(os.path.join(out, f"{name}.meta"), "wb").write(data)
+PY
+}
+compile "$root/docs/examples/delta_softmax_base.tirx" delta_softmax dim=64
+compile "$root/templates/kda_decode.tirx" kda_decode K=128,V=128
+compile "$root/templates/kda_decode_vfirst.tirx" kda_decode_vfirst K=128,V=128
+compile "$root/templates/kda_decode_vsplit.tirx" kda_decode_vsplit K=128,V=128,VB=32,NVB=4,LANES=4
+compile "$root/templates/kda_decode_fused.tirx" kda_decode_fused K=128,V=128,VB=32,NVB=4
+# The documented example (docs/Runtime.md), with named and static dims.
+python3 - "$root/docs/Runtime.md" "$corpus/metadata/docs-example.meta" <<'PY'
+import re, sys
+doc, out = sys.argv[1:]
+blocks = re.findall(r"^kda2-kernel-v1\n.*?^end$", open(doc).read(), flags=re.M | re.S)
+open(out, "w").write([b for b in blocks if "<" not in b][0] + "\n")
+PY
+for t in tirx mlir profile metadata; do
+  echo "corpus/$t: $(ls "$corpus/$t" | wc -l) seeds, $(cat "$corpus/$t"/* | wc -c) bytes"
+done
