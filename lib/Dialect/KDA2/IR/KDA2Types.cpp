@@ -96,7 +96,7 @@ Type KDA2TensorType::parse(AsmParser &parser) {
         names.push_back(StringAttr::get(parser.getContext(), ""));
         return success();
       }
-      int64_t size;
+      int64_t size = 0;
       OptionalParseResult intResult = parser.parseOptionalInteger(size);
       if (intResult.has_value()) {
         if (failed(*intResult))
