@@ -50,21 +50,22 @@ class Runtime:
 
 class KdaDecodeArgs(C.Structure):
     _fields_ = [(name, P) for name in ("q", "k", "v", "g", "beta", "h0", "o", "ht")] + \
-        [(name, C.c_int64) for name in ("n", "t", "h", "k_dim", "v_dim")] + [("scale", C.c_double)]
+        [(name, C.c_int64) for name in ("n", "t", "h", "k_dim", "v_dim")] + \
+        [("scale", C.c_double), ("dtype", C.c_char_p)]
 
 
 class Kernel:
     def __init__(self, runtime, handle):
         self.runtime, self.handle = runtime, handle
 
-    def kda_decode(self, q, k, v, g, beta, h0, o, ht, scale, stream):
+    def kda_decode(self, q, k, v, g, beta, h0, o, ht, scale, stream, dtype="bf16"):
         """The typed C ABI entry point kda2rt_kda_decode (argument checks + launch)."""
         rt = self.runtime.rt
         rt.kda2rt_kda_decode.argtypes = [P, C.POINTER(KdaDecodeArgs), P, S, Z]
         rt.kda2rt_kda_decode.restype = I
         n, t, h, kd = q.shape
         args = KdaDecodeArgs(*(x.data_ptr() for x in (q, k, v, g, beta, h0, o, ht)),
-                             n, t, h, kd, v.shape[-1], scale)
+                             n, t, h, kd, v.shape[-1], scale, dtype.encode())
         self.runtime._check(rt.kda2rt_kda_decode(self.handle, C.byref(args), P(stream),
                                                  self.runtime._err, 4096), "kda_decode")
 

@@ -90,12 +90,16 @@ def kda_reference(q, k, v, g, beta, h0, scale):
     return o, S
 
 
-def kda_inputs(B, T, H, K, V, seed):
+TORCH_DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16}
+
+
+def kda_inputs(B, T, H, K, V, seed, dtype="bf16"):
     gen = torch.Generator(device="cuda").manual_seed(seed)
     r = lambda *s: torch.randn(*s, device="cuda", generator=gen)  # noqa: E731
-    q = torch.nn.functional.normalize(r(B, T, H, K), dim=-1).bfloat16()
-    k = torch.nn.functional.normalize(r(B, T, H, K), dim=-1).bfloat16()
-    v = r(B, T, H, V).bfloat16()
+    dt = TORCH_DTYPES[dtype]
+    q = torch.nn.functional.normalize(r(B, T, H, K), dim=-1).to(dt)
+    k = torch.nn.functional.normalize(r(B, T, H, K), dim=-1).to(dt)
+    v = r(B, T, H, V).to(dt)
     g = torch.nn.functional.logsigmoid(r(B, T, H, K)) * 0.1  # log decay <= 0
     beta = torch.sigmoid(r(B, T, H))
     h0 = r(B, H, K, V) * 0.1
@@ -103,8 +107,10 @@ def kda_inputs(B, T, H, K, V, seed):
 
 
 def run_decode(rt, kernels, fla_fwd, B, T, H, D, variant, results, vb=None, lanes=4,
-               suffix=""):
+               suffix="", dtype="bf16"):
     K = V = D
+    if dtype != "bf16":
+        suffix += "_" + dtype
     if vb:
         name, kname = f"kda_decode_vsplit_k{D}_vb{vb}_l{lanes}{suffix}", "kda_decode_vsplit"
     elif variant == "kfirst":
@@ -112,11 +118,11 @@ def run_decode(rt, kernels, fla_fwd, B, T, H, D, variant, results, vb=None, lane
     else:
         name, kname = f"kda_decode_vfirst_k{D}", "kda_decode_vfirst"
     kernel = rt.kernel(rt.load(os.path.join(kernels, f"{name}.sm_90a.cubin")), kname)
-    q, k, v, g, beta, h0 = kda_inputs(B, T, H, K, V, seed=B * 1000 + T * 10 + D)
+    q, k, v, g, beta, h0 = kda_inputs(B, T, H, K, V, seed=B * 1000 + T * 10 + D, dtype=dtype)
     scale = K ** -0.5
     o_ref, s_ref = kda_reference(q, k, v, g, beta, h0, scale)
     h0_run = h0 if variant == "kfirst" else h0.transpose(-1, -2).contiguous()
-    o = torch.full((B, T, H, V), float("nan"), dtype=torch.bfloat16, device="cuda")
+    o = torch.full((B, T, H, V), float("nan"), dtype=TORCH_DTYPES[dtype], device="cuda")
     ht = torch.full_like(h0_run, float("nan"))
     launch = kernel.prepare(
         {"q": q, "k": k, "v": v, "g": g, "beta": beta, "h0": h0_run, "o": o, "ht": ht},
@@ -126,7 +132,7 @@ def run_decode(rt, kernels, fla_fwd, B, T, H, D, variant, results, vb=None, lane
     # The typed C ABI (kda2rt_kda_decode) must give bit-identical results.
     o2, ht2 = torch.full_like(o, float("nan")), torch.full_like(ht, float("nan"))
     kernel.kda_decode(q, k, v, g, beta, h0_run, o2, ht2, scale,
-                      torch.cuda.current_stream().cuda_stream)
+                      torch.cuda.current_stream().cuda_stream, dtype)
     torch.cuda.synchronize()
     c_abi_identical = bool(torch.equal(o, o2) and torch.equal(ht, ht2))
     ht_k = ht if variant == "kfirst" else ht.transpose(-1, -2)
@@ -138,7 +144,7 @@ def run_decode(rt, kernels, fla_fwd, B, T, H, D, variant, results, vb=None, lane
     us = graph_time_us(launch)
     nbytes = (2 * B * H * K * V * 4 + B * T * H * (2 * K * 2 + K * 4 + 4 + 2 * V * 2))
     row.update(us=us, gbs=nbytes / (us * 1e-6) / 1e9)
-    fla_key = (B, T, H, D, variant.split("/")[0])
+    fla_key = (B, T, H, D, variant.split("/")[0], dtype)
     if fla_fwd is not None and fla_key in FLA_CACHE:
         row.update(FLA_CACHE[fla_key])
         row["ratio"] = row["us"] / row["fla_us"]
@@ -321,10 +327,42 @@ def run_delta_softmax(rt, kernels, B, H, results):
     print(json.dumps(row), flush=True)
 
 
+def run_bf16_cases(rt, kernels, fla_fwd, results):
+    """Every bf16 schedule and template (the main table)."""
+    schedules = [(vb, lanes) for vb in (32, 64) for lanes in (2, 4, 8)]
+    for B in (1, 8, 64, 256):
+        run_decode(rt, kernels, fla_fwd, B, 1, 32, 128, "kfirst", results)
+        for vb, lanes in schedules:
+            run_decode(rt, kernels, fla_fwd, B, 1, 32, 128, "kfirst", results, vb, lanes)
+    for B, T in ((1, 1), (8, 1), (64, 1), (256, 1), (8, 4)):
+        run_decode(rt, kernels, fla_fwd, B, T, 32, 128, "kfirst", results, 32, 4, "_fast")
+    for vb, lanes in schedules:
+        run_decode(rt, kernels, fla_fwd, 64, 1, 32, 64, "kfirst", results, vb, lanes)
+        run_decode(rt, kernels, fla_fwd, 16, 1, 32, 256, "kfirst", results, vb, lanes)
+        run_decode(rt, kernels, fla_fwd, 8, 4, 32, 128, "kfirst", results, vb, lanes)
+    run_decode(rt, kernels, fla_fwd, 64, 1, 32, 128, "vfirst", results)
+    run_decode(rt, kernels, fla_fwd, 256, 1, 32, 128, "vfirst", results)
+    for B in (1, 64, 256):
+        run_fused(rt, kernels, fla_fwd, B, 32, 128, results)
+    for bounded in (True, False):
+        for B, T in ((1, 1), (64, 1), (256, 1), (8, 64)):
+            for suffix in ("", "_fast"):
+                run_gate(rt, kernels, fla_fwd, B, T, 32, 128, bounded, results, suffix)
+    # Ragged batches: empty, 1-token and longer sequences, lengths not
+    # multiples of anything; and a pure single-token decode batch.
+    ragged = [5, 0, 1, 17, 3, 1, 0, 9, 2, 33, 1, 4, 0, 12, 7, 1]
+    for suffix in ("", "_fast"):
+        run_varlen(rt, kernels, fla_fwd, ragged, 32, 128, results, suffix)
+        run_varlen(rt, kernels, fla_fwd, [1] * 64, 32, 128, results, suffix)
+    run_delta_softmax(rt, kernels, 8, 16, results)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kernels", required=True)
     parser.add_argument("--fla", default=None)
+    parser.add_argument("--only", choices=("all", "f16"), default="all",
+                        help="f16: only the fp16-input cases")
     args = parser.parse_args()
     rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
     fla_fwd = None
@@ -334,32 +372,16 @@ def main():
     results = []
     copy = copy_bandwidth_gbs()
     print(json.dumps({"device": torch.cuda.get_device_name(), "copy_gbs": copy}), flush=True)
-    schedules = [(vb, lanes) for vb in (32, 64) for lanes in (2, 4, 8)]
+    # fp16 inputs (q, k, v, o): the same templates built with IN=f16.
     for B in (1, 8, 64, 256):
-        run_decode(rt, args.kernels, fla_fwd, B, 1, 32, 128, "kfirst", results)
-        for vb, lanes in schedules:
-            run_decode(rt, args.kernels, fla_fwd, B, 1, 32, 128, "kfirst", results, vb, lanes)
-    for B, T in ((1, 1), (8, 1), (64, 1), (256, 1), (8, 4)):
-        run_decode(rt, args.kernels, fla_fwd, B, T, 32, 128, "kfirst", results, 32, 4, "_fast")
-    for vb, lanes in schedules:
-        run_decode(rt, args.kernels, fla_fwd, 64, 1, 32, 64, "kfirst", results, vb, lanes)
-        run_decode(rt, args.kernels, fla_fwd, 16, 1, 32, 256, "kfirst", results, vb, lanes)
-        run_decode(rt, args.kernels, fla_fwd, 8, 4, 32, 128, "kfirst", results, vb, lanes)
-    run_decode(rt, args.kernels, fla_fwd, 64, 1, 32, 128, "vfirst", results)
-    run_decode(rt, args.kernels, fla_fwd, 256, 1, 32, 128, "vfirst", results)
-    for B in (1, 64, 256):
-        run_fused(rt, args.kernels, fla_fwd, B, 32, 128, results)
-    for bounded in (True, False):
-        for B, T in ((1, 1), (64, 1), (256, 1), (8, 64)):
-            for suffix in ("", "_fast"):
-                run_gate(rt, args.kernels, fla_fwd, B, T, 32, 128, bounded, results, suffix)
-    # Ragged batches: empty, 1-token and longer sequences, lengths not
-    # multiples of anything; and a pure single-token decode batch.
-    ragged = [5, 0, 1, 17, 3, 1, 0, 9, 2, 33, 1, 4, 0, 12, 7, 1]
-    for suffix in ("", "_fast"):
-        run_varlen(rt, args.kernels, fla_fwd, ragged, 32, 128, results, suffix)
-        run_varlen(rt, args.kernels, fla_fwd, [1] * 64, 32, 128, results, suffix)
-    run_delta_softmax(rt, args.kernels, 8, 16, results)
+        for lanes in (4, 8):
+            run_decode(rt, args.kernels, fla_fwd, B, 1, 32, 128, "kfirst", results, 32, lanes,
+                       dtype="f16")
+    run_decode(rt, args.kernels, fla_fwd, 64, 1, 32, 64, "kfirst", results, 32, 4, dtype="f16")
+    run_decode(rt, args.kernels, fla_fwd, 16, 1, 32, 256, "kfirst", results, 32, 4, dtype="f16")
+    run_decode(rt, args.kernels, fla_fwd, 8, 4, 32, 128, "kfirst", results, 32, 4, dtype="f16")
+    if args.only == "all":
+        run_bf16_cases(rt, args.kernels, fla_fwd, results)
 
     print(f"\ncopy ceiling measured: {copy:.0f} GB/s; % copy uses 4239 GB/s\n")
     copy = 4239.0

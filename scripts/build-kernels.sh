@@ -28,21 +28,28 @@ compile() {
 }
 
 for d in 64 128 256; do
-  compile kda_decode.tirx kda_decode_k$d "K=$d,V=$d"
+  compile kda_decode.tirx kda_decode_k$d "IN=bf16,K=$d,V=$d"
 done
-compile kda_decode_vfirst.tirx kda_decode_vfirst_k128 "K=128,V=128"
+compile kda_decode_vfirst.tirx kda_decode_vfirst_k128 "IN=bf16,K=128,V=128"
 for d in 64 128 256; do
   for vb in 32 64; do
     for lanes in 2 4 8; do
       compile kda_decode_vsplit.tirx kda_decode_vsplit_k${d}_vb${vb}_l$lanes \
-        "K=$d,V=$d,VB=$vb,NVB=$((d / vb)),LANES=$lanes"
+        "IN=bf16,K=$d,V=$d,VB=$vb,NVB=$((d / vb)),LANES=$lanes"
     done
   done
 done
-compile kda_decode_gate.tirx kda_decode_gate_k128 "K=128,V=128,VB=32,NVB=4,LANES=4"
+compile kda_decode_gate.tirx kda_decode_gate_k128 "IN=bf16,K=128,V=128,VB=32,NVB=4,LANES=4"
 compile kda_decode_gate_softplus.tirx kda_decode_gate_softplus_k128 \
-  "K=128,V=128,VB=32,NVB=4,LANES=4"
-compile kda_decode_varlen.tirx kda_decode_varlen_k128 "K=128,V=128,VB=32,NVB=4,LANES=4"
-compile kda_decode_fused.tirx kda_decode_fused_k128 "K=128,V=128,VB=32,NVB=4"
+  "IN=bf16,K=128,V=128,VB=32,NVB=4,LANES=4"
+compile kda_decode_varlen.tirx kda_decode_varlen_k128 "IN=bf16,K=128,V=128,VB=32,NVB=4,LANES=4"
+compile kda_decode_fused.tirx kda_decode_fused_k128 "IN=bf16,K=128,V=128,VB=32,NVB=4"
+# fp16 inputs (q, k, v, o): the same templates with IN=f16.
+for d in 64 128 256; do
+  compile kda_decode_vsplit.tirx kda_decode_vsplit_k${d}_vb32_l4_f16 \
+    "IN=f16,K=$d,V=$d,VB=32,NVB=$((d / 32)),LANES=4"
+done
+compile kda_decode_vsplit.tirx kda_decode_vsplit_k128_vb32_l8_f16 \
+  "IN=f16,K=128,V=128,VB=32,NVB=4,LANES=8"
 compile delta_softmax.tirx delta_softmax_d64 "dim=64"
 cp "$build"/lib/libkda2rt.so* "$out/"

@@ -34,7 +34,7 @@ compile() {
   done
 }
 compile "$example" delta_softmax_d64 dim=64
-compile "$root/templates/kda_decode_vsplit.tirx" kda_decode_k128 K=128,V=128,VB=32,NVB=4,LANES=4
+compile "$root/templates/kda_decode_vsplit.tirx" kda_decode_k128 IN=bf16,K=128,V=128,VB=32,NVB=4,LANES=4
 echo "== wrote to $out:"
 ls -1 "$out"
 [ $have_ptxas = 1 ] || echo "(ptxas not found: cubins skipped; install the CUDA toolkit)"

@@ -302,6 +302,7 @@ int kda2rt_kda_decode(kda2rt_kernel kernel, const kda2rt_kda_decode_args *args,
   a.kDim = args->k_dim;
   a.vDim = args->v_dim;
   a.scale = args->scale;
+  a.dtype = args->dtype;
   return finish(
       launchKdaDecode(kernel->kernel, a, static_cast<CUstream>(stream)), err,
       errlen);

@@ -51,6 +51,17 @@ Status checkKdaDecode(const KernelInfo &info, const KdaDecodeArgs &args) {
                    ", V=" + std::to_string(kernelV) + ", got K=" +
                    std::to_string(args.kDim) + ", V=" +
                    std::to_string(args.vDim));
+  const char *dtype = args.dtype ? args.dtype : "bf16";
+  DType requested;
+  if (!parseDType(dtype, requested) ||
+      (requested != DType::BF16 && requested != DType::F16))
+    return invalid(std::string("dtype '") + dtype +
+                   "' is not a KDA input type; expected bf16 or f16");
+  for (const char *name : {"q", "k", "v", "o"})
+    if (info.findArg(name)->dtype != requested)
+      return invalid(kernel + "argument '" + name + "' is " +
+                     dtypeName(info.findArg(name)->dtype) +
+                     ", the call passes " + dtype);
   if (args.n <= 0 || args.t <= 0 || args.h <= 0)
     return invalid("sizes must be positive, got n=" + std::to_string(args.n) +
                    ", t=" + std::to_string(args.t) +

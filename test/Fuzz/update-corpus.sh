@@ -53,10 +53,10 @@ for name, body in re.findall(r"__kda2_meta_(\w+)\[\d+\] = \{([0-9, ]*)\}", open(
 PY
 }
 compile "$root/docs/examples/delta_softmax_base.tirx" delta_softmax dim=64
-compile "$root/templates/kda_decode.tirx" kda_decode K=128,V=128
-compile "$root/templates/kda_decode_vfirst.tirx" kda_decode_vfirst K=128,V=128
-compile "$root/templates/kda_decode_vsplit.tirx" kda_decode_vsplit K=128,V=128,VB=32,NVB=4,LANES=4
-compile "$root/templates/kda_decode_fused.tirx" kda_decode_fused K=128,V=128,VB=32,NVB=4
+compile "$root/templates/kda_decode.tirx" kda_decode IN=bf16,K=128,V=128
+compile "$root/templates/kda_decode_vfirst.tirx" kda_decode_vfirst IN=bf16,K=128,V=128
+compile "$root/templates/kda_decode_vsplit.tirx" kda_decode_vsplit IN=bf16,K=128,V=128,VB=32,NVB=4,LANES=4
+compile "$root/templates/kda_decode_fused.tirx" kda_decode_fused IN=bf16,K=128,V=128,VB=32,NVB=4
 # The documented example (docs/Runtime.md), with named and static dims.
 python3 - "$root/docs/Runtime.md" "$corpus/metadata/docs-example.meta" <<'PY'
 import re, sys

@@ -10,6 +10,8 @@
 
 #include "gtest/gtest.h"
 
+#include <string>
+
 using namespace kda2::runtime;
 
 namespace {
@@ -75,6 +77,37 @@ TEST_F(KdaDecodeCheck, UnsupportedHeadDimension) {
   args.kDim = args.vDim = 96;
   EXPECT_EQ(error(), "unsupported head dimension K=96, V=96; the KDA decode "
                      "kernels support 64, 128 and 256");
+}
+
+TEST_F(KdaDecodeCheck, ExplicitMatchingDtypePasses) {
+  args.dtype = "bf16";
+  EXPECT_TRUE(checkKdaDecode(info, args).ok());
+}
+
+TEST_F(KdaDecodeCheck, DtypeOfAnotherKernel) {
+  args.dtype = "f16";
+  EXPECT_EQ(error(), "kernel 'kda_decode': argument 'q' is bf16, the call "
+                     "passes f16");
+}
+
+TEST_F(KdaDecodeCheck, DtypeThatIsNotAnInputType) {
+  args.dtype = "f32";
+  EXPECT_EQ(error(), "dtype 'f32' is not a KDA input type; expected bf16 or f16");
+  args.dtype = "half";
+  EXPECT_EQ(error(), "dtype 'half' is not a KDA input type; expected bf16 or f16");
+}
+
+TEST_F(KdaDecodeCheck, Fp16KernelTakesFp16) {
+  std::string fp16 = kDecodeMetadata;
+  for (size_t at; (at = fp16.find(" bf16 ")) != std::string::npos;)
+    fp16.replace(at, 6, " f16 ");
+  info = KernelInfo();
+  ASSERT_TRUE(parseKernelMetadata(fp16, info).ok());
+  args.dtype = "f16";
+  EXPECT_TRUE(checkKdaDecode(info, args).ok());
+  args.dtype = nullptr; // the default is bf16
+  EXPECT_EQ(error(), "kernel 'kda_decode': argument 'q' is f16, the call "
+                     "passes bf16");
 }
 
 TEST_F(KdaDecodeCheck, HeadDimensionOfAnotherKernel) {

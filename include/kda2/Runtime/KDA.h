@@ -25,13 +25,17 @@ struct KdaDecodeArgs {
   int64_t n = 0, t = 0, h = 0, kDim = 0, vDim = 0;
   /// Softmax-free attention scale; <= 0 selects K^-1/2.
   double scale = 0;
+  /// Element type of q, k, v and o ("bf16" or "f16"); it must be the one
+  /// the kernel was compiled for (null: "bf16").
+  const char *dtype = nullptr;
 };
 
 /// Head dimensions the decode templates are built for.
 inline constexpr int64_t kKdaHeadDims[] = {64, 128, 256};
 
 /// Checks `args` against a decode kernel's metadata without touching the
-/// GPU: supported and matching head dimensions, positive sizes, non-null and
+/// GPU: supported and matching head dimensions, the input element type,
+/// positive sizes, non-null and
 /// 16-byte aligned pointers (the kernel uses 128-bit accesses). Errors name
 /// the argument.
 KDA2RT_API Status checkKdaDecode(const KernelInfo &info,

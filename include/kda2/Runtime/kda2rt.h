@@ -131,7 +131,9 @@ KDA2RT_API int kda2rt_read_counters(kda2rt_kernel kernel, const void *counters,
 
 /* Kimi Delta Attention decode (flash-linear-attention's fused_recurrent_kda
  * contract) through a kernel built from templates/kda_decode*.tirx:
- * q, k, g [n, t, h, k_dim] (g: fp32 log decay), v, o [n, t, h, v_dim] (bf16),
+ * q, k, g [n, t, h, k_dim] (g: fp32 log decay), v, o [n, t, h, v_dim] (q, k,
+ * v, o in `dtype`: "bf16" or "f16", the type the kernel was built for;
+ * NULL means "bf16"),
  * beta [n, t, h] fp32, h0/ht fp32 states ([n, h, K, V] for a K-first kernel,
  * [n, h, V, K] for a V-first one). Contiguous, 16-byte aligned device
  * buffers; h0 is read, ht written (they must not alias). scale <= 0 selects
@@ -142,6 +144,7 @@ typedef struct kda2rt_kda_decode_args {
   void *o, *ht;                          /* out */
   int64_t n, t, h, k_dim, v_dim;
   double scale;
+  const char *dtype;
 } kda2rt_kda_decode_args;
 
 KDA2RT_API int kda2rt_kda_decode(kda2rt_kernel kernel,

@@ -30,6 +30,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 
+#include <cctype>
+
 using namespace mlir;
 using namespace mlir::kda2;
 namespace ast = mlir::kda2::tirx;
@@ -196,6 +198,22 @@ OwningOpRef<ModuleOp> Emitter::emit(const ast::Module &module, SMLoc fileLoc) {
   return result;
 }
 
+Type mlir::kda2::parseElementTypeName(StringRef name, MLIRContext *context) {
+  Builder b(context);
+  return llvm::StringSwitch<Type>(name)
+      .Case("f16", b.getF16Type())
+      .Case("bf16", b.getBF16Type())
+      .Case("f32", b.getF32Type())
+      .Case("f64", b.getF64Type())
+      .Case("bool", b.getI1Type())
+      .Case("i8", b.getI8Type())
+      .Cases({"u8", "uint8"}, b.getIntegerType(8, false))
+      .Case("i16", b.getI16Type())
+      .Case("i32", b.getI32Type())
+      .Case("i64", b.getI64Type())
+      .Default(Type());
+}
+
 FailureOr<Type> Emitter::elementType(const ast::TensorType &type,
                                      Type fallback) {
   if (type.dtype.empty())
@@ -204,24 +222,15 @@ FailureOr<Type> Emitter::elementType(const ast::TensorType &type,
 }
 
 FailureOr<Type> Emitter::elementType(StringRef name, SMLoc at) {
-  Type element = llvm::StringSwitch<Type>(name)
-                     .Case("f16", builder.getF16Type())
-                     .Case("bf16", builder.getBF16Type())
-                     .Case("f32", builder.getF32Type())
-                     .Case("f64", builder.getF64Type())
-                     .Case("bool", builder.getI1Type())
-                     .Case("i8", builder.getI8Type())
-                     .Case("u8", builder.getIntegerType(8, false))
-                     .Case("uint8", builder.getIntegerType(8, false))
-                     .Case("i16", builder.getI16Type())
-                     .Case("i32", builder.getI32Type())
-                     .Case("i64", builder.getI64Type())
-                     .Default(Type());
-  if (!element)
-    return error(at) << "unknown element type '" << name
-                     << "'; expected f16, bf16, f32, f64, bool, i8, uint8, "
-                        "i16, i32 or i64";
-  return element;
+  auto bound = options.typeBindings.find(name.str());
+  StringRef spelled =
+      bound != options.typeBindings.end() ? StringRef(bound->second) : name;
+  if (Type element = parseElementTypeName(spelled, builder.getContext()))
+    return element;
+  return error(at) << "unknown element type '" << name
+                   << "'; expected f16, bf16, f32, f64, bool, i8, uint8, "
+                      "i16, i32, i64 or a name bound with --tirx-bind="
+                   << name << "=<type>";
 }
 
 FailureOr<KDA2TensorType> Emitter::tensorType(const ast::TensorType &type,
@@ -1298,9 +1307,11 @@ FailureOr<Value> Emitter::emitCall(const ast::CallExpr &call) {
   }
 
   // Conversions are spelled as the target element type: f32(x), bf16(x).
+  // A name bound to an element type with --tirx-bind (`IN(x)`) converts too.
   if (llvm::is_contained({"f16", "bf16", "f32", "f64", "i8", "i16", "i32",
                           "i64"},
-                         StringRef(call.callee))) {
+                         StringRef(call.callee)) ||
+      options.typeBindings.count(call.callee)) {
     if (failed(arity(1)))
       return failure();
     FailureOr<Type> element = elementType(call.callee, call.loc);
@@ -1579,7 +1590,8 @@ void mlir::kda2::registerImportTIRxTranslation() {
       llvm::cl::init("H200-SXM"));
   static llvm::cl::list<std::string> bind(
       "tirx-bind",
-      llvm::cl::desc("Bind named dimensions to static sizes: dim=64,K=128"),
+      llvm::cl::desc("Bind names to static sizes or element types: "
+                     "dim=64,K=128,IN=f16"),
       llvm::cl::CommaSeparated);
   TranslateToMLIRRegistration registration(
       "import-tirx", "Import a .tirx kernel description into kda2 IR",
@@ -1589,10 +1601,18 @@ void mlir::kda2::registerImportTIRxTranslation() {
         for (const std::string &entry : bind) {
           auto [name, value] = StringRef(entry).split('=');
           int64_t size;
+          if (!name.empty() && !value.empty() &&
+              !std::isdigit(static_cast<unsigned char>(value.front())) &&
+              value.front() != '-' &&
+              parseElementTypeName(value, context)) {
+            options.typeBindings[name.str()] = value.str();
+            continue;
+          }
           if (name.empty() || value.getAsInteger(10, size) || size <= 0) {
             mlir::emitError(UnknownLoc::get(context))
-                << "--tirx-bind expects <dim>=<positive size>, got '" << entry
-                << "'";
+                << "--tirx-bind expects <name>=<positive size> or "
+                   "<name>=<element type>, got '"
+                << entry << "'";
             return OwningOpRef<Operation *>();
           }
           options.bindings[name.str()] = size;

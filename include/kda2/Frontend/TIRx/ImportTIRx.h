@@ -26,7 +26,14 @@ struct ImportTIRxOptions {
   /// the GPU lowering); any other listed name can be used as an integer
   /// constant (loop extents, index arithmetic).
   std::map<std::string, int64_t> bindings;
+  /// Element-type parameters (`IN=f16`): a dtype spelled with a name listed
+  /// here (`Tensor[…, dtype=IN]`, the conversion `IN(x)`) is that type.
+  std::map<std::string, std::string> typeBindings;
 };
+
+/// The element type a .tirx dtype name denotes (f16, bf16, f32, f64, bool,
+/// i8, u8/uint8, i16, i32, i64), or null.
+Type parseElementTypeName(llvm::StringRef name, MLIRContext *context);
 
 /// Parses the main buffer of `sourceMgr` as .tirx and returns a verified
 /// module of kda2 kernels, or null after emitting located diagnostics
@@ -36,7 +43,7 @@ OwningOpRef<ModuleOp> importTIRx(llvm::SourceMgr &sourceMgr,
                                  const ImportTIRxOptions &options = {});
 
 /// Registers `--import-tirx` (with `--tirx-profile=<name>` and
-/// `--tirx-bind=<dim>=<size>,...`) with mlir-translate-style tools.
+/// `--tirx-bind=<name>=<size|type>,...`) with mlir-translate-style tools.
 void registerImportTIRxTranslation();
 
 } // namespace mlir::kda2
