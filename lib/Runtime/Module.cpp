@@ -327,6 +327,34 @@ Status MetadataParser::directive(size_t line,
     counterLines_.push_back(line);
     return Status::success();
   }
+  if (d == "pad") {
+    // pad <arg> <dim> <multiple>: a named dimension of a pointer argument
+    // is stored with its extent rounded up to a multiple.
+    if (n != 3)
+      return fieldCount(line, d, 3, n);
+    ArgInfo *arg = nullptr;
+    for (ArgInfo &a : info_.args)
+      if (a.kind == ArgInfo::Ptr && a.name == f[1])
+        arg = &a;
+    if (!arg)
+      return error(line, "'pad' names " + quoted(f[1]) +
+                             ", which is not an earlier pointer argument");
+    int64_t multiple = 0;
+    KDA2RT_TRY(integer(line, f[3], "pad multiple", 1, 1024, multiple));
+    bool found = false;
+    for (ShapeDim &dim : arg->shape)
+      if (dim.kind == ShapeDim::Named && dim.name == f[2]) {
+        if (dim.padTo != 1)
+          return error(line, "duplicate padding for " + quoted(f[1]) + " " +
+                                 quoted(f[2]));
+        dim.padTo = multiple;
+        found = true;
+      }
+    if (!found)
+      return error(line, "argument " + quoted(f[1]) +
+                             " has no dimension named " + quoted(f[2]));
+    return Status::success();
+  }
   if (d == "variant") {
     if (n != 3)
       return fieldCount(line, d, 3, n);
@@ -530,6 +558,16 @@ std::string kda2::runtime::formatKernelMetadata(const KernelInfo &info) {
         s += " " + (d.kind == ShapeDim::Static  ? std::to_string(d.size)
                     : d.kind == ShapeDim::Named ? d.name
                                                 : std::string("?"));
+      for (size_t i = 0; i < a.shape.size(); ++i) {
+        const ShapeDim &d = a.shape[i];
+        bool first = true; // one line per name
+        for (size_t j = 0; j < i; ++j)
+          first &= !(a.shape[j].kind == ShapeDim::Named &&
+                     a.shape[j].name == d.name);
+        if (d.kind == ShapeDim::Named && d.padTo != 1 && first)
+          s += "\npad " + a.name + " " + d.name + " " +
+               std::to_string(d.padTo);
+      }
       break;
     case ArgInfo::Scalar:
       s += "arg scalar " + a.name + " " + scalarTypeName(a.scalarType);

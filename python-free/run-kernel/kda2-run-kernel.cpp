@@ -426,6 +426,8 @@ int main(int argc, char **argv) {
                        a.name.c_str());
           return 2;
         }
+        // A padded dimension (`pad` metadata) is stored rounded up.
+        extent = (extent + d.padTo - 1) / d.padTo * d.padTo;
         b.shape.push_back(extent);
         b.elements *= static_cast<size_t>(extent);
       }

@@ -306,6 +306,41 @@ TEST(KernelMetadata, ParsesShapeHintVariants) {
   EXPECT_EQ(again.variants[1].kernel, "sh__t_4");
 }
 
+TEST(KernelMetadata, ParsesPaddedDimensions) {
+  std::string text = kWithVariants;
+  text.replace(text.find("arg dim n\n"), 0,
+               "arg ptr m f32 out 3 n t t\npad m t 32\n");
+  KernelInfo info;
+  ASSERT_TRUE(parseKernelMetadata(text, info).ok());
+  const ArgInfo *m = info.findArg("m");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->shape[0].padTo, 1);
+  EXPECT_EQ(m->shape[1].padTo, 32);
+  EXPECT_EQ(m->shape[2].padTo, 32);
+  EXPECT_EQ(info.findArg("x")->shape[1].padTo, 1);
+  KernelInfo again;
+  ASSERT_TRUE(parseKernelMetadata(formatKernelMetadata(info), again).ok());
+  EXPECT_EQ(again.findArg("m")->shape[2].padTo, 32);
+  EXPECT_EQ(formatKernelMetadata(again), formatKernelMetadata(info));
+}
+
+TEST(KernelMetadata, PadErrors) {
+  auto with = [](const std::string &line) {
+    std::string text = kWithVariants;
+    text.replace(text.find("arg dim n\n"), 0, line);
+    return parseError(text);
+  };
+  EXPECT_EQ(with("pad y t 32\n"),
+            "line 8: 'pad' names 'y', which is not an earlier pointer argument");
+  EXPECT_EQ(with("pad x h 32\n"),
+            "line 8: argument 'x' has no dimension named 'h'");
+  EXPECT_EQ(with("pad x t 0\n").rfind("line 8: bad integer '0' in pad multiple", 0),
+            0u);
+  EXPECT_EQ(with("pad x t 32\npad x t 16\n"),
+            "line 9: duplicate padding for 'x' 't'");
+  EXPECT_EQ(with("pad x t\n").rfind("line 8: 'pad' takes 3 field(s)", 0), 0u);
+}
+
 TEST(KernelMetadata, VariantErrors) {
   std::string base = kWithVariants;
   std::string dup = base;

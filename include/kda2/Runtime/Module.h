@@ -44,6 +44,9 @@ struct KDA2RT_API ShapeDim {
   enum Kind { Static, Named, Dynamic } kind = Dynamic;
   int64_t size = 0;  // Static
   std::string name;  // Named
+  /// Named: the extent is stored rounded up to a multiple of this (a `pad`
+  /// line: the kernel addresses rows with the padded pitch).
+  int64_t padTo = 1;
 };
 
 /// One `arg` line: a kernel parameter, in parameter order.

@@ -74,6 +74,22 @@ static Type lowerValueType(Type type) {
   return signless(type);
 }
 
+/// The element multiple a `padding_alignN` fallback pads a dimension to, or
+/// 0 for the other fallbacks.
+static int64_t paddingMultiple(CoalescedAccessAttr attr) {
+  if (!attr.getFallback())
+    return 0;
+  switch (attr.getFallback().getValue()) {
+  case CoalesceFallback::padding_align16:
+    return 16;
+  case CoalesceFallback::padding_align32:
+    return 32;
+  case CoalesceFallback::scalar:
+    return 0;
+  }
+  return 0;
+}
+
 /// The metadata spelling of an element type.
 static std::string dtypeName(Type type) {
   std::string name;
@@ -105,6 +121,9 @@ struct TensorInfo {
   SmallVector<int64_t> strideFactors;
   /// Global: static stride per logical dimension, when fully static.
   SmallVector<std::optional<int64_t>> staticStrides;
+  /// Global: dimensions stored with their extent padded to a multiple of
+  /// this many elements (`@coalesced_access ... else padding_alignN`).
+  llvm::StringMap<int64_t> pitchPadding;
   /// Global: runtime size of each logical dimension (index values).
   SmallVector<Value> sizes;
   /// Argument index in the kernel (global tensors).
@@ -272,6 +291,9 @@ private:
   SmallVector<bool> warpReduceStack;
   /// Number of enclosing loops (or the kernel) marked `#pragma l2_prefetch`.
   int l2PrefetchDepth = 0;
+  /// Global tensors (argument index) whose named dimensions are stored
+  /// padded, from `@coalesced_access ... else padding_alignN`.
+  DenseMap<unsigned, llvm::StringMap<int64_t>> argPadding;
 };
 
 } // namespace
@@ -588,6 +610,14 @@ std::string KernelLowering::buildMetadata() {
           os << " " << tensor.getShape()[d];
       }
       os << "\n";
+      if (auto it = argPadding.find(i); it != argPadding.end()) {
+        SmallVector<std::pair<StringRef, int64_t>> pads;
+        for (const auto &entry : it->second)
+          pads.push_back({entry.getKey(), entry.getValue()});
+        llvm::sort(pads);
+        for (auto [dim, multiple] : pads)
+          os << "pad " << argName << " " << dim << " " << multiple << "\n";
+      }
     } else {
       os << "arg scalar " << argName << " " << dtypeName(type) << "\n";
     }
@@ -698,6 +728,37 @@ LogicalResult KernelLowering::run() {
       gridIndexByName[name.getValue()] = index;
   }
 
+  // `@coalesced_access if d % m == 0 else padding_alignN`: the global
+  // tensors accessed in such a loop store dimension d padded to a multiple
+  // of N (the caller's layout contract, listed in the metadata).
+  kernel.walk([&](LoopOp loop) {
+    for (Attribute a : loop.getAnnotationsAttr()
+                           ? loop.getAnnotationsAttr().getValue()
+                           : ArrayRef<Attribute>()) {
+      auto coalesced = dyn_cast<CoalescedAccessAttr>(a);
+      if (!coalesced || !coalesced.hasCondition() || !paddingMultiple(coalesced))
+        continue;
+      StringRef dim = coalesced.getDim().getValue();
+      loop.walk([&](Operation *op) {
+        Value tensor;
+        if (auto load = dyn_cast<LoadOp>(op))
+          tensor = load.getSource();
+        else if (auto store = dyn_cast<StoreOp>(op))
+          tensor = store.getDest();
+        auto arg = dyn_cast_or_null<BlockArgument>(tensor);
+        if (!arg || arg.getOwner() != &kernel.getBody().front())
+          return;
+        auto type = cast<KDA2TensorType>(arg.getType());
+        for (unsigned d = 0; d < type.getRank(); ++d)
+          if (type.getDimName(d) == dim &&
+              ShapedType::isDynamic(type.getShape()[d])) {
+            int64_t &pad = argPadding[arg.getArgNumber()][dim];
+            pad = std::max(pad, paddingMultiple(coalesced));
+          }
+      });
+    }
+  });
+
   // Scalars are used directly; global tensors get the strides of each
   // logical dimension in elements.
   for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
@@ -725,6 +786,11 @@ LogicalResult KernelLowering::run() {
     info.strides.assign(rank, Value());
     info.strideFactors.assign(rank, 1);
     info.staticStrides.assign(rank, std::nullopt);
+    // Padding the outermost physical dimension would change no stride.
+    if (auto it = argPadding.find(i); it != argPadding.end()) {
+      it->second.erase(tensor.getDimName(perm[0]));
+      info.pitchPadding = it->second;
+    }
     Value stride = constantI64(1, loc);
     int64_t factor = 1;
     std::optional<int64_t> staticStride = 1;
@@ -735,8 +801,18 @@ LogicalResult KernelLowering::run() {
       info.staticStrides[d] = staticStride;
       int64_t size = tensor.getShape()[d];
       if (ShapedType::isDynamic(size)) {
-        stride = arith::MulIOp::create(b, loc, stride,
-                                       toI64(info.sizes[d], loc));
+        Value extent = toI64(info.sizes[d], loc);
+        // A padded dimension is stored with its extent rounded up.
+        if (int64_t pad = info.pitchPadding.lookup(tensor.getDimName(d))) {
+          Value up = arith::AddIOp::create(b, loc, extent,
+                                           constantI64(pad - 1, loc));
+          extent = arith::MulIOp::create(
+              b, loc,
+              arith::DivUIOp::create(b, loc, up, constantI64(pad, loc)),
+              constantI64(pad, loc));
+          factor *= pad;
+        }
+        stride = arith::MulIOp::create(b, loc, stride, extent);
         staticStride = std::nullopt;
       } else {
         stride = arith::MulIOp::create(b, loc, stride, constantI64(size, loc));
