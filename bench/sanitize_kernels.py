@@ -6,7 +6,8 @@ library), for `compute-sanitizer --tool memcheck|racecheck`:
 Covers the decode schedules (single token: the shape_hint copy; several
 tokens: the generic kernel), the gate and fused variants, a ragged varlen
 batch (empty, 1-token and odd-length sequences), delta_softmax, fp16
-inputs, and the padded-pitch fallback of @coalesced_access. Checks
+inputs, the padded-pitch fallback of @coalesced_access and the tensor-core
+matmuls (ldmatrix + mma.sync). Checks
 every output against the float64 reference so a silent wrong result fails
 too.
 """
@@ -48,6 +49,32 @@ def run_padded(rt, kernels, B, S, results):
     print(row, flush=True)
 
 
+def run_matmul(rt, kernels, B, results):
+    """The tensor-core matmuls of test/Conversion/KDA2ToGPU/tensor-core-matmul.mlir:
+    mm (bf16 a[64, 32] @ w[32, 64] -> f32 global) and mm_acc (f16
+    a[32, 64] @ k[48, 64]^T + c -> f32, through padded shared buffers).
+    Reference: float64 products of the same rounded inputs."""
+    module = rt.load(os.path.join(kernels, "tensor_core_matmul.sm_90a.cubin"))
+    stream = torch.cuda.current_stream().cuda_stream
+    a = torch.randn(B, 64, 32, device="cuda").bfloat16()
+    w = torch.randn(B, 32, 64, device="cuda").bfloat16()
+    y = torch.full((B, 64, 64), float("nan"), device="cuda")
+    rt.kernel(module, "mm").prepare({"a": a, "w": w, "y": y}, {"b": B}, {}, stream)()
+    torch.cuda.synchronize()
+    ref = a.double() @ w.double()
+    results.append({"kernel": "mm", "B": B, "err_o": bench.rel_err(y, ref)})
+    a2 = torch.randn(B, 32, 64, device="cuda").half()
+    k2 = torch.randn(B, 48, 64, device="cuda").half()
+    c2 = torch.randn(B, 32, 48, device="cuda")
+    y2 = torch.full((B, 32, 48), float("nan"), device="cuda")
+    rt.kernel(module, "mm_acc").prepare({"a": a2, "k": k2, "c": c2, "y": y2}, {"b": B}, {},
+                                        stream)()
+    torch.cuda.synchronize()
+    ref2 = a2.double() @ k2.double().transpose(-1, -2) + c2.double()
+    results.append({"kernel": "mm_acc", "B": B, "err_o": bench.rel_err(y2, ref2)})
+    print(results[-2], results[-1], flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kernels", required=True)
@@ -65,6 +92,7 @@ def main():
         bench.run_gate(rt, args.kernels, None, 2, 5, 4, 128, bounded, results)
     bench.run_varlen(rt, args.kernels, None, [3, 0, 1, 5, 2], 4, 128, results)
     bench.run_delta_softmax(rt, args.kernels, 2, 4, results)
+    run_matmul(rt, args.kernels, 3, results)
     for S in (32, 33, 70):
         run_padded(rt, args.kernels, 3, S, results)
     for T in (1, 3):

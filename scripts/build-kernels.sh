@@ -56,4 +56,7 @@ compile delta_softmax.tirx delta_softmax_d64 "dim=64"
 # run on the GPU by bench/sanitize_kernels.py).
 "$translate" --kda2-to-cubin "$root/test/Conversion/KDA2ToGPU/coalesced-padding.mlir" \
   -o "$out/coalesced_padding.sm_90a.cubin"
+# The tensor-core matmuls (ldmatrix + mma.sync) of a lit test, also run there.
+"$translate" --kda2-to-cubin "$root/test/Conversion/KDA2ToGPU/tensor-core-matmul.mlir" \
+  -o "$out/tensor_core_matmul.sm_90a.cubin"
 cp "$build"/lib/libkda2rt.so* "$out/"

@@ -32,6 +32,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -53,8 +54,9 @@ inline void registerAllDialects(DialectRegistry &registry) {
 /// translations that serialize a gpu.module to PTX.
 inline void registerGPUBackendDialects(DialectRegistry &registry) {
   registry.insert<cf::ControlFlowDialect, gpu::GPUDialect, LLVM::LLVMDialect,
-                  NVVM::NVVMDialect, math::MathDialect, memref::MemRefDialect,
-                  scf::SCFDialect, vector::VectorDialect>();
+                  NVVM::NVVMDialect, nvgpu::NVGPUDialect, math::MathDialect,
+                  memref::MemRefDialect, scf::SCFDialect,
+                  vector::VectorDialect>();
   // convert-gpu-to-nvvm lowers the other dialects through their
   // ConvertToLLVMPatternInterface implementations.
   arith::registerConvertArithToLLVMInterface(registry);

@@ -10,6 +10,7 @@
 #include "kda2/Conversion/Passes.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -73,6 +74,8 @@ void mlir::kda2::buildLowerToNVVMPipeline(OpPassManager &pm,
 
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createSCFToControlFlowPass());
+  // Tensor-core fragments (nvgpu.ldmatrix) first, then the rest of gpu.
+  device.addPass(createConvertNVGPUToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   device.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
   device.addPass(createCanonicalizerPass());

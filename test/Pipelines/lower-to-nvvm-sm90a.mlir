@@ -21,6 +21,7 @@
 // PIPELINE-NEXT: nvvm-attach-target{{.*}} chip=sm_90a {{.*}}features=+ptx80 {{.*}}triple=nvptx64-nvidia-cuda},
 // PIPELINE-NEXT: gpu.module(
 // PIPELINE-NEXT: convert-scf-to-cf{{.*}},
+// PIPELINE-NEXT: convert-nvgpu-to-nvvm,
 // PIPELINE-NEXT: convert-gpu-to-nvvm{{.*}},
 // PIPELINE-NEXT: canonicalize{{.*}}
 // PIPELINE-NEXT: ),

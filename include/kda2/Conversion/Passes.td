@@ -29,6 +29,10 @@ def ConvertKDA2ToGPUPass : Pass<"convert-kda2-to-gpu", "::mlir::ModuleOp"> {
     * uniform reductions under `@warp_reduce` are distributed over the lanes
       of a warp and combined with `shfl.sync.bfly`; `kda2.delta_masked`
       becomes a compare and a select;
+    * `kda2.matmul` of shared-memory tiles runs on tensor cores: the CTA's
+      warps split the result into 16-row strips, read fragments with
+      `ldmatrix` and multiply with `mma.sync` (m16n8k16, f32 accumulation),
+      and store the result straight to its destination;
     * each kernel gets its launch metadata as the global
       `__kda2_meta_<kernel>` (see docs/Runtime.md).
 
@@ -46,7 +50,8 @@ def ConvertKDA2ToGPUPass : Pass<"convert-kda2-to-gpu", "::mlir::ModuleOp"> {
     "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
     "::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"
+    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::nvgpu::NVGPUDialect"
   ];
 }
 

@@ -33,6 +33,7 @@
 #include "kda2/Conversion/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -176,6 +177,8 @@ private:
   void emitNextIterationPrefetch(LoopOp loop, Value iv, Value upper);
   LogicalResult lowerStore(StoreOp store);
   LogicalResult lowerReduce(ReduceOp reduce);
+  LogicalResult checkTensorCoreMatmul(MatmulOp matmul);
+  LogicalResult lowerMatmul(MatmulOp matmul);
   LogicalResult lowerElementwise(Operation *op);
 
   // Addressing.
@@ -294,6 +297,16 @@ private:
   /// Global tensors (argument index) whose named dimensions are stored
   /// padded, from `@coalesced_access ... else padding_alignN`.
   DenseMap<unsigned, llvm::StringMap<int64_t>> argPadding;
+  /// Tensor-core matmuls: the loads of their operand tiles (never
+  /// materialised per thread: fragments come from `ldmatrix`), the store of
+  /// each result (written fragment by fragment), and the shared buffers
+  /// read with `ldmatrix` (rows must stay 16-byte aligned).
+  DenseSet<Operation *> fragmentLoads;
+  DenseMap<Operation *, StoreOp> matmulStores;
+  DenseSet<Operation *> fusedStores;
+  DenseSet<Value> ldmatrixBuffers;
+  /// Shared buffers written or read fragment-wise as an accumulator.
+  DenseSet<Value> accumulatorBuffers;
 };
 
 } // namespace
@@ -383,10 +396,13 @@ LogicalResult KernelLowering::analyze() {
       counterNames.push_back({counter.getName().str(),
                               isa<FloatType>(counter.getValue().getType())});
     }
-    if (isa<MatmulOp, TriSolveOp>(op))
+    if (auto matmul = dyn_cast<MatmulOp>(op))
+      if (failed(checkTensorCoreMatmul(matmul)))
+        return WalkResult::interrupt();
+    if (isa<TriSolveOp>(op))
       return op->emitOpError()
-             << "is not supported by the GPU lowering yet (tensor-core "
-                "lowering is part of the prefill work)";
+             << "is not supported by the GPU lowering yet (write the "
+                "substitution as loops over a shared buffer)";
     for (Type type : op->getResultTypes())
       if (auto tile = dyn_cast<RankedTensorType>(type))
         if (!tile.hasStaticShape())
@@ -400,7 +416,10 @@ LogicalResult KernelLowering::analyze() {
   });
   if (result.wasInterrupted())
     return failure();
-  // Whole warps: uniform warp reductions need every lane.
+  // Whole warps: uniform warp reductions need every lane. Tensor-core
+  // matmuls use at least four warps.
+  if (!matmulStores.empty())
+    blockX = std::max<int64_t>(blockX, 128);
   blockX = llvm::alignTo(blockX, 32);
   // Shared scratch for the reductions of across-warps lanes loops.
   kernel.walk([&](LoopOp loop) {
@@ -542,6 +561,19 @@ LogicalResult KernelLowering::chooseSharedPadding() {
     ArrayRef<int64_t> shape = type.getShape();
     std::optional<int64_t> chosen;
     for (int64_t pad = 0; pad <= 32 && !chosen; ++pad) {
+      // Tensor-core fragments: ldmatrix reads eight 16-byte rows per
+      // matrix (rows must stay 16-byte aligned; conflict free when the
+      // pitch is an odd number of 16-byte chunks); accumulators move two
+      // f32 per lane (64-bit accesses, half a warp = 4 rows per phase:
+      // conflict free when the pitch is 8 or 24 words mod 32).
+      int64_t pitchBytes = (shape.back() + pad) * eb;
+      if (ldmatrixBuffers.contains(buffer) &&
+          (pitchBytes % 16 != 0 || (pitchBytes / 16) % 2 == 0))
+        continue;
+      if (accumulatorBuffers.contains(buffer) &&
+          (pitchBytes % 8 != 0 || !llvm::is_contained({8, 24},
+                                                      (pitchBytes / 4) % 32)))
+        continue;
       bool ok = true;
       for (Access &access : accesses[buffer]) {
         // Element strides of each dimension with the padded pitch.
@@ -930,8 +962,13 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
         return success();
       })
       .Case<LoopOp>([&](LoopOp loop) { return lowerLoop(loop); })
-      .Case<LoadOp>([&](LoadOp load) { return lowerLoad(load); })
-      .Case<StoreOp>([&](StoreOp store) { return lowerStore(store); })
+      .Case<LoadOp>([&](LoadOp load) {
+        return fragmentLoads.contains(load) ? success() : lowerLoad(load);
+      })
+      .Case<StoreOp>([&](StoreOp store) {
+        return fusedStores.contains(store) ? success() : lowerStore(store);
+      })
+      .Case<MatmulOp>([&](MatmulOp matmul) { return lowerMatmul(matmul); })
       .Case<ReduceOp>([&](ReduceOp reduce) { return lowerReduce(reduce); })
       .Case<CounterOp>([&](CounterOp counter) {
         Value value = lookup(counter.getValue());
@@ -1412,6 +1449,251 @@ LogicalResult KernelLowering::lowerStore(StoreOp store) {
       storeElement(info, indices, value, loc);
   }
   if (uniform && info.kind == TensorInfo::Kind::Shared)
+    gpu::BarrierOp::create(b, loc);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor-core matmul
+//===----------------------------------------------------------------------===//
+
+/// A `kda2.matmul` the tensor-core path takes: in uniform code (outside
+/// thread loops; every warp of the CTA takes part), f16/bf16 operand tiles
+/// loaded whole from shared buffers, an optional f32 accumulator loaded the
+/// same way, and one use of the result, a whole-tile `kda2.store` into a
+/// shared or global tensor. The operand loads and the store are fused into
+/// the fragment code (no thread ever holds a whole tile).
+LogicalResult KernelLowering::checkTensorCoreMatmul(MatmulOp matmul) {
+  for (auto loop = matmul->getParentOfType<LoopOp>(); loop;
+       loop = loop->getParentOfType<LoopOp>())
+    if (loop.getMapping() == LoopMapping::thread)
+      return matmul.emitOpError()
+             << "runs on tensor cores with every warp of the block: write it "
+                "outside thread loops";
+  auto aType = cast<RankedTensorType>(matmul.getA().getType());
+  auto bType = cast<RankedTensorType>(matmul.getB().getType());
+  auto cType = cast<RankedTensorType>(matmul.getResult().getType());
+  Type elt = aType.getElementType();
+  if (!(elt.isF16() || elt.isBF16()) || bType.getElementType() != elt ||
+      !cType.getElementType().isF32())
+    return matmul.emitOpError()
+           << "tensor-core lowering needs f16 or bf16 operands of one type "
+              "and an f32 result, got "
+           << aType << ", " << bType << " -> " << cType;
+  int64_t m = aType.getDimSize(0), k = aType.getDimSize(1),
+          n = cType.getDimSize(1);
+  if (m % 16 || n % 8 || k % 16)
+    return matmul.emitOpError()
+           << "tensor-core tiles are 16x8x16 (m x n x k): m = " << m
+           << " and k = " << k << " must be multiples of 16, n = " << n
+           << " of 8";
+  auto sharedLoad = [&](Value v, StringRef what) -> LoadOp {
+    auto load = v.getDefiningOp<LoadOp>();
+    if (!load ||
+        cast<KDA2TensorType>(load.getSource().getType()).getMemorySpace() !=
+            MemorySpace::smem) {
+      matmul.emitOpError()
+          << "operand " << what
+          << " must be a tile loaded from a shared buffer (stage global "
+             "data through SMEM: the tensor-core path reads fragments with "
+             "ldmatrix)";
+      return nullptr;
+    }
+    for (Operation *user : load->getUsers())
+      if (!isa<MatmulOp>(user)) {
+        matmul.emitOpError()
+            << "operand " << what
+            << " is also used by another operation; load the tile again "
+               "for it";
+        return nullptr;
+      }
+    return load;
+  };
+  LoadOp a = sharedLoad(matmul.getA(), "a");
+  LoadOp bl = a ? sharedLoad(matmul.getB(), "b") : nullptr;
+  if (!a || !bl)
+    return failure();
+  fragmentLoads.insert(a);
+  fragmentLoads.insert(bl);
+  ldmatrixBuffers.insert(a.getSource());
+  ldmatrixBuffers.insert(bl.getSource());
+  if (Value acc = matmul.getAcc()) {
+    LoadOp accLoad = sharedLoad(acc, "acc");
+    if (!accLoad)
+      return failure();
+    fragmentLoads.insert(accLoad);
+    accumulatorBuffers.insert(accLoad.getSource());
+  }
+  if (!matmul->hasOneUse() || !isa<StoreOp>(*matmul->user_begin()))
+    return matmul.emitOpError()
+           << "result must have exactly one use, a kda2.store of the whole "
+              "tile (the tensor-core path writes it fragment by fragment)";
+  auto store = cast<StoreOp>(*matmul->user_begin());
+  if (store.getValue() != matmul.getResult() ||
+      store->getBlock() != matmul->getBlock())
+    return matmul.emitOpError()
+           << "result must be stored next to the matmul, in the same block";
+  matmulStores[matmul] = store;
+  fusedStores.insert(store);
+  if (cast<KDA2TensorType>(store.getDest().getType()).getMemorySpace() ==
+      MemorySpace::smem)
+    accumulatorBuffers.insert(store.getDest());
+  return success();
+}
+
+LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
+  Location loc = matmul.getLoc();
+  auto aType = cast<RankedTensorType>(matmul.getA().getType());
+  Type elt = aType.getElementType();
+  bool bf16 = elt.isBF16();
+  int64_t m = aType.getDimSize(0), k = aType.getDimSize(1);
+  int64_t n = cast<RankedTensorType>(matmul.getResult().getType()).getDimSize(1);
+  bool transB = matmul.getTransposeB();
+  auto aLoad = matmul.getA().getDefiningOp<LoadOp>();
+  auto bLoad = matmul.getB().getDefiningOp<LoadOp>();
+  LoadOp accLoad =
+      matmul.getAcc() ? matmul.getAcc().getDefiningOp<LoadOp>() : nullptr;
+  StoreOp store = matmulStores.lookup(matmul);
+  auto prefix = [&](LoadOp load) {
+    SmallVector<Value> indices;
+    for (Value index : load.getIndices())
+      indices.push_back(lookup(index));
+    return indices;
+  };
+  Value aMem = tensors[aLoad.getSource()].memref;
+  Value bMem = tensors[bLoad.getSource()].memref;
+  SmallVector<Value> aPrefix = prefix(aLoad), bPrefix = prefix(bLoad);
+
+  auto c = [&](int64_t v) { return constantIndex(v, loc); };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto mul = [&](Value x, int64_t y) -> Value {
+    return arith::MulIOp::create(b, loc, x, c(y));
+  };
+  auto div = [&](Value x, int64_t y) -> Value {
+    return arith::DivUIOp::create(b, loc, x, c(y));
+  };
+  auto rem = [&](Value x, int64_t y) -> Value {
+    return arith::RemUIOp::create(b, loc, x, c(y));
+  };
+  Value warp = div(threadId, 32);
+  Value group = div(laneId, 4), quad = rem(laneId, 4);
+  Value lane16 = rem(laneId, 16), half = div(laneId, 16);
+  Value lane8 = rem(laneId, 8), eighth = rem(div(laneId, 8), 2);
+
+  // Registers of one fragment: i32 words for bf16, f16x2 for f16 (the
+  // operand types nvvm.mma.sync takes).
+  auto fragment = [&](Value memref, SmallVector<Value> indices, bool trans,
+                      int64_t tiles) {
+    auto type = VectorType::get({tiles, 2}, elt);
+    Value v = nvgpu::LdMatrixOp::create(b, loc, type, memref, indices,
+                                        b.getBoolAttr(trans),
+                                        b.getI32IntegerAttr(tiles));
+    SmallVector<Value> regs;
+    for (int64_t i = 0; i < tiles; ++i) {
+      Value pair = vector::ExtractOp::create(b, loc, v, i);
+      regs.push_back(bf16 ? Value(LLVM::BitcastOp::create(b, loc, b.getI32Type(),
+                                                          pair))
+                          : pair);
+    }
+    return regs;
+  };
+  // This lane's accumulator elements are two pairs: rows group and
+  // group + 8, columns 2 * quad and 2 * quad + 1 of the 16x8 fragment.
+  auto accPairs = [&](Value row0, Value col0) {
+    SmallVector<std::pair<Value, Value>> at;
+    for (int64_t h = 0; h < 2; ++h)
+      at.push_back({add(row0, add(group, c(8 * h))), add(col0, mul(quad, 2))});
+    return at;
+  };
+  auto pairType = VectorType::get({2}, b.getF32Type());
+
+  // Warp w computes the 16-row strips w, w + W, ... of the result; it keeps
+  // the strip's A fragments for every k step and walks the n columns.
+  int64_t warps = blockX / 32;
+  auto strips = scf::ForOp::create(b, loc, warp, c(m / 16), c(warps));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(strips.getBody()->getTerminator());
+  Value row0 = mul(strips.getInductionVar(), 16);
+  SmallVector<SmallVector<Value>> aFrags;
+  for (int64_t kk = 0; kk < k / 16; ++kk) {
+    SmallVector<Value> at(aPrefix);
+    at.push_back(add(row0, lane16));
+    at.push_back(add(mul(half, 8), c(kk * 16)));
+    aFrags.push_back(fragment(aMem, at, /*trans=*/false, 4));
+  }
+  auto cols = scf::ForOp::create(b, loc, c(0), c(n / 8), c(1));
+  b.setInsertionPoint(cols.getBody()->getTerminator());
+  Value col0 = mul(cols.getInductionVar(), 8);
+  auto at = accPairs(row0, col0);
+  SmallVector<Value> acc;
+  Type f32 = b.getF32Type();
+  if (accLoad) {
+    TensorInfo &info = tensors[accLoad.getSource()];
+    for (auto [r, col] : at) {
+      SmallVector<Value> idx = prefix(accLoad);
+      idx.push_back(r);
+      idx.push_back(col);
+      Value pair = vector::LoadOp::create(b, loc, pairType, info.memref, idx);
+      for (int64_t e = 0; e < 2; ++e)
+        acc.push_back(vector::ExtractOp::create(b, loc, pair, e));
+    }
+  } else {
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+    acc.assign(4, zero);
+  }
+  auto resultType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(4, f32));
+  NVVM::MMATypes ptxType = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  for (int64_t kk = 0; kk < k / 16; ++kk) {
+    SmallVector<Value> idx(bPrefix);
+    SmallVector<Value> bFrag;
+    if (transB) { // b is [n, k]: rows of k, the plain ldmatrix
+      idx.push_back(add(col0, lane8));
+      idx.push_back(add(mul(eighth, 8), c(kk * 16)));
+      bFrag = fragment(bMem, idx, /*trans=*/false, 2);
+    } else { // b is [k, n]: transposed 8x8 loads
+      idx.push_back(add(lane16, c(kk * 16)));
+      idx.push_back(col0);
+      bFrag = fragment(bMem, idx, /*trans=*/true, 2);
+    }
+    Value d = NVVM::MmaOp::create(
+        b, loc, resultType, aFrags[kk], bFrag, acc, {16, 8, 16}, std::nullopt,
+        std::nullopt, std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                       NVVM::MMALayout::col});
+    for (int64_t i = 0; i < 4; ++i)
+      acc[i] = LLVM::ExtractValueOp::create(b, loc, d, i);
+  }
+
+  // Store the fragment to the destination (converted to its element type).
+  TensorInfo &dest = tensors[store.getDest()];
+  Type destElt = signless(dest.type.getElementType());
+  SmallVector<Value> destPrefix =
+      accessIndices(store.getDest(), store.getIndices());
+  for (auto [h, rc] : llvm::enumerate(at)) {
+    SmallVector<Value> values = {acc[2 * h], acc[2 * h + 1]};
+    if (destElt != f32)
+      for (Value &v : values)
+        v = arith::TruncFOp::create(b, loc, destElt, v);
+    SmallVector<Value> idx(destPrefix);
+    idx.push_back(rc.first);
+    idx.push_back(rc.second);
+    if (dest.kind == TensorInfo::Kind::Shared) {
+      Value pair = vector::FromElementsOp::create(
+          b, loc, VectorType::get({2}, destElt), values);
+      vector::StoreOp::create(b, loc, pair, dest.memref, idx);
+      continue;
+    }
+    for (int64_t e = 0; e < 2; ++e) {
+      SmallVector<Value> element(idx);
+      element.back() = add(rc.second, c(e));
+      storeElement(dest, element, values[e], loc);
+    }
+  }
+  b.setInsertionPointAfter(strips);
+  if (dest.kind == TensorInfo::Kind::Shared)
     gpu::BarrierOp::create(b, loc);
   return success();
 }

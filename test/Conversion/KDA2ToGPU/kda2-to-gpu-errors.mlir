@@ -98,27 +98,113 @@ kda2.kernel @warp_loop(%x: !kda2.tensor<[4], f32>) {
 
 // -----
 
-// kda2.matmul needs the tensor-core lowering.
-kda2.kernel @matmul(%x: !kda2.tensor<[4, 4], f32>) {
-  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[4, 4], f32>
+// A tensor-core matmul needs the whole block: not inside a thread loop.
+kda2.kernel @matmul_in_thread_loop(%x: !kda2.tensor<[16, 16], f16>, %y: !kda2.tensor<[16, 16], f32> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %x, %y layout(row_major) packing(none) : !kda2.tensor<[16, 16], f16>, !kda2.tensor<[16, 16], f32>
+  %s = kda2.smem_alloc size(512) : !kda2.tensor<[16, 16], f16, smem>
   %c1 = arith.constant 1 : index
   kda2.loop thread %j to %c1 annotations [#kda2.coalesced_access<>] {
-    %a = kda2.load %x[] : !kda2.tensor<[4, 4], f32> -> tensor<4x4xf32>
-    // expected-error @below {{'kda2.matmul' op is not supported by the GPU lowering yet (tensor-core lowering is part of the prefill work)}}
-    %m = kda2.matmul %a, %a : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+    %a = kda2.load %s[] : !kda2.tensor<[16, 16], f16, smem> -> tensor<16x16xf16>
+    %b = kda2.load %s[] : !kda2.tensor<[16, 16], f16, smem> -> tensor<16x16xf16>
+    // expected-error @below {{'kda2.matmul' op runs on tensor cores with every warp of the block: write it outside thread loops}}
+    %m = kda2.matmul %a, %b : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+    kda2.store %m, %y[] : tensor<16x16xf32>, !kda2.tensor<[16, 16], f32>
   }
   kda2.return
 }
 
 // -----
 
-// kda2.tri_solve likewise.
+// Operands come from shared memory (ldmatrix), not straight from global.
+kda2.kernel @matmul_global_operand(%x: !kda2.tensor<[16, 16], f16>, %y: !kda2.tensor<[16, 16], f32> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %x, %y layout(row_major) packing(none) : !kda2.tensor<[16, 16], f16>, !kda2.tensor<[16, 16], f32>
+  %c1 = arith.constant 1 : index
+  kda2.loop serial %i to %c1 annotations [#kda2.coalesced_access<>] {
+    %a = kda2.load %x[] : !kda2.tensor<[16, 16], f16> -> tensor<16x16xf16>
+    // expected-error @below {{'kda2.matmul' op operand a must be a tile loaded from a shared buffer (stage global data through SMEM: the tensor-core path reads fragments with ldmatrix)}}
+    %m = kda2.matmul %a, %a : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+    kda2.store %m, %y[] : tensor<16x16xf32>, !kda2.tensor<[16, 16], f32>
+  }
+  kda2.return
+}
+
+// -----
+
+// f32 operands have no mma.sync shape here.
+kda2.kernel @matmul_f32(%y: !kda2.tensor<[16, 16], f32> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %y layout(row_major) packing(none) : !kda2.tensor<[16, 16], f32>
+  %s = kda2.smem_alloc size(1024) : !kda2.tensor<[16, 16], f32, smem>
+  %c1 = arith.constant 1 : index
+  kda2.loop serial %i to %c1 annotations [#kda2.coalesced_access<>] {
+    %a = kda2.load %s[] : !kda2.tensor<[16, 16], f32, smem> -> tensor<16x16xf32>
+    // expected-error @below {{'kda2.matmul' op tensor-core lowering needs f16 or bf16 operands of one type and an f32 result, got 'tensor<16x16xf32>', 'tensor<16x16xf32>' -> 'tensor<16x16xf32>'}}
+    %m = kda2.matmul %a, %a : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    kda2.store %m, %y[] : tensor<16x16xf32>, !kda2.tensor<[16, 16], f32>
+  }
+  kda2.return
+}
+
+// -----
+
+// Tiles are multiples of the 16x8x16 instruction shape.
+kda2.kernel @matmul_shape(%y: !kda2.tensor<[8, 8], f32> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %y layout(row_major) packing(none) : !kda2.tensor<[8, 8], f32>
+  %s = kda2.smem_alloc size(128) : !kda2.tensor<[8, 8], f16, smem>
+  %c1 = arith.constant 1 : index
+  kda2.loop serial %i to %c1 annotations [#kda2.coalesced_access<>] {
+    %a = kda2.load %s[] : !kda2.tensor<[8, 8], f16, smem> -> tensor<8x8xf16>
+    %b = kda2.load %s[] : !kda2.tensor<[8, 8], f16, smem> -> tensor<8x8xf16>
+    // expected-error @below {{'kda2.matmul' op tensor-core tiles are 16x8x16 (m x n x k): m = 8 and k = 8 must be multiples of 16, n = 8 of 8}}
+    %m = kda2.matmul %a, %b : tensor<8x8xf16>, tensor<8x8xf16> -> tensor<8x8xf32>
+    kda2.store %m, %y[] : tensor<8x8xf32>, !kda2.tensor<[8, 8], f32>
+  }
+  kda2.return
+}
+
+// -----
+
+// The result is written fragment by fragment: one store, nothing else.
+kda2.kernel @matmul_result_used(%y: !kda2.tensor<[16, 16], f32> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %y layout(row_major) packing(none) : !kda2.tensor<[16, 16], f32>
+  %s = kda2.smem_alloc size(512) : !kda2.tensor<[16, 16], f16, smem>
+  %c1 = arith.constant 1 : index
+  kda2.loop serial %i to %c1 annotations [#kda2.coalesced_access<>] {
+    %a = kda2.load %s[] : !kda2.tensor<[16, 16], f16, smem> -> tensor<16x16xf16>
+    %b = kda2.load %s[] : !kda2.tensor<[16, 16], f16, smem> -> tensor<16x16xf16>
+    // expected-error @below {{'kda2.matmul' op result must have exactly one use, a kda2.store of the whole tile (the tensor-core path writes it fragment by fragment)}}
+    %m = kda2.matmul %a, %b : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+    %e = kda2.exp %m : tensor<16x16xf32>
+    kda2.store %e, %y[] : tensor<16x16xf32>, !kda2.tensor<[16, 16], f32>
+  }
+  kda2.return
+}
+
+// -----
+
+// An operand tile loaded once but used by something else as well.
+kda2.kernel @matmul_operand_shared(%y: !kda2.tensor<[16, 16], f32> {kda2.io = #kda2.io<out>}, %z: !kda2.tensor<[16, 16], f16> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %y, %z layout(row_major) packing(none) : !kda2.tensor<[16, 16], f32>, !kda2.tensor<[16, 16], f16>
+  %s = kda2.smem_alloc size(512) : !kda2.tensor<[16, 16], f16, smem>
+  %c1 = arith.constant 1 : index
+  kda2.loop serial %i to %c1 annotations [#kda2.coalesced_access<>] {
+    %a = kda2.load %s[] : !kda2.tensor<[16, 16], f16, smem> -> tensor<16x16xf16>
+    // expected-error @below {{'kda2.matmul' op operand a is also used by another operation; load the tile again for it}}
+    %m = kda2.matmul %a, %a : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+    kda2.store %m, %y[] : tensor<16x16xf32>, !kda2.tensor<[16, 16], f32>
+    kda2.store %a, %z[] : tensor<16x16xf16>, !kda2.tensor<[16, 16], f16>
+  }
+  kda2.return
+}
+
+// -----
+
+// kda2.tri_solve is not lowered.
 kda2.kernel @tri_solve(%x: !kda2.tensor<[4, 4], f32>) {
   kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[4, 4], f32>
   %c1 = arith.constant 1 : index
   kda2.loop thread %j to %c1 annotations [#kda2.coalesced_access<>] {
     %a = kda2.load %x[] : !kda2.tensor<[4, 4], f32> -> tensor<4x4xf32>
-    // expected-error @below {{'kda2.tri_solve' op is not supported by the GPU lowering yet (tensor-core lowering is part of the prefill work)}}
+    // expected-error @below {{'kda2.tri_solve' op is not supported by the GPU lowering yet (write the substitution as loops over a shared buffer)}}
     %t = kda2.tri_solve %a, %a : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
   }
   kda2.return
