@@ -59,4 +59,6 @@ compile delta_softmax.tirx delta_softmax_d64 "dim=64"
 # The tensor-core matmuls (ldmatrix + mma.sync) of a lit test, also run there.
 "$translate" --kda2-to-cubin "$root/test/Conversion/KDA2ToGPU/tensor-core-matmul.mlir" \
   -o "$out/tensor_core_matmul.sm_90a.cubin"
+"$translate" --kda2-to-cubin "$root/test/Conversion/KDA2ToGPU/tile-copy.mlir" \
+  -o "$out/tile_copy.sm_90a.cubin"
 cp "$build"/lib/libkda2rt.so* "$out/"

@@ -178,6 +178,8 @@ private:
   LogicalResult lowerStore(StoreOp store);
   LogicalResult lowerReduce(ReduceOp reduce);
   LogicalResult checkTensorCoreMatmul(MatmulOp matmul);
+  void checkTileCopy(StoreOp store);
+  LogicalResult lowerTileCopy(StoreOp store, LoadOp load);
   LogicalResult lowerMatmul(MatmulOp matmul);
   LogicalResult lowerElementwise(Operation *op);
 
@@ -307,6 +309,10 @@ private:
   DenseSet<Value> ldmatrixBuffers;
   /// Shared buffers written or read fragment-wise as an accumulator.
   DenseSet<Value> accumulatorBuffers;
+  /// Whole-tile copies in uniform code (`store(load)` between global and
+  /// shared memory): the whole block copies, 16 bytes per access.
+  DenseMap<Operation *, LoadOp> tileCopies;
+  DenseSet<Operation *> copyLoads;
 };
 
 } // namespace
@@ -399,6 +405,8 @@ LogicalResult KernelLowering::analyze() {
     if (auto matmul = dyn_cast<MatmulOp>(op))
       if (failed(checkTensorCoreMatmul(matmul)))
         return WalkResult::interrupt();
+    if (auto store = dyn_cast<StoreOp>(op))
+      checkTileCopy(store);
     if (isa<TriSolveOp>(op))
       return op->emitOpError()
              << "is not supported by the GPU lowering yet (write the "
@@ -963,9 +971,13 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       })
       .Case<LoopOp>([&](LoopOp loop) { return lowerLoop(loop); })
       .Case<LoadOp>([&](LoadOp load) {
-        return fragmentLoads.contains(load) ? success() : lowerLoad(load);
+        return fragmentLoads.contains(load) || copyLoads.contains(load)
+                   ? success()
+                   : lowerLoad(load);
       })
       .Case<StoreOp>([&](StoreOp store) {
+        if (LoadOp source = tileCopies.lookup(store))
+          return lowerTileCopy(store, source);
         return fusedStores.contains(store) ? success() : lowerStore(store);
       })
       .Case<MatmulOp>([&](MatmulOp matmul) { return lowerMatmul(matmul); })
@@ -1450,6 +1462,144 @@ LogicalResult KernelLowering::lowerStore(StoreOp store) {
   }
   if (uniform && info.kind == TensorInfo::Kind::Shared)
     gpu::BarrierOp::create(b, loc);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Whole-tile copies
+//===----------------------------------------------------------------------===//
+
+/// `kda2.store (kda2.load %src[...]), %dst[...]` of a tile in uniform code,
+/// from global to shared memory or back (or shared to shared): instead of
+/// thread 0 moving the tile, every thread of the block copies 16-byte
+/// pieces (or the widest the alignment allows) in turn.
+void KernelLowering::checkTileCopy(StoreOp store) {
+  auto tile = dyn_cast<RankedTensorType>(store.getValue().getType());
+  auto load = store.getValue().getDefiningOp<LoadOp>();
+  if (!tile || !load || !load->hasOneUse() ||
+      load->getBlock() != store->getBlock() || !tile.hasStaticShape())
+    return;
+  for (auto loop = store->getParentOfType<LoopOp>(); loop;
+       loop = loop->getParentOfType<LoopOp>())
+    if (loop.getMapping() == LoopMapping::thread)
+      return;
+  auto space = [](Value t) {
+    return cast<KDA2TensorType>(t.getType()).getMemorySpace();
+  };
+  MemorySpace from = space(load.getSource()), to = space(store.getDest());
+  if (from == MemorySpace::reg || to == MemorySpace::reg ||
+      (from != MemorySpace::smem && to != MemorySpace::smem))
+    return;
+  tileCopies[store] = load;
+  copyLoads.insert(load);
+}
+
+LogicalResult KernelLowering::lowerTileCopy(StoreOp store, LoadOp load) {
+  Location loc = store.getLoc();
+  auto tile = cast<RankedTensorType>(store.getValue().getType());
+  TensorInfo &src = tensors[load.getSource()];
+  TensorInfo &dst = tensors[store.getDest()];
+  SmallVector<Value> srcPrefix = accessIndices(load.getSource(), load.getIndices());
+  SmallVector<Value> dstPrefix = accessIndices(store.getDest(), store.getIndices());
+  Type element = signless(tile.getElementType());
+  int64_t eb = elementBytes(element);
+  int64_t rank = tile.getRank(), cols = tile.getShape().back();
+  int64_t rows = tile.getNumElements() / cols;
+
+  // Widest piece both sides allow: the byte alignment of every row start.
+  auto alignOf = [&](TensorInfo &info, size_t prefixRank) -> int64_t {
+    if (info.kind == TensorInfo::Kind::Global) {
+      if (info.staticStrides.back() != 1)
+        return eb;
+      return globalAlignment(info, prefixRank + rank - 1);
+    }
+    auto shape = cast<MemRefType>(info.memref.getType()).getShape();
+    int64_t g = 16;
+    for (int64_t d = 0; d + 1 < int64_t(shape.size()); ++d) {
+      int64_t stride = eb;
+      for (int64_t e = d + 1; e < int64_t(shape.size()); ++e)
+        stride *= shape[e];
+      g = std::gcd(g, stride);
+    }
+    return std::max<int64_t>(g, eb);
+  };
+  int64_t bytes = std::min(alignOf(src, srcPrefix.size()),
+                           alignOf(dst, dstPrefix.size()));
+  int64_t vec = 1;
+  while (vec * 2 * eb <= bytes && cols % (vec * 2) == 0)
+    vec *= 2;
+  auto vecType = VectorType::get({vec}, element);
+
+  Value srcInRange, dstInRange;
+  if (src.kind == TensorInfo::Kind::Global)
+    srcInRange = inBoundsCondition(src, load.getIndices(),
+                                   srcPrefix.size() - load.getIndices().size(),
+                                   loc);
+  if (dst.kind == TensorInfo::Kind::Global)
+    dstInRange = inBoundsCondition(dst, store.getIndices(),
+                                   dstPrefix.size() - store.getIndices().size(),
+                                   loc);
+  OpBuilder::InsertionGuard guard(b);
+  if (dstInRange)
+    b.setInsertionPointToStart(
+        scf::IfOp::create(b, loc, TypeRange(), dstInRange, false).thenBlock());
+
+  int64_t perRow = cols / vec;
+  auto pieces = scf::ForOp::create(b, loc, threadId,
+                                   constantIndex(rows * perRow, loc),
+                                   constantIndex(blockX, loc));
+  b.setInsertionPoint(pieces.getBody()->getTerminator());
+  Value piece = pieces.getInductionVar();
+  Value row = arith::DivUIOp::create(b, loc, piece, constantIndex(perRow, loc));
+  Value col = arith::MulIOp::create(
+      b, loc,
+      arith::RemUIOp::create(b, loc, piece, constantIndex(perRow, loc)),
+      constantIndex(vec, loc));
+  // The row number, split into the tile's leading indices.
+  SmallVector<Value> lead(rank - 1);
+  for (int64_t d = rank - 2; d >= 0; --d) {
+    Value size = constantIndex(tile.getShape()[d], loc);
+    lead[d] = d == 0 ? row : arith::RemUIOp::create(b, loc, row, size);
+    if (d > 0)
+      row = arith::DivUIOp::create(b, loc, row, size);
+  }
+  auto at = [&](SmallVector<Value> prefix) {
+    prefix.append(lead.begin(), lead.end());
+    prefix.push_back(col);
+    return prefix;
+  };
+  auto read = [&]() -> Value {
+    SmallVector<Value> idx = at(srcPrefix);
+    if (src.kind != TensorInfo::Kind::Global)
+      return vector::LoadOp::create(b, loc, vecType, src.memref, idx);
+    return LLVM::LoadOp::create(b, loc, vecType, elementPointer(src, idx, loc),
+                                vec * eb);
+  };
+  Value value;
+  if (srcInRange) { // out-of-range tiles read as zero, like kda2.load
+    auto ifOp = scf::IfOp::create(b, loc, vecType, srcInRange, true);
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(b, loc, read());
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{arith::ConstantOp::create(b, loc, b.getZeroAttr(vecType))
+                       .getResult()});
+    value = ifOp.getResult(0);
+  } else {
+    value = read();
+  }
+  SmallVector<Value> idx = at(dstPrefix);
+  if (dst.kind != TensorInfo::Kind::Global)
+    vector::StoreOp::create(b, loc, value, dst.memref, idx);
+  else
+    LLVM::StoreOp::create(b, loc, value, elementPointer(dst, idx, loc),
+                          vec * eb);
+  b.setInsertionPointAfter(pieces);
+  if (dstInRange)
+    b.setInsertionPointAfter(pieces->getParentOp());
+  gpu::BarrierOp::create(b, loc);
   return success();
 }
 
