@@ -109,6 +109,7 @@ Status Driver::load(Driver &out, const char *library) {
     }
   }
   resolve(handle, "cuModuleLoadDataEx", api.cuModuleLoadDataEx); // optional
+  resolve(handle, "cuTensorMapEncodeTiled", api.cuTensorMapEncodeTiled);
 
   out.handle_ = handle;
   out.library_ = std::move(lib);

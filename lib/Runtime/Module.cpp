@@ -382,7 +382,7 @@ Status MetadataParser::directive(size_t line,
 Status MetadataParser::argDirective(size_t line,
                                     const std::vector<std::string_view> &f) {
   if (f.size() < 2)
-    return error(line, "'arg' needs a kind (ptr, scalar, dim or counters)");
+    return error(line, "'arg' needs a kind (ptr, scalar, dim, counters or tensormap)");
   std::string_view kind = f[1];
   size_t n = f.size() - 2;
   ArgInfo arg;
@@ -464,8 +464,53 @@ Status MetadataParser::argDirective(size_t line,
     countersLine_ = line;
     return addArg(line, std::move(arg));
   }
+  if (kind == "tensormap") {
+    // arg tensormap <name> <source> <rank> <d0> ... box <b0> ...
+    if (n < 3)
+      return error(line, "'arg tensormap' takes at least 3 fields (name "
+                         "source rank), got " +
+                             std::to_string(n));
+    arg.kind = ArgInfo::TensorMap;
+    KDA2RT_TRY(name(line, f[2], "argument name", arg.name));
+    KDA2RT_TRY(name(line, f[3], "argument name", arg.source));
+    const ArgInfo *src = nullptr;
+    for (const ArgInfo &a : info_.args)
+      if (a.kind == ArgInfo::Ptr && a.name == arg.source)
+        src = &a;
+    if (!src)
+      return error(line, "tensor map " + quoted(arg.name) + " names " +
+                             quoted(arg.source) +
+                             ", which is not an earlier pointer argument");
+    int64_t rank = 0;
+    KDA2RT_TRY(integer(line, f[4], "tensor map rank", 1, 5, rank));
+    if (f.size() != static_cast<size_t>(6 + 2 * rank) || f[5 + rank] != "box")
+      return error(line, "'arg tensormap " + arg.name + "' of rank " +
+                             std::to_string(rank) +
+                             " takes <rank> dimensions, 'box' and <rank> "
+                             "extents");
+    for (int64_t i = 0; i < rank; ++i) {
+      int64_t d = 0, b = 0;
+      KDA2RT_TRY(integer(line, f[5 + i], "tensor map dimension", 0,
+                         static_cast<int64_t>(src->shape.size()) - 1, d));
+      KDA2RT_TRY(integer(line, f[6 + rank + i], "tensor map box", 1, 256, b));
+      for (int prev : arg.mapDims)
+        if (prev == d)
+          return error(line, "tensor map " + quoted(arg.name) +
+                                 " lists dimension " + std::to_string(d) +
+                                 " twice");
+      arg.mapDims.push_back(static_cast<int>(d));
+      arg.box.push_back(static_cast<uint32_t>(b));
+    }
+    if (arg.mapDims.size() != src->shape.size())
+      return error(line, "tensor map " + quoted(arg.name) + " has rank " +
+                             std::to_string(rank) + " but " +
+                             quoted(arg.source) + " has rank " +
+                             std::to_string(src->shape.size()));
+    return addArg(line, std::move(arg));
+  }
   return error(line, "unknown arg kind " + quoted(kind) +
-                         " (expected ptr, scalar, dim or counters)");
+                         " (expected ptr, scalar, dim, counters or "
+                         "tensormap)");
 }
 
 Status MetadataParser::run() {
@@ -577,6 +622,15 @@ std::string kda2::runtime::formatKernelMetadata(const KernelInfo &info) {
       break;
     case ArgInfo::Counters:
       s += "arg counters " + std::to_string(a.numCounters);
+      break;
+    case ArgInfo::TensorMap:
+      s += "arg tensormap " + a.name + " " + a.source + " " +
+           std::to_string(a.mapDims.size());
+      for (int d : a.mapDims)
+        s += " " + std::to_string(d);
+      s += " box";
+      for (uint32_t b : a.box)
+        s += " " + std::to_string(b);
       break;
     }
     s += "\n";
@@ -850,6 +904,58 @@ Status kda2::runtime::computeLaunchConfig(const KernelInfo &info,
       std::memcpy(&slot, v, sizeof(*v));
       break;
     }
+    case ArgInfo::TensorMap: {
+      // The source tensor, stored densely in the order the map lists its
+      // dimensions (innermost first), padded dimensions rounded up.
+      const ArgInfo *src = info.findArg(a.source);
+      const LaunchArgs::Pointer *given = nullptr;
+      for (const LaunchArgs::Pointer &p : ptrs)
+        if (p.name == a.source)
+          given = &p;
+      if (!src || !given)
+        return fail(ErrorCode::InvalidArgument,
+                    "missing pointer argument " + quoted(a.source) +
+                        " (read through tensor map " + quoted(a.name) + ")");
+      TensorMapRequest req;
+      req.param = out.params.size();
+      req.dtype = src->dtype;
+      req.address = given->value;
+      req.box = a.box;
+      uint64_t eb = dtypeSize(src->dtype), stride = eb;
+      for (size_t i = 0; i < a.mapDims.size(); ++i) {
+        const ShapeDim &d = src->shape[a.mapDims[i]];
+        int64_t extent = d.size;
+        if (d.kind != ShapeDim::Static) {
+          const int64_t *v = d.kind == ShapeDim::Named ? findDim(d.name) : nullptr;
+          if (!v)
+            return fail(ErrorCode::InvalidArgument,
+                        "tensor map " + quoted(a.name) +
+                            " needs the size of every dimension of " +
+                            quoted(a.source));
+          extent = *v;
+        }
+        if (i > 0) {
+          if (stride % 16 != 0)
+            return fail(ErrorCode::InvalidArgument,
+                        "tensor map " + quoted(a.name) + ": a row of " +
+                            quoted(a.source) + " is " +
+                            std::to_string(stride) +
+                            " bytes, not a multiple of 16 (TMA needs "
+                            "16-byte strides)");
+          req.strides.push_back(stride);
+        }
+        req.dims.push_back(static_cast<uint64_t>(extent));
+        int64_t stored = (extent + d.padTo - 1) / d.padTo * d.padTo;
+        stride *= static_cast<uint64_t>(stored);
+      }
+      if (req.address % 16 != 0)
+        return fail(ErrorCode::InvalidArgument,
+                    "pointer argument " + quoted(a.source) +
+                        " is not 16-byte aligned (it is read with TMA)");
+      out.tensorMaps.push_back(std::move(req));
+      size = 128;
+      break;
+    }
     }
     out.params.push_back(slot);
     out.paramSizes.push_back(size);
@@ -972,6 +1078,33 @@ Status makeCurrent(const Driver &driver, CUcontext ctx) {
 }
 } // namespace
 
+namespace {
+/// CUtensorMapDataType of a dtype (cuda.h's enumerator order).
+int tensorMapDataType(DType type) {
+  switch (type) {
+  case DType::I1:
+  case DType::I8:
+  case DType::UI8:
+    return 0; // UINT8
+  case DType::I16:
+    return 1; // UINT16
+  case DType::I32:
+    return 3; // INT32
+  case DType::I64:
+    return 5; // INT64
+  case DType::F16:
+    return 6; // FLOAT16
+  case DType::F32:
+    return 7; // FLOAT32
+  case DType::F64:
+    return 8; // FLOAT64
+  case DType::BF16:
+    return 9; // BFLOAT16
+  }
+  return 7;
+}
+} // namespace
+
 Status Kernel::launch(const LaunchArgs &args, CUstream stream,
                       LaunchConfig *config) const {
   if (!valid())
@@ -987,6 +1120,35 @@ Status Kernel::launch(const LaunchArgs &args, CUstream stream,
   std::vector<void *> params(cfg.params.size());
   for (size_t i = 0; i < params.size(); ++i)
     params[i] = &cfg.params[i];
+  // Tensor maps are passed by value (128 bytes, 64-byte aligned).
+  struct alignas(64) EncodedMap {
+    uint64_t words[16];
+  };
+  std::vector<EncodedMap> maps(cfg.tensorMaps.size());
+  for (size_t i = 0; i < maps.size(); ++i) {
+    const TensorMapRequest &r = cfg.tensorMaps[i];
+    if (!driver_->api().cuTensorMapEncodeTiled)
+      return Status::error(ErrorCode::Cuda,
+                           "kernel '" + info_.name +
+                               "' uses TMA but the CUDA driver has no "
+                               "cuTensorMapEncodeTiled (driver too old)");
+    std::vector<uint32_t> ones(r.dims.size(), 1);
+    Status encoded = driver_->check(
+        driver_->api().cuTensorMapEncodeTiled(
+            &maps[i], tensorMapDataType(r.dtype),
+            static_cast<uint32_t>(r.dims.size()),
+            reinterpret_cast<void *>(static_cast<uintptr_t>(r.address)),
+            r.dims.data(), r.strides.data(), r.box.data(), ones.data(),
+            /*interleave=*/0, /*swizzle=*/0, /*l2Promotion 128B=*/2,
+            /*oobFill=*/0),
+        "cuTensorMapEncodeTiled");
+    if (!encoded.ok()) {
+      encoded.prepend("kernel '" + info_.name + "', tensor map of '" +
+                      info_.args[r.param].source + "'");
+      return encoded;
+    }
+    params[r.param] = &maps[i];
+  }
   // Dispatch to a shape-specialised copy when a dimension has its size (the
   // copies share the generic kernel's parameters and launch geometry).
   CUfunction func = func_;

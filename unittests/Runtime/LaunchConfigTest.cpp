@@ -291,3 +291,115 @@ TEST_F(LaunchConfigTest, ScalarConversions) {
                   "scalar argument 'mode' (i32) needs an integer in "
                   "[-2147483648, 2147483647], got 1099511627776");
 }
+
+//===----------------------------------------------------------------------===//
+// Tensor maps (TMA): what cuTensorMapEncodeTiled will get, without a GPU
+//===----------------------------------------------------------------------===//
+
+namespace {
+// a: [b, c, 64, 32] bf16 row-major, read in [64, 32] tiles; x: [b, s, 8]
+// f32 with s padded to 32 (stored rows of 32 * 8 floats), its map listing
+// the dimensions innermost first.
+const char *kTmaMeta = "kda2-kernel-v1\n"
+                       "name tma\n"
+                       "block 128 1 1\n"
+                       "grid.y b\n"
+                       "arg ptr a bf16 in 4 b c 64 32\n"
+                       "arg ptr x f32 in 3 b s 8\n"
+                       "pad x s 32\n"
+                       "arg dim b\n"
+                       "arg dim c\n"
+                       "arg dim s\n"
+                       "arg tensormap a__tma a 4 3 2 1 0 box 32 64 1 1\n"
+                       "arg tensormap x__tma x 3 2 1 0 box 8 16 1\n"
+                       "end\n";
+} // namespace
+
+TEST(TensorMapConfig, DensePhysicalStridesAndBox) {
+  KernelInfo info;
+  ASSERT_TRUE(parseKernelMetadata(kTmaMeta, info).ok());
+  LaunchArgs args;
+  args.ptr("a", reinterpret_cast<const void *>(0x10000))
+      .ptr("x", reinterpret_cast<const void *>(0x20000));
+  args.dim("b", 2).dim("c", 3).dim("s", 33);
+  LaunchConfig cfg;
+  Status s = computeLaunchConfig(info, args, cfg);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(cfg.tensorMaps.size(), 2u);
+  const TensorMapRequest &a = cfg.tensorMaps[0];
+  EXPECT_EQ(a.param, 5u); // after a, x and the three dims
+  EXPECT_EQ(a.dtype, DType::BF16);
+  EXPECT_EQ(a.address, 0x10000u);
+  EXPECT_EQ(a.dims, (std::vector<uint64_t>{32, 64, 3, 2}));
+  EXPECT_EQ(a.strides, (std::vector<uint64_t>{64, 64 * 64, 3 * 64 * 64}));
+  EXPECT_EQ(a.box, (std::vector<uint32_t>{32, 64, 1, 1}));
+  const TensorMapRequest &x = cfg.tensorMaps[1];
+  EXPECT_EQ(x.dims, (std::vector<uint64_t>{8, 33, 2}));
+  // s = 33 is stored as 64 rows: the batch stride uses the padded extent.
+  EXPECT_EQ(x.strides, (std::vector<uint64_t>{32, 32 * 64}));
+  EXPECT_EQ(cfg.paramSizes[5], 128u);
+  EXPECT_EQ(cfg.paramSizes[6], 128u);
+  // The metadata round-trips.
+  KernelInfo again;
+  ASSERT_TRUE(parseKernelMetadata(formatKernelMetadata(info), again).ok());
+  EXPECT_EQ(formatKernelMetadata(again), formatKernelMetadata(info));
+}
+
+TEST(TensorMapConfig, RejectsWhatTmaCannotRead) {
+  std::string meta = kTmaMeta;
+  KernelInfo info;
+  ASSERT_TRUE(parseKernelMetadata(meta, info).ok());
+  LaunchArgs misaligned;
+  misaligned.ptr("a", reinterpret_cast<const void *>(0x10008))
+      .ptr("x", reinterpret_cast<const void *>(0x20000));
+  misaligned.dim("b", 2).dim("c", 3).dim("s", 33);
+  LaunchConfig cfg;
+  Status s = computeLaunchConfig(info, misaligned, cfg);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message(), "kernel 'tma': pointer argument 'a' is not 16-byte "
+                         "aligned (it is read with TMA)");
+
+  // Rows of 6 bf16 (12 bytes) cannot be TMA strides.
+  std::string narrow = meta;
+  narrow.replace(narrow.find("64 32\n"), 6, "64 6\n");
+  ASSERT_TRUE(parseKernelMetadata(narrow, info).ok());
+  LaunchArgs args;
+  args.ptr("a", reinterpret_cast<const void *>(0x10000))
+      .ptr("x", reinterpret_cast<const void *>(0x20000));
+  args.dim("b", 2).dim("c", 3).dim("s", 33);
+  s = computeLaunchConfig(info, args, cfg);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message(), "kernel 'tma': tensor map 'a__tma': a row of 'a' is "
+                         "12 bytes, not a multiple of 16 (TMA needs 16-byte "
+                         "strides)");
+}
+
+TEST(TensorMapConfig, MetadataErrors) {
+  auto parse = [](const std::string &line) {
+    std::string meta = kTmaMeta;
+    meta.replace(meta.find("arg tensormap a__tma"),
+                 std::string("arg tensormap a__tma a 4 3 2 1 0 box 32 64 1 1")
+                     .size(),
+                 line);
+    KernelInfo info;
+    Status s = parseKernelMetadata(meta, info);
+    EXPECT_FALSE(s.ok()) << line;
+    return s.message();
+  };
+  EXPECT_EQ(parse("arg tensormap m q 4 3 2 1 0 box 32 64 1 1"),
+            "line 11: tensor map 'm' names 'q', which is not an earlier "
+            "pointer argument");
+  EXPECT_EQ(parse("arg tensormap m a 2 3 2 box 32 64"),
+            "line 11: tensor map 'm' has rank 2 but 'a' has rank 4");
+  EXPECT_EQ(parse("arg tensormap m a 4 3 3 1 0 box 32 64 1 1"),
+            "line 11: tensor map 'm' lists dimension 3 twice");
+  EXPECT_EQ(parse("arg tensormap m a 4 3 2 1 0 box 32 512 1 1")
+                .rfind("line 11: bad integer '512' in tensor map box", 0),
+            0u);
+  EXPECT_EQ(parse("arg tensormap m a 4 3 2 1 0 32 64 1 1"),
+            "line 11: 'arg tensormap m' of rank 4 takes <rank> dimensions, "
+            "'box' and <rank> extents");
+  EXPECT_EQ(parse("arg tensormap m a 6 3 2 1 0 box 32 64 1 1")
+                .rfind("line 11: bad integer '6' in tensor map rank", 0),
+            0u);
+}

@@ -129,6 +129,12 @@ public:
     CUresult (*cuStreamSynchronize)(CUstream stream);
     CUresult (*cuGetErrorName)(CUresult error, const char **name);
     CUresult (*cuGetErrorString)(CUresult error, const char **text);
+    /// Optional (null if absent): TMA descriptors (CUDA 12+ drivers).
+    CUresult (*cuTensorMapEncodeTiled)(
+        void *tensorMap, int dataType, uint32_t rank, void *globalAddress,
+        const uint64_t *globalDim, const uint64_t *globalStrides,
+        const uint32_t *boxDim, const uint32_t *elementStrides,
+        int interleave, int swizzle, int l2Promotion, int oobFill);
     /// Optional (null if absent): used to get the JIT error log for PTX.
     CUresult (*cuModuleLoadDataEx)(CUmodule *module, const void *image,
                                    unsigned numOptions, int *options,

@@ -51,7 +51,7 @@ struct KDA2RT_API ShapeDim {
 
 /// One `arg` line: a kernel parameter, in parameter order.
 struct KDA2RT_API ArgInfo {
-  enum Kind { Ptr, Scalar, Dim, Counters } kind = Ptr;
+  enum Kind { Ptr, Scalar, Dim, Counters, TensorMap } kind = Ptr;
   /// Argument name; "counters" for the counters buffer.
   std::string name;
   // Ptr:
@@ -62,6 +62,13 @@ struct KDA2RT_API ArgInfo {
   ScalarType scalarType = ScalarType::F32;
   // Counters:
   int64_t numCounters = 0;
+  // TensorMap (a 128-byte CUtensorMap passed by value, built at launch for
+  // the TMA copies of pointer argument `source`): the source's logical
+  // dimension of each tensor-map dimension, innermost first, and the box
+  // (tile) extent along each.
+  std::string source;
+  std::vector<int> mapDims;
+  std::vector<uint32_t> box;
   /// 1-based metadata line of this argument.
   size_t line = 0;
 };
@@ -162,6 +169,17 @@ private:
 };
 
 /// Everything cuLaunchKernel needs, computed from metadata + arguments.
+/// What cuTensorMapEncodeTiled needs for one `arg tensormap` parameter
+/// (computed without a GPU; Kernel::launch encodes it).
+struct KDA2RT_API TensorMapRequest {
+  size_t param = 0; // index into LaunchConfig::params
+  DType dtype = DType::F32;
+  CUdeviceptr address = 0;
+  std::vector<uint64_t> dims;    // elements, innermost first
+  std::vector<uint64_t> strides; // bytes, of dims 1..rank-1
+  std::vector<uint32_t> box;     // elements, innermost first
+};
+
 struct KDA2RT_API LaunchConfig {
   unsigned grid[3] = {1, 1, 1};
   unsigned block[3] = {1, 1, 1};
@@ -172,6 +190,9 @@ struct KDA2RT_API LaunchConfig {
   std::vector<unsigned> paramSizes;
   /// Resolved dimension sizes (given or inferred from shapes), by name.
   std::vector<LaunchArgs::Size> dims;
+  /// Tensor-map parameters (their params slot is a placeholder; the launch
+  /// passes the 128-byte encoded map instead).
+  std::vector<TensorMapRequest> tensorMaps;
 
   /// True when the grid has no blocks (a zero-sized problem): nothing to run.
   bool empty() const { return grid[0] == 0 || grid[1] == 0 || grid[2] == 0; }
