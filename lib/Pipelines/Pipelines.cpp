@@ -11,6 +11,7 @@
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -78,6 +79,9 @@ void mlir::kda2::buildLowerToNVVMPipeline(OpPassManager &pm,
   device.addPass(createConvertNVGPUToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   device.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  device.addPass(createFinalizeTensorMapsPass());
+  // NVVM ops without an intrinsic (the mbarrier wait loop) become inline PTX.
+  device.addPass(createConvertNVVMToLLVMPass());
   device.addPass(createCanonicalizerPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 

@@ -23,6 +23,8 @@
 // PIPELINE-NEXT: convert-scf-to-cf{{.*}},
 // PIPELINE-NEXT: convert-nvgpu-to-nvvm,
 // PIPELINE-NEXT: convert-gpu-to-nvvm{{.*}},
+// PIPELINE-NEXT: kda2-finalize-tensor-maps,
+// PIPELINE-NEXT: convert-nvvm-to-llvm,
 // PIPELINE-NEXT: canonicalize{{.*}}
 // PIPELINE-NEXT: ),
 // PIPELINE-NEXT: reconcile-unrealized-casts,

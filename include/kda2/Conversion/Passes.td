@@ -55,4 +55,20 @@ def ConvertKDA2ToGPUPass : Pass<"convert-kda2-to-gpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def FinalizeTensorMapsPass
+    : Pass<"kda2-finalize-tensor-maps", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make TMA tensor-map parameters 128-byte by-value grid constants";
+  let description = [{
+    Runs after `convert-gpu-to-nvvm`, which keeps only some parameter
+    attributes: every parameter listed in a kernel's `kda2.tensor_maps`
+    attribute (set by `convert-kda2-to-gpu` for `#pragma tma_coalesce`)
+    becomes `llvm.byval = !llvm.array<128 x i8>` with `nvvm.grid_constant`,
+    so PTX declares it `.param .align 64 .b8 p[128]` (a `CUtensorMap` passed
+    by value, as `cuTensorMapEncodeTiled` makes it) and the TMA copies use
+    its address in the parameter space.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 #endif // KDA2_CONVERSION_PASSES_TD

@@ -136,6 +136,18 @@ struct TensorInfo {
 //===----------------------------------------------------------------------===//
 
 /// A `@shape_hint` specialization: the named dimension has this size.
+/// A TMA tensor map: one per (global tensor, tile shape) copied with
+/// `#pragma tma_coalesce`, passed by value as a 128-byte kernel parameter.
+struct TmaMap {
+  unsigned argIndex = 0;
+  SmallVector<int64_t> tileShape;
+  /// The tensor's logical dimension of each map dimension and the box
+  /// extent along it, innermost (physical) first.
+  SmallVector<int64_t> mapDims, box;
+  std::string name;
+  unsigned param = 0;
+};
+
 struct Specialization {
   std::string dim;
   int64_t value = 0;
@@ -179,7 +191,10 @@ private:
   LogicalResult lowerReduce(ReduceOp reduce);
   LogicalResult checkTensorCoreMatmul(MatmulOp matmul);
   void checkTileCopy(StoreOp store);
+  void planTmaCopies();
   LogicalResult lowerTileCopy(StoreOp store, LoadOp load);
+  LogicalResult lowerTmaCopy(StoreOp store, LoadOp load, const TmaMap &map);
+  Value sharedPointer(Value memref, ArrayRef<Value> indices, Location loc);
   LogicalResult lowerMatmul(MatmulOp matmul);
   LogicalResult lowerElementwise(Operation *op);
 
@@ -313,6 +328,14 @@ private:
   /// shared memory): the whole block copies, 16 bytes per access.
   DenseMap<Operation *, LoadOp> tileCopies;
   DenseSet<Operation *> copyLoads;
+  /// Copies global -> shared done by the tensor memory accelerator, and
+  /// their maps; the shared mbarrier they complete on and this thread's
+  /// view of its phase.
+  DenseMap<Operation *, unsigned> tmaCopies;
+  SmallVector<TmaMap> tmaMaps;
+  DenseSet<Value> tmaBuffers;
+  Value tmaBarrier, tmaPhase;
+  SmallVector<Value> tmaDescriptors;
 };
 
 } // namespace
@@ -434,7 +457,10 @@ LogicalResult KernelLowering::analyze() {
     if (loop.getMapping() == LoopMapping::thread && placeLanesAcrossWarps(loop))
       scratchElements = std::max(scratchElements, blockX);
   });
-  return chooseSharedPadding();
+  if (failed(chooseSharedPadding()))
+    return failure();
+  planTmaCopies();
+  return success();
 }
 
 /// An index expressed as `coef * threadIv + rest` (rest unknown).
@@ -669,6 +695,16 @@ std::string KernelLowering::buildMetadata() {
     for (const auto &[name, isFloat] : counterNames)
       os << "counter " << name << " " << (isFloat ? "f64" : "i64") << "\n";
   }
+  for (const TmaMap &tma : tmaMaps) {
+    os << "arg tensormap " << tma.name << " "
+       << kernel.getArgName(tma.argIndex).str() << " " << tma.mapDims.size();
+    for (int64_t d : tma.mapDims)
+      os << " " << d;
+    os << " box";
+    for (int64_t e : tma.box)
+      os << " " << e;
+    os << "\n";
+  }
   for (const Specialization &v : variants)
     os << "variant " << v.dim << " " << v.value << " " << v.name << "\n";
   os << "end\n";
@@ -695,6 +731,12 @@ LogicalResult KernelLowering::run() {
     params.push_back(b.getI64Type());
   if (!counterNames.empty())
     params.push_back(globalPtr);
+  // TMA tensor maps (generic pointers here; kda2-finalize-tensor-maps makes
+  // them 128-byte by-value grid constants once they are LLVM functions).
+  for (TmaMap &map : tmaMaps) {
+    map.param = params.size();
+    params.push_back(LLVM::LLVMPointerType::get(b.getContext()));
+  }
 
   // Shared buffers become workgroup attributions.
   SmallVector<Type> workgroup;
@@ -714,6 +756,10 @@ LogicalResult KernelLowering::run() {
   if (scratchElements)
     workgroup.push_back(MemRefType::get({scratchElements}, b.getF32Type(),
                                         AffineMap(), workgroupSpace));
+  // The mbarrier TMA copies complete on.
+  if (!tmaMaps.empty())
+    workgroup.push_back(MemRefType::get({1}, b.getI64Type(), AffineMap(),
+                                        workgroupSpace));
 
   b.setInsertionPointToEnd(gpuModule.getBody());
   func = gpu::GPUFuncOp::create(b, loc, name(),
@@ -733,10 +779,29 @@ LogicalResult KernelLowering::run() {
   }
   func.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({int32_t(blockX), 1, 1}));
-  for (auto [i, alloc] : llvm::enumerate(sharedAllocs))
+  for (auto [i, alloc] : llvm::enumerate(sharedAllocs)) {
     map.map(alloc.getResult(), func.getWorkgroupAttributions()[i]);
+    // TMA writes boxes to 128-byte aligned shared addresses.
+    if (tmaBuffers.contains(alloc.getResult()))
+      func.setWorkgroupAttributionAttr(i, "llvm.align",
+                                       b.getI64IntegerAttr(128));
+  }
   if (scratchElements)
-    reductionScratch = func.getWorkgroupAttributions().back();
+    reductionScratch =
+        func.getWorkgroupAttributions()[sharedAllocs.size()];
+  if (!tmaMaps.empty()) {
+    unsigned index = func.getWorkgroupAttributions().size() - 1;
+    tmaBarrier = func.getWorkgroupAttributions()[index];
+    func.setWorkgroupAttributionAttr(index, "llvm.align",
+                                     b.getI64IntegerAttr(8));
+    SmallVector<int32_t> mapParams;
+    for (TmaMap &tma : tmaMaps) {
+      mapParams.push_back(tma.param);
+      func.setArgAttr(tma.param, LLVM::LLVMDialect::getAlignAttrName(),
+                      b.getI64IntegerAttr(64));
+    }
+    func->setAttr("kda2.tensor_maps", b.getDenseI32ArrayAttr(mapParams));
+  }
 
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
@@ -747,7 +812,29 @@ LogicalResult KernelLowering::run() {
         b, loc, b.getIndexType(),
         entry.getArgument(kernel.getNumArguments() + i));
   if (!counterNames.empty())
-    countersPtr = entry.getArgument(params.size() - 1);
+    countersPtr =
+        entry.getArgument(kernel.getNumArguments() + dimNames.size());
+  for (TmaMap &tma : tmaMaps)
+    tmaDescriptors.push_back(entry.getArgument(tma.param));
+  // TMA: one mbarrier (initialised by thread 0 for one arrival plus the
+  // copy's bytes) and each thread's copy of its phase parity.
+  if (!tmaMaps.empty()) {
+    OpBuilder::InsertionGuard guard(b);
+    tmaPhase = memref::AllocaOp::create(b, loc,
+                                        MemRefType::get({1}, b.getI32Type()));
+    memref::StoreOp::create(
+        b, loc, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)),
+        tmaPhase, ValueRange{constantIndex(0, loc)});
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        threadId, constantIndex(0, loc));
+    b.setInsertionPointToStart(
+        scf::IfOp::create(b, loc, TypeRange(), first, false).thenBlock());
+    NVVM::MBarrierInitOp::create(
+        b, loc, sharedPointer(tmaBarrier, {constantIndex(0, loc)}, loc),
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1)), Value());
+  }
+  if (!tmaMaps.empty())
+    gpu::BarrierOp::create(b, loc);
   // A @shape_hint copy: the hinted size is a constant (its parameter stays,
   // so every variant has the generic kernel's signature).
   if (specialization && dimIndex.count(specialization->dim))
@@ -976,8 +1063,11 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
                    : lowerLoad(load);
       })
       .Case<StoreOp>([&](StoreOp store) {
-        if (LoadOp source = tileCopies.lookup(store))
+        if (LoadOp source = tileCopies.lookup(store)) {
+          if (auto it = tmaCopies.find(store); it != tmaCopies.end())
+            return lowerTmaCopy(store, source, tmaMaps[it->second]);
           return lowerTileCopy(store, source);
+        }
         return fusedStores.contains(store) ? success() : lowerStore(store);
       })
       .Case<MatmulOp>([&](MatmulOp matmul) { return lowerMatmul(matmul); })
@@ -1600,6 +1690,207 @@ LogicalResult KernelLowering::lowerTileCopy(StoreOp store, LoadOp load) {
   if (dstInRange)
     b.setInsertionPointAfter(pieces->getParentOp());
   gpu::BarrierOp::create(b, loc);
+  return success();
+}
+
+/// `#pragma tma_coalesce` (on an enclosing loop or the kernel): the tile
+/// copies from global to shared memory it covers go through the tensor
+/// memory accelerator on sm_90: thread 0 issues one `cp.async.bulk.tensor`
+/// for the whole tile and every thread waits on an mbarrier. The tensor map
+/// spans all the tensor's physical dimensions; the box is the tile along
+/// the tile's dimensions and 1 along the indexed ones. A copy TMA cannot do
+/// (shape, layout, padded destination, chip) keeps the block-wide copy,
+/// with a warning that says why.
+void KernelLowering::planTmaCopies() {
+  auto requested = [&](Operation *op) {
+    auto isTma = [](Attribute a) {
+      auto pragma = dyn_cast<PragmaAttr>(a);
+      return pragma && pragma.getKind() == PragmaKind::tma_coalesce;
+    };
+    if (ArrayAttr pragmas = kernel.getPragmasAttr())
+      if (llvm::any_of(pragmas, isTma))
+        return true;
+    for (auto loop = op->getParentOfType<LoopOp>(); loop;
+         loop = loop->getParentOfType<LoopOp>())
+      if (ArrayAttr annotations = loop.getAnnotationsAttr())
+        if (llvm::any_of(annotations, isTma))
+          return true;
+    return false;
+  };
+  // Deterministic order: walk the kernel.
+  SmallVector<StoreOp> stores;
+  kernel.walk([&](StoreOp store) {
+    if (tileCopies.count(store))
+      stores.push_back(store);
+  });
+  for (StoreOp store : stores) {
+    LoadOp load = tileCopies.lookup(store);
+    auto srcType = cast<KDA2TensorType>(load.getSource().getType());
+    auto dstType = cast<KDA2TensorType>(store.getDest().getType());
+    if (srcType.getMemorySpace() == MemorySpace::smem ||
+        dstType.getMemorySpace() != MemorySpace::smem || !requested(store))
+      continue;
+    auto reject = [&](const Twine &why) {
+      if (!specialization)
+        store.emitWarning() << "'#pragma tma_coalesce' does not apply to this "
+                               "copy ("
+                            << why << "); the block copies it instead";
+    };
+    if (!StringRef(chip).starts_with("sm_9") &&
+        !StringRef(chip).starts_with("sm_1")) {
+      reject("cp.async.bulk.tensor needs sm_90 or newer, compiling for " +
+             chip);
+      continue;
+    }
+    auto tile = cast<RankedTensorType>(store.getValue().getType());
+    auto arg = cast<BlockArgument>(load.getSource());
+    unsigned rank = srcType.getRank(), tileRank = tile.getRank();
+    if (rank > 5) {
+      reject("tensor maps have at most 5 dimensions");
+      continue;
+    }
+    SmallVector<int64_t> perm = *getLayoutPermutation(
+        argLayouts.count(arg.getArgNumber())
+            ? argLayouts.lookup(arg.getArgNumber())
+            : Layout::row_major,
+        rank);
+    TmaMap candidate;
+    candidate.argIndex = arg.getArgNumber();
+    candidate.tileShape.assign(tile.getShape().begin(), tile.getShape().end());
+    int64_t lastTileDim = -1;
+    bool ordered = true;
+    for (unsigned p = 0; p < rank; ++p)
+      if (perm[p] >= int64_t(rank - tileRank)) {
+        ordered &= perm[p] > lastTileDim;
+        lastTileDim = perm[p];
+      }
+    for (int64_t p = rank - 1; p >= 0; --p) {
+      int64_t d = perm[p];
+      candidate.mapDims.push_back(d);
+      candidate.box.push_back(
+          d >= int64_t(rank - tileRank) ? tile.getShape()[d - (rank - tileRank)]
+                                        : 1);
+    }
+    int64_t eb = elementBytes(tile.getElementType());
+    if (!ordered) {
+      reject("the layout stores the tile's dimensions in another order");
+      continue;
+    }
+    if (llvm::any_of(candidate.box, [](int64_t e) { return e > 256; })) {
+      reject("a box side is larger than 256 elements");
+      continue;
+    }
+    if (candidate.box.front() * eb % 16 != 0) {
+      reject("the innermost side of the box is not a multiple of 16 bytes");
+      continue;
+    }
+    if (sharedPadding.lookup(store.getDest())) {
+      reject("the destination buffer is padded; TMA writes the box densely");
+      continue;
+    }
+    if (!store.getIndices().empty() &&
+        tile.getNumElements() * eb % 128 != 0) {
+      reject("the destination tile is not 128-byte aligned");
+      continue;
+    }
+    auto same = llvm::find_if(tmaMaps, [&](const TmaMap &m) {
+      return m.argIndex == candidate.argIndex &&
+             m.tileShape == candidate.tileShape;
+    });
+    if (same == tmaMaps.end()) {
+      std::string argName = kernel.getArgName(candidate.argIndex).str();
+      if (argName.empty())
+        argName = "arg" + std::to_string(candidate.argIndex);
+      candidate.name = argName + "__tma" + std::to_string(tmaMaps.size());
+      tmaMaps.push_back(candidate);
+      same = tmaMaps.end() - 1;
+    }
+    tmaCopies[store] = same - tmaMaps.begin();
+    tmaBuffers.insert(store.getDest());
+  }
+}
+
+/// The `!llvm.ptr<3>` of an element of a shared (workgroup) memref.
+Value KernelLowering::sharedPointer(Value memref, ArrayRef<Value> indices,
+                                    Location loc) {
+  auto type = cast<MemRefType>(memref.getType());
+  Value base =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value offset = constantIndex(0, loc);
+  int64_t stride = 1;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    if (d < int64_t(indices.size()))
+      offset = arith::AddIOp::create(
+          b, loc, offset,
+          arith::MulIOp::create(b, loc, indices[d], constantIndex(stride, loc)));
+    stride *= type.getShape()[d];
+  }
+  Value bytes = arith::MulIOp::create(
+      b, loc, offset,
+      constantIndex(elementBytes(type.getElementType()), loc));
+  Value address = arith::IndexCastOp::create(
+      b, loc, b.getI64Type(), arith::AddIOp::create(b, loc, base, bytes));
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), address);
+}
+
+LogicalResult KernelLowering::lowerTmaCopy(StoreOp store, LoadOp load,
+                                           const TmaMap &tma) {
+  Location loc = store.getLoc();
+  auto tile = cast<RankedTensorType>(store.getValue().getType());
+  TensorInfo &dst = tensors[store.getDest()];
+  SmallVector<Value> srcIndices =
+      accessIndices(load.getSource(), load.getIndices());
+  SmallVector<Value> dstIndices;
+  for (Value index : store.getIndices())
+    dstIndices.push_back(lookup(index));
+  int64_t bytes =
+      tile.getNumElements() * elementBytes(tile.getElementType());
+  // Everyone is done with the destination before the async proxy writes it.
+  gpu::BarrierOp::create(b, loc);
+  Value bar = sharedPointer(tmaBarrier, {constantIndex(0, loc)}, loc);
+  {
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        threadId, constantIndex(0, loc));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(
+        scf::IfOp::create(b, loc, TypeRange(), first, false).thenBlock());
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+    NVVM::MBarrierArriveExpectTxOp::create(
+        b, loc, Type(), bar,
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(bytes)),
+        NVVM::MemScopeKindAttr(), BoolAttr(), Value());
+    // Coordinates, innermost first: the indices of the indexed dimensions
+    // (out-of-range boxes are filled with zeros, like kda2.load), 0 along
+    // the tile.
+    SmallVector<Value> coords;
+    for (int64_t d : tma.mapDims) {
+      Value index = d < int64_t(srcIndices.size()) ? srcIndices[d]
+                                                   : constantIndex(0, loc);
+      coords.push_back(
+          arith::IndexCastOp::create(b, loc, b.getI32Type(), index));
+    }
+    // The CTA's shared window inside the (1-CTA) cluster's.
+    Value dstCluster = LLVM::AddrSpaceCastOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7),
+        sharedPointer(dst.memref, dstIndices, loc));
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        b, loc, dstCluster,
+        tmaDescriptors[&tma - tmaMaps.data()], coords, bar, ValueRange(),
+        Value(), Value(), NVVM::TMALoadMode::TILE, false,
+        NVVM::CTAGroupKindAttr(), Value());
+  }
+  Value zero = constantIndex(0, loc);
+  Value phase = memref::LoadOp::create(b, loc, tmaPhase, ValueRange{zero});
+  NVVM::MBarrierTryWaitParityOp::create(
+      b, loc, bar, phase,
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(10000000)));
+  Value flipped = arith::XOrIOp::create(
+      b, loc, phase, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1)));
+  memref::StoreOp::create(b, loc, flipped, tmaPhase, ValueRange{zero});
   return success();
 }
 

@@ -9,6 +9,8 @@
 
 #include "kda2/Dialect/KDA2/IR/KDA2.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 
@@ -41,6 +43,14 @@ LogicalResult KDA2Dialect::verifyOperationAttribute(Operation *op,
         getProfiles().get(name.getValue());
     if (!profile)
       return op->emitError() << llvm::toString(profile.takeError());
+    return success();
+  }
+  // Set by convert-kda2-to-gpu on kernels with TMA copies, consumed by
+  // kda2-finalize-tensor-maps: the tensor-map parameters.
+  if (attr.getName() == "kda2.tensor_maps") {
+    if (!isa<FunctionOpInterface>(op) || !isa<DenseI32ArrayAttr>(attr.getValue()))
+      return op->emitError() << "'kda2.tensor_maps' must be an array<i32> of "
+                                "parameter indices on a function";
     return success();
   }
   return op->emitError() << "unknown kda2 attribute '"

@@ -1,0 +1,25 @@
+// RUN: kda2-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(kda2-finalize-tensor-maps))' --verify-diagnostics | FileCheck %s
+// kda2-finalize-tensor-maps turns the parameters convert-kda2-to-gpu lists
+// in `kda2.tensor_maps` into 128-byte by-value grid constants (PTX
+// `.param .align 64 .b8 p[128]`, what a CUtensorMap needs) once the kernel
+// is an llvm.func, and drops the list.
+
+// CHECK-LABEL: llvm.func @k(
+// CHECK-SAME: %{{.*}}: !llvm.ptr<1>,
+// CHECK-SAME: %{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}
+// CHECK-SAME: attributes {gpu.kernel, nvvm.kernel}
+// CHECK-NOT: kda2.tensor_maps
+gpu.module @m {
+  llvm.func @k(%x: !llvm.ptr<1>, %map: !llvm.ptr {llvm.align = 64 : i64}) attributes {gpu.kernel, nvvm.kernel, kda2.tensor_maps = array<i32: 1>} {
+    llvm.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @below {{'llvm.func' op kda2.tensor_maps names parameter #0, which is not a pointer parameter}}
+  llvm.func @k(%x: i64) attributes {gpu.kernel, nvvm.kernel, kda2.tensor_maps = array<i32: 0>} {
+    llvm.return
+  }
+}
