@@ -94,6 +94,28 @@ def run_matmul(rt, kernels, B, results):
         print(results[-1], flush=True)
 
 
+def run_vnni4(rt, kernels, B, results):
+    """packing(vnni4) (test/Conversion/KDA2ToGPU/vnni4.mlir): w[b, n, k] is
+    stored as [b, k / 4, n, 4]. vnni_mm multiplies a @ w^T on tensor cores
+    (group-wise copy + plain ldmatrix); vnni_unpack reads it element-wise."""
+    module = rt.load(os.path.join(kernels, "vnni4.sm_90a.cubin"))
+    stream = torch.cuda.current_stream().cuda_stream
+    a = torch.randn(B, 64, 32, device="cuda").bfloat16()
+    w = torch.randn(B, 64, 32, device="cuda").bfloat16()
+    packed = w.view(B, 64, 8, 4).permute(0, 2, 1, 3).contiguous()
+    y = torch.full((B, 64, 64), float("nan"), device="cuda")
+    rt.kernel(module, "vnni_mm").prepare({"a": a, "w": packed, "y": y}, {"b": B}, {},
+                                         stream)()
+    u = torch.full((B, 64, 32), float("nan"), device="cuda").bfloat16()
+    rt.kernel(module, "vnni_unpack").prepare({"w": packed, "u": u}, {"b": B}, {}, stream)()
+    torch.cuda.synchronize()
+    results.append({"kernel": "vnni_mm", "B": B,
+                    "err_o": bench.rel_err(y, a.double() @ w.double().transpose(-1, -2))})
+    results.append({"kernel": "vnni_unpack", "B": B,
+                    "err_o": bench.rel_err(u, w.double())})
+    print(results[-2], results[-1], flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kernels", required=True)
@@ -112,6 +134,7 @@ def main():
     bench.run_varlen(rt, args.kernels, None, [3, 0, 1, 5, 2], 4, 128, results)
     bench.run_delta_softmax(rt, args.kernels, 2, 4, results)
     run_matmul(rt, args.kernels, 3, results)
+    run_vnni4(rt, args.kernels, 3, results)
     for S in (32, 33, 70):
         run_padded(rt, args.kernels, 3, S, results)
     for T in (1, 3):

@@ -125,6 +125,12 @@ struct TensorInfo {
   /// Global: dimensions stored with their extent padded to a multiple of
   /// this many elements (`@coalesced_access ... else padding_alignN`).
   llvm::StringMap<int64_t> pitchPadding;
+  /// Global, `packing(vnni4)`: the logical dimensions stored innermost (c)
+  /// and next (r); element (r, c) of each r x c matrix sits at
+  /// ((c / 4) * r_size + r) * 4 + c % 4.
+  int64_t vnniInner = -1, vnniOuter = -1;
+  /// vnni4: elements between consecutive groups of 4 along c (4 * r_size).
+  Value vnniGroupStride;
   /// Global: runtime size of each logical dimension (index values).
   SmallVector<Value> sizes;
   /// Argument index in the kernel (global tensors).
@@ -280,6 +286,7 @@ private:
   llvm::StringMap<Value> dimIndex; // runtime size as index
   DenseMap<Value, int64_t> sharedPadding;
   DenseMap<unsigned, Layout> argLayouts;
+  DenseSet<unsigned> vnni4Args;
   /// Counter slots in walk order: name and whether the slot holds an f64.
   SmallVector<std::pair<std::string, bool>> counterNames;
   DenseMap<Operation *, unsigned> counterSlots;
@@ -362,7 +369,12 @@ LogicalResult KernelLowering::analyze() {
   for (Operation &op : body)
     if (auto gmem = dyn_cast<GmemOp>(op))
       for (Value t : gmem.getTensors())
-        argLayouts[cast<BlockArgument>(t).getArgNumber()] = gmem.getLayout();
+      {
+        unsigned index = cast<BlockArgument>(t).getArgNumber();
+        argLayouts[index] = gmem.getLayout();
+        if (gmem.getPacking() == Packing::vnni4)
+          vnni4Args.insert(index);
+      }
 
   WalkResult result = kernel.walk([&](Operation *op) -> WalkResult {
     if (auto loop = dyn_cast<LoopOp>(op)) {
@@ -913,6 +925,10 @@ LogicalResult KernelLowering::run() {
     info.strides.assign(rank, Value());
     info.strideFactors.assign(rank, 1);
     info.staticStrides.assign(rank, std::nullopt);
+    if (vnni4Args.contains(i) && rank >= 2) {
+      info.vnniInner = perm[rank - 1];
+      info.vnniOuter = perm[rank - 2];
+    }
     // Padding the outermost physical dimension would change no stride.
     if (auto it = argPadding.find(i); it != argPadding.end()) {
       it->second.erase(tensor.getDimName(perm[0]));
@@ -947,6 +963,18 @@ LogicalResult KernelLowering::run() {
         if (staticStride)
           *staticStride *= size;
       }
+    }
+    if (info.vnniInner >= 0) {
+      // r moves 4 elements; c moves within its group of 4, then by whole
+      // groups of 4 * r_size (globalOffset); the outer strides (whole
+      // matrices) are unchanged.
+      info.vnniGroupStride = arith::MulIOp::create(
+          b, loc, constantI64(4, loc), toI64(info.sizes[info.vnniOuter], loc));
+      info.strides[info.vnniOuter] = constantI64(4, loc);
+      info.strideFactors[info.vnniOuter] = 4;
+      info.staticStrides[info.vnniOuter] = 4;
+      info.strideFactors[info.vnniInner] = 1;
+      info.staticStrides[info.vnniInner] = std::nullopt;
     }
     tensors[kernel.getArgument(i)] = info;
   }
@@ -1246,8 +1274,18 @@ Value KernelLowering::globalOffset(TensorInfo &info, ArrayRef<Value> indices,
                                    Location loc) {
   Value offset = constantI64(0, loc);
   for (auto [d, index] : llvm::enumerate(indices)) {
-    Value term = arith::MulIOp::create(b, loc, toI64(index, loc),
-                                       info.strides[d]);
+    Value term;
+    if (int64_t(d) == info.vnniInner) {
+      // vnni4: (c / 4) * 4 * r_size + c % 4.
+      Value c = toI64(index, loc), four = constantI64(4, loc);
+      Value groups = arith::MulIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, c, four),
+          info.vnniGroupStride);
+      Value within = arith::RemUIOp::create(b, loc, c, four);
+      term = arith::AddIOp::create(b, loc, groups, within);
+    } else {
+      term = arith::MulIOp::create(b, loc, toI64(index, loc), info.strides[d]);
+    }
     offset = arith::AddIOp::create(b, loc, offset, term);
   }
   return offset;
@@ -1599,6 +1637,11 @@ LogicalResult KernelLowering::lowerTileCopy(StoreOp store, LoadOp load) {
   // Widest piece both sides allow: the byte alignment of every row start.
   auto alignOf = [&](TensorInfo &info, size_t prefixRank) -> int64_t {
     if (info.kind == TensorInfo::Kind::Global) {
+      // vnni4: a group of 4 along the packed dimension is contiguous (the
+      // tile's rows start on group boundaries when their length is a
+      // multiple of 4).
+      if (info.vnniInner == int64_t(info.type.getRank()) - 1)
+        return cols % 4 == 0 ? std::min<int64_t>(16, 4 * eb) : eb;
       if (info.staticStrides.back() != 1)
         return eb;
       return globalAlignment(info, prefixRank + rank - 1);
@@ -1618,6 +1661,10 @@ LogicalResult KernelLowering::lowerTileCopy(StoreOp store, LoadOp load) {
   int64_t vec = 1;
   while (vec * 2 * eb <= bytes && cols % (vec * 2) == 0)
     vec *= 2;
+  // A vnni4 source is contiguous only within a group of 4.
+  if ((src.kind == TensorInfo::Kind::Global && src.vnniInner >= 0) ||
+      (dst.kind == TensorInfo::Kind::Global && dst.vnniInner >= 0))
+    vec = std::min<int64_t>(vec, 4);
   auto vecType = VectorType::get({vec}, element);
 
   Value srcInRange, dstInRange;
@@ -1774,6 +1821,10 @@ void KernelLowering::planTmaCopies() {
     int64_t eb = elementBytes(tile.getElementType());
     if (!ordered) {
       reject("the layout stores the tile's dimensions in another order");
+      continue;
+    }
+    if (vnni4Args.contains(candidate.argIndex)) {
+      reject("vnni4-packed tensors are not tiled the way a tensor map reads");
       continue;
     }
     if (llvm::any_of(candidate.box, [](int64_t e) { return e > 256; })) {
