@@ -72,7 +72,14 @@ def run_matmul(rt, kernels, B, results):
     torch.cuda.synchronize()
     ref2 = a2.double() @ k2.double().transpose(-1, -2) + c2.double()
     results.append({"kernel": "mm_acc", "B": B, "err_o": bench.rel_err(y2, ref2)})
-    print(results[-2], results[-1], flush=True)
+    a4 = torch.randn(B, 32, 64, device="cuda").bfloat16()
+    y4 = torch.full((B, 64, 64), float("nan"), device="cuda")
+    rt.kernel(module, "mm_tn").prepare({"a": a4, "w": w.view(B, 32, 64), "y": y4}, {"b": B}, {},
+                                       stream)()
+    torch.cuda.synchronize()
+    ref4 = a4.double().transpose(-1, -2) @ w.double()
+    results.append({"kernel": "mm_tn", "B": B, "err_o": bench.rel_err(y4, ref4)})
+    print(results[-3], results[-2], results[-1], flush=True)
     # copy_mm (test/Conversion/KDA2ToGPU/tile-copy.mlir): block-wide tile
     # copies global -> shared -> global around the matmul, over c + 1 chunks
     # (the last one out of range: reads zeros, writes nothing; memcheck

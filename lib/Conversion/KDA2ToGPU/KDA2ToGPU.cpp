@@ -1966,14 +1966,15 @@ LogicalResult KernelLowering::checkTensorCoreMatmul(MatmulOp matmul) {
   auto bType = cast<RankedTensorType>(matmul.getB().getType());
   auto cType = cast<RankedTensorType>(matmul.getResult().getType());
   Type elt = aType.getElementType();
+  bool transA = matmul.getTransposeA();
   if (!(elt.isF16() || elt.isBF16()) || bType.getElementType() != elt ||
       !cType.getElementType().isF32())
     return matmul.emitOpError()
            << "tensor-core lowering needs f16 or bf16 operands of one type "
               "and an f32 result, got "
            << aType << ", " << bType << " -> " << cType;
-  int64_t m = aType.getDimSize(0), k = aType.getDimSize(1),
-          n = cType.getDimSize(1);
+  int64_t m = aType.getDimSize(transA ? 1 : 0),
+          k = aType.getDimSize(transA ? 0 : 1), n = cType.getDimSize(1);
   if (m % 16 || n % 8 || k % 16)
     return matmul.emitOpError()
            << "tensor-core tiles are 16x8x16 (m x n x k): m = " << m
@@ -2038,7 +2039,9 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
   auto aType = cast<RankedTensorType>(matmul.getA().getType());
   Type elt = aType.getElementType();
   bool bf16 = elt.isBF16();
-  int64_t m = aType.getDimSize(0), k = aType.getDimSize(1);
+  bool transA = matmul.getTransposeA();
+  int64_t m = aType.getDimSize(transA ? 1 : 0),
+          k = aType.getDimSize(transA ? 0 : 1);
   int64_t n = cast<RankedTensorType>(matmul.getResult().getType()).getDimSize(1);
   bool transB = matmul.getTransposeB();
   auto aLoad = matmul.getA().getDefiningOp<LoadOp>();
@@ -2111,9 +2114,14 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
   SmallVector<SmallVector<Value>> aFrags;
   for (int64_t kk = 0; kk < k / 16; ++kk) {
     SmallVector<Value> at(aPrefix);
-    at.push_back(add(row0, lane16));
-    at.push_back(add(mul(half, 8), c(kk * 16)));
-    aFrags.push_back(fragment(aMem, at, /*trans=*/false, 4));
+    if (transA) { // a is [k, m]: transposed 8x8 loads, k blocks by lane / 16
+      at.push_back(add(add(mul(half, 8), lane8), c(kk * 16)));
+      at.push_back(add(row0, mul(eighth, 8)));
+    } else {
+      at.push_back(add(row0, lane16));
+      at.push_back(add(mul(half, 8), c(kk * 16)));
+    }
+    aFrags.push_back(fragment(aMem, at, /*trans=*/transA, 4));
   }
   auto cols = scf::ForOp::create(b, loc, c(0), c(n / 8), c(1));
   b.setInsertionPoint(cols.getBody()->getTerminator());

@@ -1367,24 +1367,38 @@ FailureOr<Value> Emitter::emitCall(const ast::CallExpr &call) {
     return Value(SelectOp::create(builder, at, result, *cond, ops->first,
                                   ops->second));
   }
-  if (call.callee == "matmul" || call.callee == "matmul_nt") {
-    if (failed(arity(2)) || failed(tileArg(args[0])) ||
-        failed(tileArg(args[1])))
-      return failure();
+  // matmul(a, b[, acc]) = a·b (+ acc); matmul_nt: a·bᵀ; matmul_tn: aᵀ·b.
+  if (call.callee == "matmul" || call.callee == "matmul_nt" ||
+      call.callee == "matmul_tn") {
+    if (args.size() != 2 && args.size() != 3)
+      return error(call.loc) << "'" << call.callee
+                             << "' takes 2 or 3 arguments (a, b[, acc]), got "
+                             << args.size();
+    for (Value arg : args)
+      if (failed(tileArg(arg)))
+        return failure();
     auto a = cast<RankedTensorType>(args[0].getType());
     auto b = cast<RankedTensorType>(args[1].getType());
-    bool transposed = call.callee == "matmul_nt";
+    bool transB = call.callee == "matmul_nt", transA = call.callee == "matmul_tn";
     if (a.getRank() != 2 || b.getRank() != 2)
       return error(call.loc) << "'" << call.callee << "' needs 2-D tiles";
     Type element = a.getElementType();
     if (element.isF16() || element.isBF16())
       element = builder.getF32Type();
     auto result = RankedTensorType::get(
-        {a.getDimSize(0), transposed ? b.getDimSize(0) : b.getDimSize(1)},
+        {a.getDimSize(transA ? 1 : 0),
+         transB ? b.getDimSize(0) : b.getDimSize(1)},
         element);
-    auto op = MatmulOp::create(builder, at, result, args[0], args[1], Value());
-    if (transposed)
+    Value acc = args.size() == 3 ? args[2] : Value();
+    if (acc && acc.getType() != Type(result))
+      return error(call.loc) << "the accumulator of '" << call.callee
+                             << "' must be " << result << ", got "
+                             << acc.getType();
+    auto op = MatmulOp::create(builder, at, result, args[0], args[1], acc);
+    if (transB)
       op.setTransposeB(true);
+    if (transA)
+      op.setTransposeA(true);
     return Value(op);
   }
   if (call.callee == "tri_solve") {

@@ -117,3 +117,31 @@ kda2.kernel @mm_acc(%a: !kda2.tensor<[b, 32, 64], f16>, %k: !kda2.tensor<[b, 48,
     }
   }
 }
+
+// @mm_tn: transpose_a (a given as [k, m]): the A fragments come from
+// transposed 8x8 loads too (the state update of chunked KDA, kᵀ·u).
+// CHECK-LABEL: gpu.func @mm_tn(
+// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true} : memref<32x64xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 2 : i32, transpose = true} : memref<32x64xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
+// CHECK: nvvm.mma.sync
+// PTX-LABEL: .entry mm_tn(
+// PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+kda2.kernel @mm_tn(%a: !kda2.tensor<[b, 32, 64], bf16>, %w: !kda2.tensor<[b, 32, 64], bf16>,
+                   %y: !kda2.tensor<[b, 64, 64], f32> {kda2.io = #kda2.io<out>})
+    attributes {arg_names = ["a", "w", "y"], grid = ["b"]} {
+  kda2.gmem %a, %w, %y layout(row_major) packing(none)
+      : !kda2.tensor<[b, 32, 64], bf16>, !kda2.tensor<[b, 32, 64], bf16>, !kda2.tensor<[b, 64, 64], f32>
+  %sa = kda2.smem_alloc size(4096) : !kda2.tensor<[32, 64], bf16, smem>
+  %sw = kda2.smem_alloc size(4096) : !kda2.tensor<[32, 64], bf16, smem>
+  %c1 = arith.constant 1 : index
+  kda2.loop serial %i to %c1 annotations [#kda2.coalesced_access<>] {
+    %ta = kda2.load %a[] : !kda2.tensor<[b, 32, 64], bf16> -> tensor<32x64xbf16>
+    kda2.store %ta, %sa[] : tensor<32x64xbf16>, !kda2.tensor<[32, 64], bf16, smem>
+    %tw = kda2.load %w[] : !kda2.tensor<[b, 32, 64], bf16> -> tensor<32x64xbf16>
+    kda2.store %tw, %sw[] : tensor<32x64xbf16>, !kda2.tensor<[32, 64], bf16, smem>
+    %fa = kda2.load %sa[] : !kda2.tensor<[32, 64], bf16, smem> -> tensor<32x64xbf16>
+    %fw = kda2.load %sw[] : !kda2.tensor<[32, 64], bf16, smem> -> tensor<32x64xbf16>
+    %p = kda2.matmul %fa, %fw {transpose_a} : tensor<32x64xbf16>, tensor<32x64xbf16> -> tensor<64x64xf32>
+    kda2.store %p, %y[] : tensor<64x64xf32>, !kda2.tensor<[b, 64, 64], f32>
+  }
+}

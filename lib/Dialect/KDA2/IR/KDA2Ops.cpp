@@ -749,7 +749,8 @@ LogicalResult MatmulOp::verify() {
   auto b = cast<RankedTensorType>(getB().getType());
   if (a.getRank() != 2 || b.getRank() != 2)
     return emitOpError() << "operands must be 2-D tiles";
-  int64_t m = a.getDimSize(0), k = a.getDimSize(1);
+  int64_t m = a.getDimSize(getTransposeA() ? 1 : 0),
+          k = a.getDimSize(getTransposeA() ? 0 : 1);
   int64_t bk = getTransposeB() ? b.getDimSize(1) : b.getDimSize(0);
   int64_t n = getTransposeB() ? b.getDimSize(0) : b.getDimSize(1);
   if (!compatibleShapes({k}, {bk}))

@@ -459,10 +459,10 @@ def KDA2_ReduceOp : KDA2_Op<"reduce", [Pure]> {
 def KDA2_MatmulOp : KDA2_Op<"matmul", [Pure]> {
   let summary = "tile matrix product on tensor cores";
   let description = [{
-    `result = a · b (+ acc)` for 2-D tiles, `a: [m, k]`, `b: [k, n]` (or
-    `[n, k]` with `transpose_b`), result `[m, n]` in the accumulator's
-    element type (f32 for f16/bf16 operands). Lowered to `mma.sync` on sm_80
-    and `wgmma` on sm_90a.
+    `result = a · b (+ acc)` for 2-D tiles, `a: [m, k]` (or `[k, m]` with
+    `transpose_a`), `b: [k, n]` (or `[n, k]` with `transpose_b`), result
+    `[m, n]` in the accumulator's element type (f32 for f16/bf16 operands).
+    The GPU lowering runs it on tensor cores (`ldmatrix` + `mma.sync`).
 
     ```mlir
     %c = kda2.matmul %a, %b : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xf32>
@@ -470,7 +470,7 @@ def KDA2_MatmulOp : KDA2_Op<"matmul", [Pure]> {
     ```
   }];
   let arguments = (ins KDA2_Tile:$a, KDA2_Tile:$b, Optional<KDA2_Tile>:$acc,
-                       UnitAttr:$transpose_b);
+                       UnitAttr:$transpose_a, UnitAttr:$transpose_b);
   let results = (outs KDA2_Tile:$result);
   let assemblyFormat = [{
     $a `,` $b (`acc` `(` $acc^ `)`)? attr-dict `:` type($a) `,` type($b)
