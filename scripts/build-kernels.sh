@@ -65,4 +65,6 @@ compile delta_softmax.tirx delta_softmax_d64 "dim=64"
   -o "$out/tma_coalesce.sm_90a.cubin"
 "$translate" --kda2-to-cubin "$root/test/Conversion/KDA2ToGPU/vnni4.mlir" \
   -o "$out/vnni4.sm_90a.cubin"
+"$translate" --kda2-to-cubin "$root/test/Conversion/KDA2ToGPU/dynamic-shared.mlir" \
+  -o "$out/dynamic_shared.sm_90a.cubin"
 cp "$build"/lib/libkda2rt.so* "$out/"

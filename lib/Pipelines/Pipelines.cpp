@@ -79,7 +79,7 @@ void mlir::kda2::buildLowerToNVVMPipeline(OpPassManager &pm,
   device.addPass(createConvertNVGPUToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   device.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
-  device.addPass(createFinalizeTensorMapsPass());
+  device.addPass(createFinalizeNVVMPass());
   // NVVM ops without an intrinsic (the mbarrier wait loop) become inline PTX.
   device.addPass(createConvertNVVMToLLVMPass());
   device.addPass(createCanonicalizerPass());

@@ -23,7 +23,7 @@
 // PIPELINE-NEXT: convert-scf-to-cf{{.*}},
 // PIPELINE-NEXT: convert-nvgpu-to-nvvm,
 // PIPELINE-NEXT: convert-gpu-to-nvvm{{.*}},
-// PIPELINE-NEXT: kda2-finalize-tensor-maps,
+// PIPELINE-NEXT: kda2-finalize-nvvm,
 // PIPELINE-NEXT: convert-nvvm-to-llvm,
 // PIPELINE-NEXT: canonicalize{{.*}}
 // PIPELINE-NEXT: ),

@@ -55,17 +55,23 @@ def ConvertKDA2ToGPUPass : Pass<"convert-kda2-to-gpu", "::mlir::ModuleOp"> {
   ];
 }
 
-def FinalizeTensorMapsPass
-    : Pass<"kda2-finalize-tensor-maps", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Make TMA tensor-map parameters 128-byte by-value grid constants";
+def FinalizeNVVMPass
+    : Pass<"kda2-finalize-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Fix up kda2 kernels after convert-gpu-to-nvvm";
   let description = [{
-    Runs after `convert-gpu-to-nvvm`, which keeps only some parameter
-    attributes: every parameter listed in a kernel's `kda2.tensor_maps`
-    attribute (set by `convert-kda2-to-gpu` for `#pragma tma_coalesce`)
-    becomes `llvm.byval = !llvm.array<128 x i8>` with `nvvm.grid_constant`,
-    so PTX declares it `.param .align 64 .b8 p[128]` (a `CUtensorMap` passed
-    by value, as `cuTensorMapEncodeTiled` makes it) and the TMA copies use
-    its address in the parameter space.
+    Runs after `convert-gpu-to-nvvm` on what it cannot express:
+
+    * every parameter listed in a kernel's `kda2.tensor_maps` attribute (set
+      by `convert-kda2-to-gpu` for `#pragma tma_coalesce`) becomes
+      `llvm.byval = !llvm.array<128 x i8>` with `nvvm.grid_constant`, so PTX
+      declares it `.param .align 64 .b8 p[128]` (a `CUtensorMap` passed by
+      value, as `cuTensorMapEncodeTiled` makes it) and the TMA copies use its
+      address in the parameter space; the list is dropped;
+    * the dynamic shared memory symbol (`gpu.dynamic_shared_memory`, used
+      when a kernel's shared buffers exceed 48 KB) becomes an external
+      128-byte aligned declaration (`.extern .shared .align 128 .b8 s[]`):
+      the conversion makes it internal, which the NVPTX back end demotes to a
+      one-byte static variable that static buffers could overlap.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect"];

@@ -341,6 +341,9 @@ private:
   DenseMap<Operation *, unsigned> tmaCopies;
   SmallVector<TmaMap> tmaMaps;
   DenseSet<Value> tmaBuffers;
+  /// Bytes of dynamic shared memory (the buffers, when they exceed the 48 KB
+  /// a kernel may declare statically).
+  int64_t dynamicSharedBytes = 0;
   Value tmaBarrier, tmaPhase;
   SmallVector<Value> tmaDescriptors;
 };
@@ -672,7 +675,7 @@ std::string KernelLowering::buildMetadata() {
   if (ArrayAttr grid = kernel.getGridAttr())
     for (auto name : grid.getAsRange<StringAttr>())
       os << " " << name.getValue();
-  os << "\nsmem 0\n";
+  os << "\nsmem " << dynamicSharedBytes << "\n";
   for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
     std::string argName = kernel.getArgName(i).str();
     if (argName.empty())
@@ -743,7 +746,7 @@ LogicalResult KernelLowering::run() {
     params.push_back(b.getI64Type());
   if (!counterNames.empty())
     params.push_back(globalPtr);
-  // TMA tensor maps (generic pointers here; kda2-finalize-tensor-maps makes
+  // TMA tensor maps (generic pointers here; kda2-finalize-nvvm makes
   // them 128-byte by-value grid constants once they are LLVM functions).
   for (TmaMap &map : tmaMaps) {
     map.param = params.size();
@@ -755,14 +758,28 @@ LogicalResult KernelLowering::run() {
   SmallVector<SmemAllocOp> sharedAllocs;
   auto workgroupSpace = gpu::AddressSpaceAttr::get(
       b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  SmallVector<MemRefType> sharedTypes;
+  int64_t sharedBytes = 0;
   kernel.walk([&](SmemAllocOp alloc) {
     auto type = cast<KDA2TensorType>(alloc.getType());
     SmallVector<int64_t> shape(type.getShape());
     shape.back() += sharedPadding.lookup(alloc.getResult());
-    workgroup.push_back(MemRefType::get(shape, signless(type.getElementType()),
-                                        AffineMap(), workgroupSpace));
+    auto memref = MemRefType::get(shape, signless(type.getElementType()),
+                                  AffineMap(), workgroupSpace);
+    sharedTypes.push_back(memref);
+    sharedBytes = llvm::alignTo(sharedBytes, 128) +
+                  memref.getNumElements() * elementBytes(memref.getElementType());
     sharedAllocs.push_back(alloc);
   });
+  // More than a kernel may declare statically (48 KB): the buffers are
+  // views into dynamic shared memory, 128-byte aligned; the launch asks for
+  // that much (the metadata's `smem` line, which makes the runtime raise
+  // the kernel's dynamic shared memory limit).
+  bool dynamicShared = sharedBytes > 48 * 1024;
+  if (dynamicShared)
+    dynamicSharedBytes = sharedBytes;
+  else
+    workgroup.append(sharedTypes.begin(), sharedTypes.end());
   // Scratch for the cross-warp reductions of lanes(P) loops (one f32 per
   // thread).
   if (scratchElements)
@@ -791,7 +808,10 @@ LogicalResult KernelLowering::run() {
   }
   func.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({int32_t(blockX), 1, 1}));
+  unsigned staticBuffers = dynamicShared ? 0 : sharedAllocs.size();
   for (auto [i, alloc] : llvm::enumerate(sharedAllocs)) {
+    if (dynamicShared)
+      break;
     map.map(alloc.getResult(), func.getWorkgroupAttributions()[i]);
     // TMA writes boxes to 128-byte aligned shared addresses.
     if (tmaBuffers.contains(alloc.getResult()))
@@ -799,8 +819,7 @@ LogicalResult KernelLowering::run() {
                                        b.getI64IntegerAttr(128));
   }
   if (scratchElements)
-    reductionScratch =
-        func.getWorkgroupAttributions()[sharedAllocs.size()];
+    reductionScratch = func.getWorkgroupAttributions()[staticBuffers];
   if (!tmaMaps.empty()) {
     unsigned index = func.getWorkgroupAttributions().size() - 1;
     tmaBarrier = func.getWorkgroupAttributions()[index];
@@ -817,6 +836,20 @@ LogicalResult KernelLowering::run() {
 
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
+  if (dynamicShared) {
+    Value base = gpu::DynamicSharedMemoryOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
+                        workgroupSpace));
+    int64_t offset = 0;
+    for (auto [alloc, type] : llvm::zip(sharedAllocs, sharedTypes)) {
+      offset = llvm::alignTo(offset, 128);
+      map.map(alloc.getResult(),
+              memref::ViewOp::create(b, loc, type, base,
+                                     constantIndex(offset, loc), ValueRange()));
+      offset += type.getNumElements() * elementBytes(type.getElementType());
+    }
+  }
   threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   laneId = arith::RemUIOp::create(b, loc, threadId, constantIndex(32, loc));
   for (auto [i, name] : llvm::enumerate(dimNames))

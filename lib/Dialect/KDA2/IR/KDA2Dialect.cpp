@@ -46,7 +46,7 @@ LogicalResult KDA2Dialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   // Set by convert-kda2-to-gpu on kernels with TMA copies, consumed by
-  // kda2-finalize-tensor-maps: the tensor-map parameters.
+  // kda2-finalize-nvvm: the tensor-map parameters.
   if (attr.getName() == "kda2.tensor_maps") {
     if (!isa<FunctionOpInterface>(op) || !isa<DenseI32ArrayAttr>(attr.getValue()))
       return op->emitError() << "'kda2.tensor_maps' must be an array<i32> of "

@@ -1,21 +1,21 @@
-//===- FinalizeTensorMaps.cpp - TMA descriptors as grid constants -*- C++ -*-===//
+//===- FinalizeNVVM.cpp - TMA descriptors as grid constants -*- C++ -*-===//
 //
-// Implements --kda2-finalize-tensor-maps (see Passes.td).
+// Implements --kda2-finalize-nvvm (see Passes.td).
 //
 //===----------------------------------------------------------------------===//
 
 #include "kda2/Conversion/Passes.h"
 
 namespace mlir::kda2 {
-#define GEN_PASS_DEF_FINALIZETENSORMAPSPASS
+#define GEN_PASS_DEF_FINALIZENVVMPASS
 #include "kda2/Conversion/Passes.h.inc"
 } // namespace mlir::kda2
 
 using namespace mlir;
 
 namespace {
-struct FinalizeTensorMapsPass
-    : kda2::impl::FinalizeTensorMapsPassBase<FinalizeTensorMapsPass> {
+struct FinalizeNVVMPass
+    : kda2::impl::FinalizeNVVMPassBase<FinalizeNVVMPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     auto descriptor = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 128);
@@ -41,7 +41,17 @@ struct FinalizeTensorMapsPass
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
-      signalPassFailure();
+      return signalPassFailure();
+    // Dynamic shared memory: an external, zero-sized, 128-byte aligned
+    // declaration (the PTX `.extern .shared` array).
+    for (auto global : getOperation().getOps<LLVM::GlobalOp>()) {
+      auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
+      if (global.getAddrSpace() != 3 || !array || array.getNumElements() != 0 ||
+          !global.getSymName().starts_with("__dynamic_shmem__"))
+        continue;
+      global.setLinkage(LLVM::Linkage::External);
+      global.setAlignment(128);
+    }
   }
 };
 } // namespace
