@@ -328,6 +328,7 @@ private:
   DenseSet<Operation *> fragmentLoads;
   DenseMap<Operation *, StoreOp> matmulStores;
   DenseSet<Operation *> fusedStores;
+  DenseSet<Operation *> fusedCasts;
   DenseSet<Value> ldmatrixBuffers;
   /// Shared buffers written or read fragment-wise as an accumulator.
   DenseSet<Value> accumulatorBuffers;
@@ -1132,6 +1133,9 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
         return fusedStores.contains(store) ? success() : lowerStore(store);
       })
       .Case<MatmulOp>([&](MatmulOp matmul) { return lowerMatmul(matmul); })
+      .Case<CastOp>([&](CastOp cast) {
+        return fusedCasts.contains(cast) ? success() : lowerElementwise(cast);
+      })
       .Case<ReduceOp>([&](ReduceOp reduce) { return lowerReduce(reduce); })
       .Case<CounterOp>([&](CounterOp counter) {
         Value value = lookup(counter.getValue());
@@ -2050,13 +2054,27 @@ LogicalResult KernelLowering::checkTensorCoreMatmul(MatmulOp matmul) {
     fragmentLoads.insert(accLoad);
     accumulatorBuffers.insert(accLoad.getSource());
   }
-  if (!matmul->hasOneUse() || !isa<StoreOp>(*matmul->user_begin()))
+  // The single use is the store of the whole tile, possibly through a
+  // conversion to the destination's element type (folded into the store).
+  Operation *user =
+      matmul->hasOneUse() ? *matmul->user_begin() : nullptr;
+  Value stored = matmul.getResult();
+  if (auto conv = dyn_cast_or_null<CastOp>(user)) {
+    if (!isa<FloatType>(getElementTypeOrSelf(conv.getType())) ||
+        !conv->hasOneUse())
+      user = nullptr;
+    else {
+      fusedCasts.insert(conv);
+      stored = conv.getResult();
+      user = *conv->user_begin();
+    }
+  }
+  if (!isa_and_nonnull<StoreOp>(user))
     return matmul.emitOpError()
            << "result must have exactly one use, a kda2.store of the whole "
               "tile (the tensor-core path writes it fragment by fragment)";
-  auto store = cast<StoreOp>(*matmul->user_begin());
-  if (store.getValue() != matmul.getResult() ||
-      store->getBlock() != matmul->getBlock())
+  auto store = cast<StoreOp>(user);
+  if (store.getValue() != stored || store->getBlock() != matmul->getBlock())
     return matmul.emitOpError()
            << "result must be stored next to the matmul, in the same block";
   matmulStores[matmul] = store;

@@ -151,6 +151,14 @@ private:
   llvm::StringSet<> boundDims;
   llvm::StringSet<> gmemDeclared;
   std::vector<llvm::StringMap<Binding>> scopes;
+  /// True when `name` is bound in an enclosing scope (a loop variable or a
+  /// local value).
+  bool isLocalName(StringRef name) const {
+    for (const auto &scope : scopes)
+      if (scope.count(name))
+        return true;
+    return false;
+  }
   std::vector<LoopFrame> loops;
   SmallVector<std::string> resultNames;
   bool sawReturn = false;
@@ -637,7 +645,10 @@ LogicalResult Emitter::emitFor(const ast::ForStmt &loopAst) {
              name && options.bindings.count(name->name)) {
     upper = arith::ConstantIndexOp::create(
         builder, loc(name->loc), options.bindings.at(name->name));
-  } else if (const auto *name = dyn_cast<ast::NameExpr>(&extent)) {
+  } else if (const auto *name = dyn_cast<ast::NameExpr>(&extent);
+             name && (isDimName(name->name) ||
+                      *mapping != LoopMapping::serial ||
+                      !isLocalName(name->name))) {
     if (!isDimName(name->name))
       return error(name->loc) << "loop extent '" << name->name
                               << "' is not a dimension of the kernel";

@@ -1,0 +1,116 @@
+"""KDA prefill (chunked forward) on the GPU: kda2's templates/kda_chunk_fwd.tirx
+kernel next to flash-linear-attention's `chunk_kda` on identical inputs.
+
+  python3 bench/kda_prefill.py --kernels build/kernels --fla third_party_downloads/fla
+
+For each shape: ‖o − ref‖/‖ref‖ and the final-state error against a float64
+recurrence (outputs poisoned with NaN before the run), then the median time of
+CUDA-graph replays, TFLOP/s with the issue's count B·T·H·(6KV + 2·64·(3K+2V)),
+and the ratio kda2 / FLA. Writes $OUT/kda_prefill.json when OUT is set.
+"""
+import argparse
+import json
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(__file__))
+import kda2rt  # noqa: E402
+from kda_decode import graph_time_us, rel_err  # noqa: E402
+
+
+def reference(q, k, v, g, beta, h0, scale):
+    """The KDA recurrence in float64, token by token (K-first state)."""
+    B, T, H, K = q.shape
+    S = h0.double().clone()
+    o = torch.empty(B, T, H, v.shape[-1], dtype=torch.float64, device=q.device)
+    qd, kd, vd, gd, bd = q.double(), k.double(), v.double(), g.double(), beta.double()
+    for t in range(T):
+        S = S * gd[:, t].exp().unsqueeze(-1)
+        kt = kd[:, t]
+        u = bd[:, t].unsqueeze(-1) * (vd[:, t] - torch.einsum("bhk,bhkv->bhv", kt, S))
+        S = S + torch.einsum("bhk,bhv->bhkv", kt, u)
+        o[:, t] = scale * torch.einsum("bhk,bhkv->bhv", qd[:, t], S)
+    return o, S
+
+
+def inputs(B, T, H, K, V, seed, gate):
+    gen = torch.Generator(device="cuda").manual_seed(seed)
+    r = lambda *s: torch.randn(*s, device="cuda", generator=gen)  # noqa: E731
+    q = torch.nn.functional.normalize(r(B, T, H, K), dim=-1).bfloat16()
+    k = torch.nn.functional.normalize(r(B, T, H, K), dim=-1).bfloat16()
+    v = r(B, T, H, V).bfloat16()
+    if gate == "lb5":  # the safe gate's range: per-step log decay in [-5, 0]
+        g = -5 * torch.sigmoid(r(B, T, H, K))
+    else:  # logsigmoid of a normal: mean about -0.8
+        g = torch.nn.functional.logsigmoid(r(B, T, H, K))
+    beta = torch.sigmoid(r(B, T, H))
+    h0 = r(B, H, K, V) * 0.1
+    return q, k, v, g, beta, h0
+
+
+def flops(B, T, H, K, V):
+    return B * T * H * (6 * K * V + 2 * 64 * (3 * K + 2 * V))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--kernels", required=True)
+    parser.add_argument("--fla", default=None)
+    parser.add_argument("--name", default="kda_chunk_fwd_k128")
+    parser.add_argument("--shapes", default="2x1024x8,2x2048x8,1x4096x8,8x4096x16,1x32768x32")
+    parser.add_argument("--gate", default="logsigmoid", choices=("logsigmoid", "lb5"))
+    args = parser.parse_args()
+    rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
+    kernel = rt.kernel(rt.load(os.path.join(args.kernels, f"{args.name}.sm_90a.cubin")),
+                       "kda_chunk_fwd")
+    chunk_kda = None
+    if args.fla:
+        sys.path.insert(0, args.fla)
+        from fla.ops.kda import chunk_kda
+    K = V = 128
+    results = []
+    for shape in args.shapes.split(","):
+        B, T, H = (int(x) for x in shape.split("x"))
+        q, k, v, g, beta, h0 = inputs(B, T, H, K, V, seed=B * 7 + T + H, gate=args.gate)
+        scale = K ** -0.5
+        o = torch.full((B, T, H, V), float("nan"), dtype=torch.bfloat16, device="cuda")
+        ht = torch.full_like(h0, float("nan"))
+        launch = kernel.prepare(
+            {"q": q, "k": k, "v": v, "g": g, "beta": beta, "h0": h0, "o": o, "ht": ht},
+            {"n": B, "h": H, "t": T}, {"scale": scale},
+            lambda: torch.cuda.current_stream().cuda_stream)
+        launch()
+        torch.cuda.synchronize()
+        o_ref, s_ref = reference(q, k, v, g, beta, h0, scale)
+        row = {"B": B, "T": T, "H": H, "K": K, "gate": args.gate,
+               "err_o": rel_err(o, o_ref), "err_state": rel_err(ht, s_ref)}
+        row["us"] = graph_time_us(launch, replays=10)
+        row["tflops"] = flops(B, T, H, K, V) / (row["us"] * 1e-6) / 1e12
+        if chunk_kda is not None:
+            call = lambda: chunk_kda(q, k, v, g, beta, scale=scale,  # noqa: E731
+                                     initial_state=h0, output_final_state=True)
+            of, hf = call()
+            torch.cuda.synchronize()
+            row["fla_err_o"], row["fla_err_state"] = rel_err(of, o_ref), rel_err(hf, s_ref)
+            row["fla_us"] = graph_time_us(call, replays=10)
+            row["ratio"] = row["us"] / row["fla_us"]
+        results.append(row)
+        print(json.dumps(row), flush=True)
+    print("\n| B | T | H | K=V | gate | err o | err state | kda2 ms | TFLOP/s | fla ms | fla err o"
+          " | kda2/fla |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        print(f"| {r['B']} | {r['T']} | {r['H']} | {r['K']} | {r['gate']} | {r['err_o']:.2e} "
+              f"| {r['err_state']:.2e} | {r['us'] / 1000:.3f} | {r['tflops']:.1f} "
+              f"| {r.get('fla_us', float('nan')) / 1000:.3f} "
+              f"| {r.get('fla_err_o', float('nan')):.2e} | {r.get('ratio', float('nan')):.2f} |")
+    out_dir = os.environ.get("OUT")
+    if out_dir:
+        with open(os.path.join(out_dir, "kda_prefill.json"), "w") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
