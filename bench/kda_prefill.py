@@ -58,13 +58,21 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kernels", required=True)
     parser.add_argument("--fla", default=None)
-    parser.add_argument("--name", default="kda_chunk_fwd_k128")
+    parser.add_argument("--variants", default="fwd,split",
+                        help="fwd: kda_chunk_fwd.tirx (one kernel); split: "
+                             "kda_chunk_split.tirx (prep + scan)")
     parser.add_argument("--shapes", default="2x1024x8,2x2048x8,1x4096x8,8x4096x16,1x32768x32")
     parser.add_argument("--gate", default="logsigmoid", choices=("logsigmoid", "lb5"))
     args = parser.parse_args()
     rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
-    kernel = rt.kernel(rt.load(os.path.join(args.kernels, f"{args.name}.sm_90a.cubin")),
-                       "kda_chunk_fwd")
+    variants = args.variants.split(",")
+    fwd = rt.kernel(rt.load(os.path.join(args.kernels, "kda_chunk_fwd_k128.sm_90a.cubin")),
+                    "kda_chunk_fwd") if "fwd" in variants else None
+    split = None
+    if "split" in variants:
+        module = rt.load(os.path.join(args.kernels, "kda_chunk_split_k128.sm_90a.cubin"))
+        split = (rt.kernel(module, "kda_chunk_prep"), rt.kernel(module, "kda_chunk_scan"))
+    C = 16
     chunk_kda = None
     if args.fla:
         sys.path.insert(0, args.fla)
@@ -75,34 +83,59 @@ def main():
         B, T, H = (int(x) for x in shape.split("x"))
         q, k, v, g, beta, h0 = inputs(B, T, H, K, V, seed=B * 7 + T + H, gate=args.gate)
         scale = K ** -0.5
-        o = torch.full((B, T, H, V), float("nan"), dtype=torch.bfloat16, device="cuda")
-        ht = torch.full_like(h0, float("nan"))
-        launch = kernel.prepare(
-            {"q": q, "k": k, "v": v, "g": g, "beta": beta, "h0": h0, "o": o, "ht": ht},
-            {"n": B, "h": H, "t": T}, {"scale": scale},
-            lambda: torch.cuda.current_stream().cuda_stream)
-        launch()
-        torch.cuda.synchronize()
+        stream = lambda: torch.cuda.current_stream().cuda_stream  # noqa: E731
         o_ref, s_ref = reference(q, k, v, g, beta, h0, scale)
-        row = {"B": B, "T": T, "H": H, "K": K, "gate": args.gate,
-               "err_o": rel_err(o, o_ref), "err_state": rel_err(ht, s_ref)}
-        row["us"] = graph_time_us(launch, replays=10)
-        row["tflops"] = flops(B, T, H, K, V) / (row["us"] * 1e-6) / 1e12
+        rows = []
+        for variant in variants:
+            o = torch.full((B, T, H, V), float("nan"), dtype=torch.bfloat16, device="cuda")
+            ht = torch.full_like(h0, float("nan"))
+            if variant == "fwd":
+                launch = fwd.prepare(
+                    {"q": q, "k": k, "v": v, "g": g, "beta": beta, "h0": h0, "o": o, "ht": ht},
+                    {"n": B, "h": H, "t": T}, {"scale": scale}, stream)
+            else:
+                nc = (T + C - 1) // C
+                e = lambda *s, dt=torch.bfloat16: torch.full(  # noqa: E731
+                    s, float("nan"), dtype=dt, device="cuda")
+                mid = {"qd": e(B, H, nc, C, K), "kl": e(B, H, nc, C, K), "wn": e(B, H, nc, C, K),
+                       "tp": e(B, H, nc, C, C), "pb": e(B, H, nc, C, C),
+                       "gl": e(B, H, nc, K, dt=torch.float32)}
+                prep = split[0].prepare({"q": q, "k": k, "g": g, "beta": beta, **mid},
+                                        {"n": B, "h": H, "t": T, "nc": nc}, {"scale": scale},
+                                        stream)
+                scan = split[1].prepare({"v": v, **mid, "h0": h0, "o": o, "ht": ht},
+                                        {"n": B, "h": H, "t": T, "nc": nc}, {}, stream)
+
+                def launch(prep=prep, scan=scan):
+                    prep()
+                    scan()
+            launch()
+            torch.cuda.synchronize()
+            row = {"variant": variant, "B": B, "T": T, "H": H, "K": K, "gate": args.gate,
+                   "err_o": rel_err(o, o_ref), "err_state": rel_err(ht, s_ref)}
+            row["us"] = graph_time_us(launch, replays=10)
+            row["tflops"] = flops(B, T, H, K, V) / (row["us"] * 1e-6) / 1e12
+            rows.append(row)
+        fla = {}
         if chunk_kda is not None:
             call = lambda: chunk_kda(q, k, v, g, beta, scale=scale,  # noqa: E731
                                      initial_state=h0, output_final_state=True)
             of, hf = call()
             torch.cuda.synchronize()
-            row["fla_err_o"], row["fla_err_state"] = rel_err(of, o_ref), rel_err(hf, s_ref)
-            row["fla_us"] = graph_time_us(call, replays=10)
-            row["ratio"] = row["us"] / row["fla_us"]
-        results.append(row)
-        print(json.dumps(row), flush=True)
-    print("\n| B | T | H | K=V | gate | err o | err state | kda2 ms | TFLOP/s | fla ms | fla err o"
-          " | kda2/fla |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+            fla = {"fla_err_o": rel_err(of, o_ref), "fla_err_state": rel_err(hf, s_ref),
+                   "fla_us": graph_time_us(call, replays=10)}
+        for row in rows:
+            row.update(fla)
+            if fla:
+                row["ratio"] = row["us"] / row["fla_us"]
+            results.append(row)
+            print(json.dumps(row), flush=True)
+    print("\n| kernel | B | T | H | K=V | gate | err o | err state | kda2 ms | TFLOP/s | fla ms"
+          " | fla err o | kda2/fla |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
-        print(f"| {r['B']} | {r['T']} | {r['H']} | {r['K']} | {r['gate']} | {r['err_o']:.2e} "
+        print(f"| {r['variant']} | {r['B']} | {r['T']} | {r['H']} | {r['K']} | {r['gate']} "
+              f"| {r['err_o']:.2e} "
               f"| {r['err_state']:.2e} | {r['us'] / 1000:.3f} | {r['tflops']:.1f} "
               f"| {r.get('fla_us', float('nan')) / 1000:.3f} "
               f"| {r.get('fla_err_o', float('nan')):.2e} | {r.get('ratio', float('nan')):.2f} |")

@@ -2155,13 +2155,27 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
   };
   auto pairType = VectorType::get({2}, b.getF32Type());
 
-  // Warp w computes the 16-row strips w, w + W, ... of the result; it keeps
-  // the strip's A fragments for every k step and walks the n columns.
-  int64_t warps = blockX / 32;
-  auto strips = scf::ForOp::create(b, loc, warp, c(m / 16), c(warps));
+  // The result is cut into 16-row strips, and each strip into `groups`
+  // column groups when there are fewer strips than warps (a 16-row product
+  // then still uses every warp). Warp w computes the units w, w + W, ...;
+  // it keeps the unit's A fragments for every k step and walks its n
+  // columns eight at a time.
+  int64_t warps = blockX / 32, stripCount = m / 16, colBlocks = n / 8;
+  int64_t groups = 1;
+  for (int64_t gsz = std::min(colBlocks, warps / std::max<int64_t>(stripCount, 1));
+       gsz > 1; --gsz)
+    if (colBlocks % gsz == 0) {
+      groups = gsz;
+      break;
+    }
+  auto strips =
+      scf::ForOp::create(b, loc, warp, c(stripCount * groups), c(warps));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(strips.getBody()->getTerminator());
-  Value row0 = mul(strips.getInductionVar(), 16);
+  Value unit = strips.getInductionVar();
+  Value row0 = mul(groups > 1 ? div(unit, groups) : unit, 16);
+  Value firstCol = groups > 1 ? mul(rem(unit, groups), colBlocks / groups)
+                              : c(0);
   SmallVector<SmallVector<Value>> aFrags;
   for (int64_t kk = 0; kk < k / 16; ++kk) {
     SmallVector<Value> at(aPrefix);
@@ -2174,7 +2188,8 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
     }
     aFrags.push_back(fragment(aMem, at, /*trans=*/transA, 4));
   }
-  auto cols = scf::ForOp::create(b, loc, c(0), c(n / 8), c(1));
+  auto cols = scf::ForOp::create(b, loc, firstCol,
+                                 add(firstCol, c(colBlocks / groups)), c(1));
   b.setInsertionPoint(cols.getBody()->getTerminator());
   Value col0 = mul(cols.getInductionVar(), 8);
   auto at = accPairs(row0, col0);

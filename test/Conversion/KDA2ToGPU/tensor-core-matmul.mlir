@@ -29,8 +29,14 @@
 // padded to an odd number of 16-byte chunks per row (ldmatrix rows in
 // distinct banks: 64 + 8 halves = 9 chunks), the accumulator to 8 words
 // mod 32 (48 + 8 floats: 64-bit accumulator accesses conflict free).
+// Two strips for four warps: each strip is cut into two column groups of
+// three 8-column blocks (units = 4: strip = unit / 2, columns from
+// (unit % 2) * 3).
 // CHECK-LABEL: gpu.func @mm_acc(
 // CHECK-SAME: workgroup(%[[SA:.*]] : memref<32x72xf16, #gpu.address_space<workgroup>>, %[[SK:.*]] : memref<48x72xf16, #gpu.address_space<workgroup>>, %[[SC:.*]] : memref<32x56xf32, #gpu.address_space<workgroup>>)
+// CHECK: scf.for %[[UNIT:.*]] = %{{.*}} to %c4{{.*}} step %c4
+// CHECK-NEXT: %{{.*}} = arith.constant 2 : index
+// CHECK-NEXT: %{{.*}} = arith.divui %[[UNIT]], %{{.*}} : index
 // CHECK: nvgpu.ldmatrix %[[SA]]{{.*}}numTiles = 4 : i32, transpose = false
 // CHECK: vector.load %[[SC]][{{.*}}] : memref<32x56xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // CHECK: nvgpu.ldmatrix %[[SK]]{{.*}}numTiles = 2 : i32, transpose = false
