@@ -58,9 +58,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kernels", required=True)
     parser.add_argument("--fla", default=None)
-    parser.add_argument("--variants", default="fwd,split",
-                        help="fwd: kda_chunk_fwd.tirx (one kernel); split: "
-                             "kda_chunk_split.tirx (prep + scan)")
+    parser.add_argument("--variants", default="fwd,split,split32",
+                        help="fwd: kda_chunk_fwd.tirx (one kernel); split, split32: "
+                             "kda_chunk_split.tirx (prep + scan) with C = 16, 32")
     parser.add_argument("--shapes", default="2x1024x8,2x2048x8,1x4096x8,8x4096x16,1x32768x32")
     parser.add_argument("--gate", default="logsigmoid", choices=("logsigmoid", "lb5"))
     args = parser.parse_args()
@@ -68,11 +68,15 @@ def main():
     variants = args.variants.split(",")
     fwd = rt.kernel(rt.load(os.path.join(args.kernels, "kda_chunk_fwd_k128.sm_90a.cubin")),
                     "kda_chunk_fwd") if "fwd" in variants else None
-    split = None
-    if "split" in variants:
-        module = rt.load(os.path.join(args.kernels, "kda_chunk_split_k128.sm_90a.cubin"))
-        split = (rt.kernel(module, "kda_chunk_prep"), rt.kernel(module, "kda_chunk_scan"))
-    C = 16
+    # split: C = 16; split32: C = 32 (valid while 32 per-step decays sum to
+    # less than ~88 nats, docs/Prefill.md).
+    split = {}
+    for variant, cubin, chunk in (("split", "kda_chunk_split_k128", 16),
+                                  ("split32", "kda_chunk_split_c32_k128", 32)):
+        if variant in variants:
+            module = rt.load(os.path.join(args.kernels, f"{cubin}.sm_90a.cubin"))
+            split[variant] = (rt.kernel(module, "kda_chunk_prep"),
+                              rt.kernel(module, "kda_chunk_scan"), chunk)
     chunk_kda = None
     if args.fla:
         sys.path.insert(0, args.fla)
@@ -94,16 +98,17 @@ def main():
                     {"q": q, "k": k, "v": v, "g": g, "beta": beta, "h0": h0, "o": o, "ht": ht},
                     {"n": B, "h": H, "t": T}, {"scale": scale}, stream)
             else:
+                prep_kernel, scan_kernel, C = split[variant]
                 nc = (T + C - 1) // C
                 e = lambda *s, dt=torch.bfloat16: torch.full(  # noqa: E731
                     s, float("nan"), dtype=dt, device="cuda")
                 mid = {"qd": e(B, H, nc, C, K), "kl": e(B, H, nc, C, K), "wn": e(B, H, nc, C, K),
                        "tp": e(B, H, nc, C, C), "pb": e(B, H, nc, C, C),
                        "gl": e(B, H, nc, K, dt=torch.float32)}
-                prep = split[0].prepare({"q": q, "k": k, "g": g, "beta": beta, **mid},
+                prep = prep_kernel.prepare({"q": q, "k": k, "g": g, "beta": beta, **mid},
                                         {"n": B, "h": H, "t": T, "nc": nc}, {"scale": scale},
                                         stream)
-                scan = split[1].prepare({"v": v, **mid, "h0": h0, "o": o, "ht": ht},
+                scan = scan_kernel.prepare({"v": v, **mid, "h0": h0, "o": o, "ht": ht},
                                         {"n": B, "h": H, "t": T, "nc": nc}, {}, stream)
 
                 def launch(prep=prep, scan=scan):

@@ -99,6 +99,16 @@ def run_matmul(rt, kernels, B, results):
         torch.cuda.synchronize()
         results.append({"kernel": name, "B": B, "err_o": bench.rel_err(y3, ref3)})
         print(results[-1], flush=True)
+    # tma_group: two TMA copies under one mbarrier phase.
+    a5 = torch.randn(B, 64, 32, device="cuda").bfloat16()
+    x5 = torch.randn(B, 64, 32, device="cuda")
+    y5 = torch.full_like(x5, float("nan"))
+    rt.kernel(rt.load(os.path.join(kernels, "tma_coalesce.sm_90a.cubin")), "tma_group").prepare(
+        {"a": a5, "x": x5, "y": y5}, {"b": B}, {}, stream)()
+    torch.cuda.synchronize()
+    results.append({"kernel": "tma_group", "B": B,
+                    "err_o": bench.rel_err(y5, a5.double() + x5.double())})
+    print(results[-1], flush=True)
 
 
 def run_vnni4(rt, kernels, B, results):

@@ -55,6 +55,7 @@ compile delta_softmax.tirx delta_softmax_d64 "dim=64"
 # Prefill (chunked forward on tensor cores), C = 16, 4 blocks of 32 columns.
 compile kda_chunk_fwd.tirx kda_chunk_fwd_k128 "IN=bf16,K=128,V=128,C=16,VB=32,NVB=4"
 compile kda_chunk_split.tirx kda_chunk_split_k128 "IN=bf16,K=128,V=128,C=16,VB=32,NVB=4"
+compile kda_chunk_split.tirx kda_chunk_split_c32_k128 "IN=bf16,K=128,V=128,C=32,VB=32,NVB=4"
 # The padding_align32 fallback of @coalesced_access (a lit test's kernel,
 # run on the GPU by bench/sanitize_kernels.py).
 "$translate" --kda2-to-cubin "$root/test/Conversion/KDA2ToGPU/coalesced-padding.mlir" \

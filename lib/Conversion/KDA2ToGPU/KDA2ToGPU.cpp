@@ -199,7 +199,7 @@ private:
   void checkTileCopy(StoreOp store);
   void planTmaCopies();
   LogicalResult lowerTileCopy(StoreOp store, LoadOp load);
-  LogicalResult lowerTmaCopy(StoreOp store, LoadOp load, const TmaMap &map);
+  LogicalResult lowerTmaCopy(StoreOp store);
   Value sharedPointer(Value memref, ArrayRef<Value> indices, Location loc);
   LogicalResult lowerMatmul(MatmulOp matmul);
   LogicalResult lowerElementwise(Operation *op);
@@ -342,6 +342,7 @@ private:
   DenseMap<Operation *, unsigned> tmaCopies;
   SmallVector<TmaMap> tmaMaps;
   DenseSet<Value> tmaBuffers;
+  DenseSet<Operation *> tmaGrouped;
   /// Bytes of dynamic shared memory (the buffers, when they exceed the 48 KB
   /// a kernel may declare statically).
   int64_t dynamicSharedBytes = 0;
@@ -1126,8 +1127,10 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       })
       .Case<StoreOp>([&](StoreOp store) {
         if (LoadOp source = tileCopies.lookup(store)) {
-          if (auto it = tmaCopies.find(store); it != tmaCopies.end())
-            return lowerTmaCopy(store, source, tmaMaps[it->second]);
+          if (tmaGrouped.contains(store))
+            return success(); // issued with the first copy of its group
+          if (tmaCopies.count(store))
+            return lowerTmaCopy(store);
           return lowerTileCopy(store, source);
         }
         return fusedStores.contains(store) ? success() : lowerStore(store);
@@ -1922,19 +1925,27 @@ Value KernelLowering::sharedPointer(Value memref, ArrayRef<Value> indices,
       b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), address);
 }
 
-LogicalResult KernelLowering::lowerTmaCopy(StoreOp store, LoadOp load,
-                                           const TmaMap &tma) {
+LogicalResult KernelLowering::lowerTmaCopy(StoreOp store) {
   Location loc = store.getLoc();
-  auto tile = cast<RankedTensorType>(store.getValue().getType());
-  TensorInfo &dst = tensors[store.getDest()];
-  SmallVector<Value> srcIndices =
-      accessIndices(load.getSource(), load.getIndices());
-  SmallVector<Value> dstIndices;
-  for (Value index : store.getIndices())
-    dstIndices.push_back(lookup(index));
-  int64_t bytes =
-      tile.getNumElements() * elementBytes(tile.getElementType());
-  // Everyone is done with the destination before the async proxy writes it.
+  // Consecutive TMA copies (nothing but their loads in between) share one
+  // barrier, one mbarrier phase and one wait: their transfers overlap.
+  SmallVector<StoreOp> group = {store};
+  for (Operation *op = store->getNextNode(); op; op = op->getNextNode()) {
+    if (auto next = dyn_cast<LoadOp>(op); next && copyLoads.contains(next))
+      continue;
+    if (auto next = dyn_cast<StoreOp>(op); next && tmaCopies.count(next)) {
+      group.push_back(next);
+      tmaGrouped.insert(next);
+      continue;
+    }
+    break;
+  }
+  int64_t bytes = 0;
+  for (StoreOp copy : group) {
+    auto tile = cast<RankedTensorType>(copy.getValue().getType());
+    bytes += tile.getNumElements() * elementBytes(tile.getElementType());
+  }
+  // Everyone is done with the destinations before the async proxy writes.
   gpu::BarrierOp::create(b, loc);
   Value bar = sharedPointer(tmaBarrier, {constantIndex(0, loc)}, loc);
   {
@@ -1951,25 +1962,34 @@ LogicalResult KernelLowering::lowerTmaCopy(StoreOp store, LoadOp load,
         b, loc, Type(), bar,
         arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(bytes)),
         NVVM::MemScopeKindAttr(), BoolAttr(), Value());
-    // Coordinates, innermost first: the indices of the indexed dimensions
-    // (out-of-range boxes are filled with zeros, like kda2.load), 0 along
-    // the tile.
-    SmallVector<Value> coords;
-    for (int64_t d : tma.mapDims) {
-      Value index = d < int64_t(srcIndices.size()) ? srcIndices[d]
-                                                   : constantIndex(0, loc);
-      coords.push_back(
-          arith::IndexCastOp::create(b, loc, b.getI32Type(), index));
+    for (StoreOp copy : group) {
+      LoadOp source = tileCopies.lookup(copy);
+      const TmaMap &map = tmaMaps[tmaCopies.lookup(copy)];
+      TensorInfo &dst = tensors[copy.getDest()];
+      SmallVector<Value> srcIndices =
+          accessIndices(source.getSource(), source.getIndices());
+      SmallVector<Value> dstIndices;
+      for (Value index : copy.getIndices())
+        dstIndices.push_back(lookup(index));
+      // Coordinates, innermost first: the indices of the indexed
+      // dimensions (out-of-range boxes are filled with zeros, like
+      // kda2.load), 0 along the tile.
+      SmallVector<Value> coords;
+      for (int64_t d : map.mapDims) {
+        Value index = d < int64_t(srcIndices.size()) ? srcIndices[d]
+                                                     : constantIndex(0, loc);
+        coords.push_back(
+            arith::IndexCastOp::create(b, loc, b.getI32Type(), index));
+      }
+      // The CTA's shared window inside the (1-CTA) cluster's.
+      Value dstCluster = LLVM::AddrSpaceCastOp::create(
+          b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7),
+          sharedPointer(dst.memref, dstIndices, loc));
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          b, loc, dstCluster, tmaDescriptors[&map - tmaMaps.data()], coords,
+          bar, ValueRange(), Value(), Value(), NVVM::TMALoadMode::TILE, false,
+          NVVM::CTAGroupKindAttr(), Value());
     }
-    // The CTA's shared window inside the (1-CTA) cluster's.
-    Value dstCluster = LLVM::AddrSpaceCastOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7),
-        sharedPointer(dst.memref, dstIndices, loc));
-    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        b, loc, dstCluster,
-        tmaDescriptors[&tma - tmaMaps.data()], coords, bar, ValueRange(),
-        Value(), Value(), NVVM::TMALoadMode::TILE, false,
-        NVVM::CTAGroupKindAttr(), Value());
   }
   Value zero = constantIndex(0, loc);
   Value phase = memref::LoadOp::create(b, loc, tmaPhase, ValueRange{zero});

@@ -74,3 +74,36 @@ kda2.kernel @tma_mm(%a: !kda2.tensor<[b, c, 64, 32], bf16>, %w: !kda2.tensor<[b,
   }
   }
 }
+
+// Consecutive TMA copies share one barrier, one expect_tx (the sum of their
+// bytes: 4096 + 8192) and one wait, so their transfers overlap.
+// CHECK-LABEL: gpu.func @tma_group(
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c12288_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK-NOT: nvvm.mbarrier.try_wait.parity
+// CHECK: gpu.return
+kda2.kernel @tma_group(%a: !kda2.tensor<[b, 64, 32], bf16>, %x: !kda2.tensor<[b, 64, 32], f32>,
+                       %y: !kda2.tensor<[b, 64, 32], f32> {kda2.io = #kda2.io<out>})
+    attributes {arg_names = ["a", "x", "y"], grid = ["b"]} {
+  kda2.gmem %a, %x, %y layout(row_major) packing(none)
+      : !kda2.tensor<[b, 64, 32], bf16>, !kda2.tensor<[b, 64, 32], f32>, !kda2.tensor<[b, 64, 32], f32>
+  %sa = kda2.smem_alloc size(4096) : !kda2.tensor<[64, 32], bf16, smem>
+  %sx = kda2.smem_alloc size(8192) : !kda2.tensor<[64, 32], f32, smem>
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  kda2.loop serial %i to %c1 annotations [#kda2.pragma<tma_coalesce>] {
+    %ta = kda2.load %a[] : !kda2.tensor<[b, 64, 32], bf16> -> tensor<64x32xbf16>
+    kda2.store %ta, %sa[] : tensor<64x32xbf16>, !kda2.tensor<[64, 32], bf16, smem>
+    %tx = kda2.load %x[] : !kda2.tensor<[b, 64, 32], f32> -> tensor<64x32xf32>
+    kda2.store %tx, %sx[] : tensor<64x32xf32>, !kda2.tensor<[64, 32], f32, smem>
+    kda2.loop thread %r to %c64 {
+      %ra = kda2.load %sa[%r] : !kda2.tensor<[64, 32], bf16, smem> -> tensor<32xbf16>
+      %rx = kda2.load %sx[%r] : !kda2.tensor<[64, 32], f32, smem> -> tensor<32xf32>
+      %fa = kda2.cast %ra : tensor<32xbf16> -> tensor<32xf32>
+      %s = kda2.add %fa, %rx : tensor<32xf32>, tensor<32xf32> -> tensor<32xf32>
+      kda2.store %s, %y[%r] : tensor<32xf32>, !kda2.tensor<[b, 64, 32], f32>
+    }
+  }
+}
