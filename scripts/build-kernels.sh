@@ -56,19 +56,11 @@ compile delta_softmax.tirx delta_softmax_d64 "dim=64"
 compile kda_chunk_fwd.tirx kda_chunk_fwd_k128 "IN=bf16,K=128,V=128,C=16,VB=32,NVB=4"
 compile kda_chunk_split.tirx kda_chunk_split_k128 "IN=bf16,K=128,V=128,C=16,VB=32,NVB=4"
 compile kda_chunk_split.tirx kda_chunk_split_c32_k128 "IN=bf16,K=128,V=128,C=32,VB=32,NVB=4"
-# The padding_align32 fallback of @coalesced_access (a lit test's kernel,
-# run on the GPU by bench/sanitize_kernels.py).
-"$translate" --kda2-to-cubin "$root/test/Conversion/KDA2ToGPU/coalesced-padding.mlir" \
-  -o "$out/coalesced_padding.sm_90a.cubin"
-# The tensor-core matmuls (ldmatrix + mma.sync) of a lit test, also run there.
-"$translate" --kda2-to-cubin "$root/test/Conversion/KDA2ToGPU/tensor-core-matmul.mlir" \
-  -o "$out/tensor_core_matmul.sm_90a.cubin"
-"$translate" --kda2-to-cubin "$root/test/Conversion/KDA2ToGPU/tile-copy.mlir" \
-  -o "$out/tile_copy.sm_90a.cubin"
-"$translate" --kda2-to-cubin "$root/test/Conversion/KDA2ToGPU/tma-coalesce.mlir" \
-  -o "$out/tma_coalesce.sm_90a.cubin"
-"$translate" --kda2-to-cubin "$root/test/Conversion/KDA2ToGPU/vnni4.mlir" \
-  -o "$out/vnni4.sm_90a.cubin"
-"$translate" --kda2-to-cubin "$root/test/Conversion/KDA2ToGPU/dynamic-shared.mlir" \
-  -o "$out/dynamic_shared.sm_90a.cubin"
+# Kernels of lit tests that bench/sanitize_kernels.py runs on the GPU: the
+# padded-pitch fallback of @coalesced_access, tensor-core matmuls, block and
+# TMA tile copies, vnni4 packing, dynamic shared memory.
+for t in coalesced-padding tensor-core-matmul tile-copy tma-coalesce vnni4 dynamic-shared; do
+  "$translate" --kda2-to-cubin "$root/test/Conversion/KDA2ToGPU/$t.mlir" \
+    -o "$out/${t//-/_}.sm_90a.cubin"
+done
 cp "$build"/lib/libkda2rt.so* "$out/"

@@ -192,6 +192,8 @@ private:
   LogicalResult lowerLoop(LoopOp loop);
   bool placeLanesAcrossWarps(LoopOp loop);
   LogicalResult lowerLoad(LoadOp load);
+  Value readOrZero(Value cond, Type type, function_ref<Value()> read,
+                   Location loc);
   void emitNextIterationPrefetch(LoopOp loop, Value iv, Value upper);
   LogicalResult lowerStore(StoreOp store);
   LogicalResult lowerReduce(ReduceOp reduce);
@@ -1557,6 +1559,23 @@ void KernelLowering::emitNextIterationPrefetch(LoopOp loop, Value iv,
   }
 }
 
+/// `read()` when `cond` is null or holds, else zero of `type` (an scf.if).
+Value KernelLowering::readOrZero(Value cond, Type type,
+                                 function_ref<Value()> read, Location loc) {
+  if (!cond)
+    return read();
+  auto ifOp = scf::IfOp::create(b, loc, type, cond, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  scf::YieldOp::create(b, loc, read());
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(
+      b, loc,
+      ValueRange{
+          arith::ConstantOp::create(b, loc, b.getZeroAttr(type)).getResult()});
+  return ifOp.getResult(0);
+}
+
 LogicalResult KernelLowering::lowerLoad(LoadOp load) {
   Location loc = load.getLoc();
   TensorInfo &info = tensors[load.getSource()];
@@ -1573,23 +1592,7 @@ LogicalResult KernelLowering::lowerLoad(LoadOp load) {
       return loadTile(info, indices, tile, loc);
     return loadElement(info, indices, loc);
   };
-  if (!cond) {
-    map.map(load.getResult(), emit());
-    return success();
-  }
-  // Out-of-range elements read as zero.
-  auto ifOp = scf::IfOp::create(b, loc, resultType, cond, /*withElse=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    scf::YieldOp::create(b, loc, emit());
-    b.setInsertionPointToStart(ifOp.elseBlock());
-    scf::YieldOp::create(
-        b, loc,
-        ValueRange{arith::ConstantOp::create(b, loc, b.getZeroAttr(resultType))
-                       .getResult()});
-  }
-  map.map(load.getResult(), ifOp.getResult(0));
+  map.map(load.getResult(), readOrZero(cond, resultType, emit, loc));
   return success();
 }
 
@@ -1752,21 +1755,8 @@ LogicalResult KernelLowering::lowerTileCopy(StoreOp store, LoadOp load) {
     return LLVM::LoadOp::create(b, loc, vecType, elementPointer(src, idx, loc),
                                 vec * eb);
   };
-  Value value;
-  if (srcInRange) { // out-of-range tiles read as zero, like kda2.load
-    auto ifOp = scf::IfOp::create(b, loc, vecType, srcInRange, true);
-    OpBuilder::InsertionGuard inner(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    scf::YieldOp::create(b, loc, read());
-    b.setInsertionPointToStart(ifOp.elseBlock());
-    scf::YieldOp::create(
-        b, loc,
-        ValueRange{arith::ConstantOp::create(b, loc, b.getZeroAttr(vecType))
-                       .getResult()});
-    value = ifOp.getResult(0);
-  } else {
-    value = read();
-  }
+  // Out-of-range tiles read as zero, like kda2.load.
+  Value value = readOrZero(srcInRange, vecType, read, loc);
   SmallVector<Value> idx = at(dstPrefix);
   if (dst.kind != TensorInfo::Kind::Global)
     vector::StoreOp::create(b, loc, value, dst.memref, idx);
