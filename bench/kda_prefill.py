@@ -104,12 +104,13 @@ def main():
                     s, float("nan"), dtype=dt, device="cuda")
                 mid = {"qd": e(B, H, nc, C, K), "kl": e(B, H, nc, C, K), "wn": e(B, H, nc, C, K),
                        "tp": e(B, H, nc, C, C), "pb": e(B, H, nc, C, C),
-                       "gl": e(B, H, nc, K, dt=torch.float32)}
-                prep = prep_kernel.prepare({"q": q, "k": k, "g": g, "beta": beta, **mid},
-                                        {"n": B, "h": H, "t": T, "nc": nc}, {"scale": scale},
-                                        stream)
-                scan = scan_kernel.prepare({"v": v, **mid, "h0": h0, "o": o, "ht": ht},
-                                        {"n": B, "h": H, "t": T, "nc": nc}, {}, stream)
+                       "gl": e(B, H, nc, K, dt=torch.float32),
+                       "vc": e(B, H, nc * (V // 32), C, 32)}  # NVB = 4 blocks of 32
+                dims = {"n": B, "h": H, "t": T, "nc": nc, "ncv": nc * (V // 32)}
+                prep = prep_kernel.prepare({"q": q, "k": k, "v": v, "g": g, "beta": beta,
+                                            **mid}, dims, {"scale": scale}, stream)
+                scan = scan_kernel.prepare({**mid, "h0": h0, "o": o, "ht": ht}, dims, {},
+                                           stream)
 
                 def launch(prep=prep, scan=scan):
                     prep()
