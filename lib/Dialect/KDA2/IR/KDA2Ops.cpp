@@ -765,7 +765,7 @@ LogicalResult MatmulOp::verify() {
   if (getAcc()) {
     auto acc = cast<RankedTensorType>(getAcc().getType());
     if (!compatibleShapes(acc.getShape(), expected.getShape()) ||
-        !acc.getElementType().isF32() && acc.getElementType() != accElement)
+        (!acc.getElementType().isF32() && acc.getElementType() != accElement))
       return emitOpError() << "accumulator must be shaped like " << expected
                            << ", got " << acc;
     expected = acc;
