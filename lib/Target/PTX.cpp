@@ -98,7 +98,8 @@ FailureOr<std::string> mlir::kda2::assembleCubin(Location loc, StringRef ptx,
   }
   std::string arch = "-arch=" + options.chip;
   std::string opt = "-O" + std::to_string(options.optLevel);
-  SmallVector<StringRef> args = {ptxas, arch, opt, ptxPath, "-o", cubinPath};
+  SmallVector<StringRef> args = {ptxas, arch, opt, "-v", ptxPath, "-o",
+                                 cubinPath};
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
                                           StringRef(logPath)};
   std::string message;
@@ -110,6 +111,32 @@ FailureOr<std::string> mlir::kda2::assembleCubin(Location loc, StringRef ptx,
     return emitError(loc) << "ptxas failed (exit " << rc << ")"
                           << (message.empty() ? "" : ": " + message) << "\n"
                           << (log ? (*log)->getBuffer() : "");
+  }
+  // ptxas -v: "Function properties for <kernel>" followed by
+  // "N bytes stack frame, S bytes spill stores, L bytes spill loads".
+  if (auto log = llvm::MemoryBuffer::getFile(logPath)) {
+    StringRef kernel;
+    SmallVector<StringRef> lines;
+    (*log)->getBuffer().split(lines, '\n');
+    for (StringRef line : lines) {
+      if (options.resourceReport && line.contains("ptxas info"))
+        llvm::errs() << line.trim() << "\n";
+      if (size_t at = line.find("Function properties for ");
+          at != StringRef::npos)
+        kernel = line.substr(at + 24).trim();
+      size_t spill = line.find(" bytes spill stores");
+      if (spill == StringRef::npos)
+        continue;
+      if (options.resourceReport)
+        llvm::errs() << "  " << line.trim() << "\n";
+      StringRef before = line.substr(0, spill).rtrim();
+      StringRef count = before.substr(before.rfind(' ') + 1);
+      unsigned bytes = 0;
+      if (!count.getAsInteger(10, bytes) && bytes > 0)
+        emitWarning(loc) << "kernel '" << kernel << "' spills " << bytes
+                         << " bytes of registers to local memory (ptxas: "
+                         << line.trim() << ")";
+    }
   }
   auto cubin = llvm::MemoryBuffer::getFile(cubinPath, /*IsText=*/false);
   if (!cubin)
@@ -139,6 +166,11 @@ struct TranslationOptions {
   llvm::cl::opt<std::string> ptxas{"kda2-ptxas",
                                    llvm::cl::desc("ptxas executable"),
                                    llvm::cl::init("")};
+  llvm::cl::opt<bool> resourceReport{
+      "kda2-resource-report",
+      llvm::cl::desc("Print ptxas's per-kernel resource report (registers, "
+                     "shared memory, stack, spills) to stderr"),
+      llvm::cl::init(false)};
 
   PTXOptions get() const {
     PTXOptions options;
@@ -147,6 +179,7 @@ struct TranslationOptions {
     options.optLevel = optLevel;
     options.cudaPath = cudaPath;
     options.ptxas = ptxas;
+    options.resourceReport = resourceReport;
     return options;
   }
 };

@@ -26,6 +26,9 @@ struct PTXOptions {
   std::string cudaPath;
   /// ptxas to run; empty: found under the toolkit or on PATH.
   std::string ptxas;
+  /// Print ptxas's resource report (registers, shared memory, stack and
+  /// spills per kernel) to stderr.
+  bool resourceReport = false;
 };
 
 /// Lowers a clone of `module` (kda2 kernels) to PTX text. Diagnostics go to
