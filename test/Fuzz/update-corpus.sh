@@ -39,11 +39,9 @@ for f in "$root"/test/Dialect/KDA2/*.mlir "$root"/test/Conversion/*/*.mlir; do
 done
 cp "$root"/profiles/*.yaml "$root"/test/Dialect/KDA2/Inputs/*.yaml "$corpus/profile/"
 
-# compile <tirx> <name> <bindings>: kda2 IR seed, and the metadata of every
-# kernel in its PTX.
-compile() {
-  "$translate" --import-tirx --tirx-bind="$3" "$1" -o "$corpus/mlir/import-$2.mlir"
-  "$translate" --kda2-to-ptx "$corpus/mlir/import-$2.mlir" -o "$work/$2.ptx"
+# metadata <mlir> <name>: the metadata of every kernel in the PTX of <mlir>.
+metadata() {
+  "$translate" --kda2-to-ptx "$1" -o "$work/$2.ptx"
   python3 - "$work/$2.ptx" "$corpus/metadata" <<'PY'
 import os, re, sys
 ptx, out = sys.argv[1:]
@@ -52,11 +50,22 @@ for name, body in re.findall(r"__kda2_meta_(\w+)\[\d+\] = \{([0-9, ]*)\}", open(
     open(os.path.join(out, f"{name}.meta"), "wb").write(data)
 PY
 }
+# compile <tirx> <name> <bindings>: kda2 IR seed, and the metadata of every
+# kernel in its PTX.
+compile() {
+  "$translate" --import-tirx --tirx-bind="$3" "$1" -o "$corpus/mlir/import-$2.mlir"
+  metadata "$corpus/mlir/import-$2.mlir" "$2"
+}
 compile "$root/docs/examples/delta_softmax_base.tirx" delta_softmax dim=64
 compile "$root/templates/kda_decode.tirx" kda_decode IN=bf16,K=128,V=128
 compile "$root/templates/kda_decode_vfirst.tirx" kda_decode_vfirst IN=bf16,K=128,V=128
 compile "$root/templates/kda_decode_vsplit.tirx" kda_decode_vsplit IN=bf16,K=128,V=128,VB=32,NVB=4,LANES=4
 compile "$root/templates/kda_decode_fused.tirx" kda_decode_fused IN=bf16,K=128,V=128,VB=32,NVB=4
+compile "$root/templates/kda_chunk_split.tirx" kda_chunk_split IN=bf16,K=128,V=128,C=16,VB=32,NVB=4
+# Metadata with `pad`, `arg tensormap` and dynamic `smem` lines.
+for t in coalesced-padding tma-coalesce dynamic-shared; do
+  metadata "$root/test/Conversion/KDA2ToGPU/$t.mlir" "$t"
+done
 # The documented example (docs/Runtime.md), with named and static dims.
 python3 - "$root/docs/Runtime.md" "$corpus/metadata/docs-example.meta" <<'PY'
 import re, sys

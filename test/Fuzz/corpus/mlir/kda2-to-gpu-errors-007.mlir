@@ -1,11 +1,12 @@
-// kda2.tri_solve likewise.
-kda2.kernel @tri_solve(%x: !kda2.tensor<[4, 4], f32>) {
-  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[4, 4], f32>
+// Operands come from shared memory (ldmatrix), not straight from global.
+kda2.kernel @matmul_global_operand(%x: !kda2.tensor<[16, 16], f16>, %y: !kda2.tensor<[16, 16], f32> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %x, %y layout(row_major) packing(none) : !kda2.tensor<[16, 16], f16>, !kda2.tensor<[16, 16], f32>
   %c1 = arith.constant 1 : index
-  kda2.loop thread %j to %c1 annotations [#kda2.coalesced_access<>] {
-    %a = kda2.load %x[] : !kda2.tensor<[4, 4], f32> -> tensor<4x4xf32>
-    // expected-error @below {{'kda2.tri_solve' op is not supported by the GPU lowering yet (tensor-core lowering is part of the prefill work)}}
-    %t = kda2.tri_solve %a, %a : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+  kda2.loop serial %i to %c1 annotations [#kda2.coalesced_access<>] {
+    %a = kda2.load %x[] : !kda2.tensor<[16, 16], f16> -> tensor<16x16xf16>
+    // expected-error @below {{'kda2.matmul' op operand a must be a tile loaded from a shared buffer (stage global data through SMEM: the tensor-core path reads fragments with ldmatrix)}}
+    %m = kda2.matmul %a, %a : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+    kda2.store %m, %y[] : tensor<16x16xf32>, !kda2.tensor<[16, 16], f32>
   }
   kda2.return
 }

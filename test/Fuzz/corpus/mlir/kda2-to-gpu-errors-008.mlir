@@ -1,10 +1,13 @@
-// A tile over a named (unbound) feature dimension has no static shape.
-kda2.kernel @dynamic_tile(%x: !kda2.tensor<[8, n], f32>) {
-  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[8, n], f32>
-  %c8 = arith.constant 8 : index
-  kda2.loop thread %j to %c8 annotations [#kda2.coalesced_access<dim = "n", modulus = 8>] {
-    // expected-error @below {{'kda2.load' op produces the dynamic tile 'tensor<?xf32>'; bind its feature dimension to a size first (kda2-translate --import-tirx --tirx-bind=<dim>=<n>)}}
-    %row = kda2.load %x[%j] : !kda2.tensor<[8, n], f32> -> tensor<?xf32>
+// f32 operands have no mma.sync shape here.
+kda2.kernel @matmul_f32(%y: !kda2.tensor<[16, 16], f32> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %y layout(row_major) packing(none) : !kda2.tensor<[16, 16], f32>
+  %s = kda2.smem_alloc size(1024) : !kda2.tensor<[16, 16], f32, smem>
+  %c1 = arith.constant 1 : index
+  kda2.loop serial %i to %c1 annotations [#kda2.coalesced_access<>] {
+    %a = kda2.load %s[] : !kda2.tensor<[16, 16], f32, smem> -> tensor<16x16xf32>
+    // expected-error @below {{'kda2.matmul' op tensor-core lowering needs f16 or bf16 operands of one type and an f32 result, got 'tensor<16x16xf32>', 'tensor<16x16xf32>' -> 'tensor<16x16xf32>'}}
+    %m = kda2.matmul %a, %a : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    kda2.store %m, %y[] : tensor<16x16xf32>, !kda2.tensor<[16, 16], f32>
   }
   kda2.return
 }

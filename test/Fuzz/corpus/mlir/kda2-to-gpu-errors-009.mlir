@@ -1,14 +1,14 @@
-// Under $bank_conflict_free the index must be affine in the thread variable.
-kda2.kernel @non_affine_shared_index(%y: !kda2.tensor<[32], f32> {kda2.io = #kda2.io<out>}) {
-  kda2.gmem %y layout(row_major) packing(none) : !kda2.tensor<[32], f32>
-  %s = kda2.smem_alloc size(4096) : !kda2.tensor<[32, 32], f32, smem>
-  %c32 = arith.constant 32 : index
-  %c0 = arith.constant 0 : index
-  kda2.loop thread %j to %c32 annotations [#kda2.bank_conflict_free] {
-    %jj = kda2.mul %j, %j : index, index -> index
-    // expected-error @below {{'kda2.load' op index is not an affine function of the thread variable; '$bank_conflict_free' cannot be proven}}
-    %v = kda2.load %s[%jj, %c0] : !kda2.tensor<[32, 32], f32, smem> -> f32
-    kda2.store %v, %y[%j] : f32, !kda2.tensor<[32], f32>
+// Tiles are multiples of the 16x8x16 instruction shape.
+kda2.kernel @matmul_shape(%y: !kda2.tensor<[8, 8], f32> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %y layout(row_major) packing(none) : !kda2.tensor<[8, 8], f32>
+  %s = kda2.smem_alloc size(128) : !kda2.tensor<[8, 8], f16, smem>
+  %c1 = arith.constant 1 : index
+  kda2.loop serial %i to %c1 annotations [#kda2.coalesced_access<>] {
+    %a = kda2.load %s[] : !kda2.tensor<[8, 8], f16, smem> -> tensor<8x8xf16>
+    %b = kda2.load %s[] : !kda2.tensor<[8, 8], f16, smem> -> tensor<8x8xf16>
+    // expected-error @below {{'kda2.matmul' op tensor-core tiles are 16x8x16 (m x n x k): m = 8 and k = 8 must be multiples of 16, n = 8 of 8}}
+    %m = kda2.matmul %a, %b : tensor<8x8xf16>, tensor<8x8xf16> -> tensor<8x8xf32>
+    kda2.store %m, %y[] : tensor<8x8xf32>, !kda2.tensor<[8, 8], f32>
   }
   kda2.return
 }

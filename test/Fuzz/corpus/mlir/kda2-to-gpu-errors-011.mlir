@@ -1,13 +1,14 @@
-// A register tile used in a lanes(4) loop is split over the 4 lanes: its
-// size must be divisible by 4.
-kda2.kernel @reg_tile_not_divisible(%x: !kda2.tensor<[8, 6], f32>) {
-  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[8, 6], f32>
-  // expected-error @below {{'kda2.reg_alloc' op a register tile used by a lanes(4) loop must be rank 1 with a size divisible by 4}}
-  %r = kda2.reg_alloc : !kda2.tensor<[6], f32, reg>
-  %c8 = arith.constant 8 : index
-  kda2.loop thread %j to %c8 lanes(4) annotations [#kda2.coalesced_access<>] {
-    %row = kda2.load %x[%j] : !kda2.tensor<[8, 6], f32> -> tensor<6xf32>
-    kda2.store %row, %r[] : tensor<6xf32>, !kda2.tensor<[6], f32, reg>
+// An operand tile loaded once but used by something else as well.
+kda2.kernel @matmul_operand_shared(%y: !kda2.tensor<[16, 16], f32> {kda2.io = #kda2.io<out>}, %z: !kda2.tensor<[16, 16], f16> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %y, %z layout(row_major) packing(none) : !kda2.tensor<[16, 16], f32>, !kda2.tensor<[16, 16], f16>
+  %s = kda2.smem_alloc size(512) : !kda2.tensor<[16, 16], f16, smem>
+  %c1 = arith.constant 1 : index
+  kda2.loop serial %i to %c1 annotations [#kda2.coalesced_access<>] {
+    %a = kda2.load %s[] : !kda2.tensor<[16, 16], f16, smem> -> tensor<16x16xf16>
+    // expected-error @below {{'kda2.matmul' op operand a is also used by another operation; load the tile again for it}}
+    %m = kda2.matmul %a, %a : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+    kda2.store %m, %y[] : tensor<16x16xf32>, !kda2.tensor<[16, 16], f32>
+    kda2.store %a, %z[] : tensor<16x16xf16>, !kda2.tensor<[16, 16], f16>
   }
   kda2.return
 }

@@ -1,11 +1,16 @@
-// cumsum of a rank-2 tile.
-kda2.kernel @cumsum_rank2(%x: !kda2.tensor<[4, 4], f32>) {
-  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[4, 4], f32>
-  %c1 = arith.constant 1 : index
-  kda2.loop thread %j to %c1 annotations [#kda2.coalesced_access<>] {
-    %a = kda2.load %x[] : !kda2.tensor<[4, 4], f32> -> tensor<4x4xf32>
-    // expected-error @below {{'kda2.cumsum' op GPU lowering supports cumsum of rank-1 tiles outside lanes(P) loops}}
-    %c = kda2.cumsum %a {axis = 0 : i64} : tensor<4x4xf32>
+// Lanes reading every other f32 of a row: lanes l and l + 16 share a bank
+// whatever the row pitch, so no padding of the last dimension helps.
+kda2.kernel @stride2_last_dim(%y: !kda2.tensor<[32], f32> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %y layout(row_major) packing(none) : !kda2.tensor<[32], f32>
+  // expected-error @below {{'kda2.smem_alloc' op no padding of the last dimension makes every access in the '$bank_conflict_free' loops conflict free}}
+  %s = kda2.smem_alloc size(8192) : !kda2.tensor<[32, 64], f32, smem>
+  %c32 = arith.constant 32 : index
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  kda2.loop thread %j to %c32 annotations [#kda2.bank_conflict_free] {
+    %j2 = kda2.mul %j, %c2 : index, index -> index
+    %v = kda2.load %s[%c0, %j2] : !kda2.tensor<[32, 64], f32, smem> -> f32
+    kda2.store %v, %y[%j] : f32, !kda2.tensor<[32], f32>
   }
   kda2.return
 }
