@@ -63,6 +63,7 @@ def main():
                              "kda_chunk_split.tirx (prep + scan) with C = 16, 32")
     parser.add_argument("--shapes", default="2x1024x8,2x2048x8,1x4096x8,8x4096x16,1x32768x32")
     parser.add_argument("--gate", default="logsigmoid", choices=("logsigmoid", "lb5"))
+    parser.add_argument("--dim", type=int, default=128, help="K = V (64 or 128)")
     args = parser.parse_args()
     rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
     variants = args.variants.split(",")
@@ -70,18 +71,22 @@ def main():
                     "kda_chunk_fwd") if "fwd" in variants else None
     # split: C = 16; split32: C = 32 (valid while 32 per-step decays sum to
     # less than ~88 nats, docs/Prefill.md).
+    # split32_vfirst: the V-first state ([B, H, V, K], FLA's state_v_first).
     split = {}
-    for variant, cubin, chunk in (("split", "kda_chunk_split_k128", 16),
-                                  ("split32", "kda_chunk_split_c32_k128", 32)):
+    d = args.dim
+    for variant, cubin, chunk, vfirst in (
+            ("split", f"kda_chunk_split_k{d}", 16, False),
+            ("split32", f"kda_chunk_split_c32_k{d}", 32, False),
+            ("split32_vfirst", f"kda_chunk_split_c32_vfirst_k{d}", 32, True)):
         if variant in variants:
             module = rt.load(os.path.join(args.kernels, f"{cubin}.sm_90a.cubin"))
             split[variant] = (rt.kernel(module, "kda_chunk_prep"),
-                              rt.kernel(module, "kda_chunk_scan"), chunk)
+                              rt.kernel(module, "kda_chunk_scan"), chunk, vfirst)
     chunk_kda = None
     if args.fla:
         sys.path.insert(0, args.fla)
         from fla.ops.kda import chunk_kda
-    K = V = 128
+    K = V = args.dim
     results = []
     for shape in args.shapes.split(","):
         B, T, H = (int(x) for x in shape.split("x"))
@@ -92,13 +97,15 @@ def main():
         rows = []
         for variant in variants:
             o = torch.full((B, T, H, V), float("nan"), dtype=torch.bfloat16, device="cuda")
-            ht = torch.full_like(h0, float("nan"))
+            vfirst = variant != "fwd" and split[variant][3]
+            h0_run = h0.transpose(-1, -2).contiguous() if vfirst else h0
+            ht = torch.full_like(h0_run, float("nan"))
             if variant == "fwd":
                 launch = fwd.prepare(
                     {"q": q, "k": k, "v": v, "g": g, "beta": beta, "h0": h0, "o": o, "ht": ht},
                     {"n": B, "h": H, "t": T}, {"scale": scale}, stream)
             else:
-                prep_kernel, scan_kernel, C = split[variant]
+                prep_kernel, scan_kernel, C, _ = split[variant]
                 nc = (T + C - 1) // C
                 e = lambda *s, dt=torch.bfloat16: torch.full(  # noqa: E731
                     s, float("nan"), dtype=dt, device="cuda")
@@ -109,7 +116,7 @@ def main():
                 dims = {"n": B, "h": H, "t": T, "nc": nc, "ncv": nc * (V // 32)}
                 prep = prep_kernel.prepare({"q": q, "k": k, "v": v, "g": g, "beta": beta,
                                             **mid}, dims, {"scale": scale}, stream)
-                scan = scan_kernel.prepare({**mid, "h0": h0, "o": o, "ht": ht}, dims, {},
+                scan = scan_kernel.prepare({**mid, "h0": h0_run, "o": o, "ht": ht}, dims, {},
                                            stream)
 
                 def launch(prep=prep, scan=scan):
@@ -118,7 +125,8 @@ def main():
             launch()
             torch.cuda.synchronize()
             row = {"variant": variant, "B": B, "T": T, "H": H, "K": K, "gate": args.gate,
-                   "err_o": rel_err(o, o_ref), "err_state": rel_err(ht, s_ref)}
+                   "err_o": rel_err(o, o_ref),
+                   "err_state": rel_err(ht.transpose(-1, -2) if vfirst else ht, s_ref)}
             row["us"] = graph_time_us(launch, replays=10)
             row["tflops"] = flops(B, T, H, K, V) / (row["us"] * 1e-6) / 1e12
             rows.append(row)

@@ -486,12 +486,17 @@ LogicalResult Emitter::emitGmem(const ast::GmemDeclStmt &decl) {
   for (const ast::DeclAttr &attr : decl.attrs) {
     bool isIdent = attr.valueKind == ast::DeclAttr::ValueKind::Identifier;
     if (attr.key == "layout") {
+      // A layout may be a template parameter (--tirx-bind=SL=VK).
+      StringRef name = attr.stringValue;
+      if (auto bound = options.layoutBindings.find(name.str());
+          isIdent && bound != options.layoutBindings.end())
+        name = bound->second;
       std::optional<Layout> parsed =
-          isIdent ? symbolizeLayout(attr.stringValue) : std::nullopt;
+          isIdent ? symbolizeLayout(name) : std::nullopt;
       if (!parsed)
         return error(attr.valueLoc)
                << "unknown layout; expected row_major, BHSD, BSHD, BHS, "
-                  "BSH, KV or VK";
+                  "BSH, KV, VK or a name bound with --tirx-bind=<name>=<layout>";
       layout = *parsed;
     } else if (attr.key == "packing") {
       std::optional<Packing> parsed =
@@ -1633,10 +1638,14 @@ void mlir::kda2::registerImportTIRxTranslation() {
             options.typeBindings[name.str()] = value.str();
             continue;
           }
+          if (!name.empty() && symbolizeLayout(value)) {
+            options.layoutBindings[name.str()] = value.str();
+            continue;
+          }
           if (name.empty() || value.getAsInteger(10, size) || size <= 0) {
             mlir::emitError(UnknownLoc::get(context))
-                << "--tirx-bind expects <name>=<positive size> or "
-                   "<name>=<element type>, got '"
+                << "--tirx-bind expects <name>=<positive size>, "
+                   "<name>=<element type> or <name>=<layout>, got '"
                 << entry << "'";
             return OwningOpRef<Operation *>();
           }

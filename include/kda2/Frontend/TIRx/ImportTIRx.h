@@ -29,6 +29,8 @@ struct ImportTIRxOptions {
   /// Element-type parameters (`IN=f16`): a dtype spelled with a name listed
   /// here (`Tensor[…, dtype=IN]`, the conversion `IN(x)`) is that type.
   std::map<std::string, std::string> typeBindings;
+  /// Layout parameters (`SL=VK`): `GMEM {layout=SL}` means that layout.
+  std::map<std::string, std::string> layoutBindings;
 };
 
 /// The element type a .tirx dtype name denotes (f16, bf16, f32, f64, bool,
