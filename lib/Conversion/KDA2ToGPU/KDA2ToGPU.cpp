@@ -131,6 +131,9 @@ struct TensorInfo {
   int64_t vnniInner = -1, vnniOuter = -1;
   /// vnni4: elements between consecutive groups of 4 along c (4 * r_size).
   Value vnniGroupStride;
+  /// Shared, staged by `#pragma tma_pipeline`: the stage the current
+  /// iteration uses (the buffer's leading dimension).
+  Value stage;
   /// Global: runtime size of each logical dimension (index values).
   SmallVector<Value> sizes;
   /// Argument index in the kernel (global tensors).
@@ -200,6 +203,10 @@ private:
   LogicalResult checkTensorCoreMatmul(MatmulOp matmul);
   void checkTileCopy(StoreOp store);
   void planTmaCopies();
+  void planTmaPipelines();
+  void issueTmaCopies(ArrayRef<StoreOp> group, Value barrierIndex);
+  void waitTma(Value barrierIndex);
+  LogicalResult lowerPipelinedLoop(LoopOp loop, Value upper);
   LogicalResult lowerTileCopy(StoreOp store, LoadOp load);
   LogicalResult lowerTmaCopy(StoreOp store);
   Value sharedPointer(Value memref, ArrayRef<Value> indices, Location loc);
@@ -345,6 +352,17 @@ private:
   SmallVector<TmaMap> tmaMaps;
   DenseSet<Value> tmaBuffers;
   DenseSet<Operation *> tmaGrouped;
+  /// `#pragma tma_pipeline` loops: their TMA copies (issued one iteration
+  /// ahead into the other of two buffer stages) and the index computations
+  /// in the loop body those copies need (re-evaluated for the next
+  /// iteration).
+  DenseMap<Operation *, SmallVector<StoreOp>> pipelinedLoops;
+  DenseMap<Operation *, SmallVector<Operation *>> pipelineChains;
+  DenseSet<Operation *> pipelinedCopies;
+  DenseSet<Value> stagedBuffers;
+  /// mbarriers: [0] for copies that wait in place, [1], [2] for the two
+  /// stages of pipelined copies.
+  int64_t tmaBarrierCount = 1;
   /// Bytes of dynamic shared memory (the buffers, when they exceed the 48 KB
   /// a kernel may declare statically).
   int64_t dynamicSharedBytes = 0;
@@ -479,6 +497,7 @@ LogicalResult KernelLowering::analyze() {
   if (failed(chooseSharedPadding()))
     return failure();
   planTmaCopies();
+  planTmaPipelines();
   return success();
 }
 
@@ -768,6 +787,8 @@ LogicalResult KernelLowering::run() {
     auto type = cast<KDA2TensorType>(alloc.getType());
     SmallVector<int64_t> shape(type.getShape());
     shape.back() += sharedPadding.lookup(alloc.getResult());
+    if (stagedBuffers.contains(alloc.getResult()))
+      shape.insert(shape.begin(), 2);
     auto memref = MemRefType::get(shape, signless(type.getElementType()),
                                   AffineMap(), workgroupSpace);
     sharedTypes.push_back(memref);
@@ -790,9 +811,11 @@ LogicalResult KernelLowering::run() {
     workgroup.push_back(MemRefType::get({scratchElements}, b.getF32Type(),
                                         AffineMap(), workgroupSpace));
   // The mbarrier TMA copies complete on.
+  if (!pipelinedLoops.empty())
+    tmaBarrierCount = 3;
   if (!tmaMaps.empty())
-    workgroup.push_back(MemRefType::get({1}, b.getI64Type(), AffineMap(),
-                                        workgroupSpace));
+    workgroup.push_back(MemRefType::get({tmaBarrierCount}, b.getI64Type(),
+                                        AffineMap(), workgroupSpace));
 
   b.setInsertionPointToEnd(gpuModule.getBody());
   func = gpu::GPUFuncOp::create(b, loc, name(),
@@ -869,18 +892,20 @@ LogicalResult KernelLowering::run() {
   // copy's bytes) and each thread's copy of its phase parity.
   if (!tmaMaps.empty()) {
     OpBuilder::InsertionGuard guard(b);
-    tmaPhase = memref::AllocaOp::create(b, loc,
-                                        MemRefType::get({1}, b.getI32Type()));
-    memref::StoreOp::create(
-        b, loc, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)),
-        tmaPhase, ValueRange{constantIndex(0, loc)});
+    tmaPhase = memref::AllocaOp::create(
+        b, loc, MemRefType::get({tmaBarrierCount}, b.getI32Type()));
+    for (int64_t i = 0; i < tmaBarrierCount; ++i)
+      memref::StoreOp::create(
+          b, loc, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)),
+          tmaPhase, ValueRange{constantIndex(i, loc)});
     Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                         threadId, constantIndex(0, loc));
     b.setInsertionPointToStart(
         scf::IfOp::create(b, loc, TypeRange(), first, false).thenBlock());
-    NVVM::MBarrierInitOp::create(
-        b, loc, sharedPointer(tmaBarrier, {constantIndex(0, loc)}, loc),
-        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1)), Value());
+    for (int64_t i = 0; i < tmaBarrierCount; ++i)
+      NVVM::MBarrierInitOp::create(
+          b, loc, sharedPointer(tmaBarrier, {constantIndex(i, loc)}, loc),
+          arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1)), Value());
   }
   if (!tmaMaps.empty())
     gpu::BarrierOp::create(b, loc);
@@ -1129,8 +1154,8 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       })
       .Case<StoreOp>([&](StoreOp store) {
         if (LoadOp source = tileCopies.lookup(store)) {
-          if (tmaGrouped.contains(store))
-            return success(); // issued with the first copy of its group
+          if (tmaGrouped.contains(store) || pipelinedCopies.contains(store))
+            return success(); // issued with its group / one iteration ahead
           if (tmaCopies.count(store))
             return lowerTmaCopy(store);
           return lowerTileCopy(store, source);
@@ -1280,6 +1305,8 @@ LogicalResult KernelLowering::lowerLoop(LoopOp loop) {
     return success();
   }
   case LoopMapping::serial: {
+    if (pipelinedLoops.count(loop))
+      return lowerPipelinedLoop(loop, upper);
     auto forOp = scf::ForOp::create(b, loc, constantIndex(0, loc), upper,
                                     constantIndex(1, loc));
     OpBuilder::InsertionGuard guard(b);
@@ -1307,6 +1334,8 @@ SmallVector<Value> KernelLowering::accessIndices(Value tensor,
   if (info.kind == TensorInfo::Kind::Global)
     for (unsigned d = 0, e = getImplicitGridRank(info.type, kernel); d < e; ++d)
       indices.push_back(gridIndexByName.lookup(info.type.getDimName(d)));
+  if (info.kind == TensorInfo::Kind::Shared && info.stage)
+    indices.push_back(info.stage);
   for (Value index : explicitIndices)
     indices.push_back(lookup(index));
   return indices;
@@ -1916,80 +1945,234 @@ Value KernelLowering::sharedPointer(Value memref, ArrayRef<Value> indices,
 }
 
 LogicalResult KernelLowering::lowerTmaCopy(StoreOp store) {
-  Location loc = store.getLoc();
   // Consecutive TMA copies (nothing but their loads in between) share one
   // barrier, one mbarrier phase and one wait: their transfers overlap.
   SmallVector<StoreOp> group = {store};
   for (Operation *op = store->getNextNode(); op; op = op->getNextNode()) {
     if (auto next = dyn_cast<LoadOp>(op); next && copyLoads.contains(next))
       continue;
-    if (auto next = dyn_cast<StoreOp>(op); next && tmaCopies.count(next)) {
+    if (auto next = dyn_cast<StoreOp>(op);
+        next && tmaCopies.count(next) && !pipelinedCopies.contains(next)) {
       group.push_back(next);
       tmaGrouped.insert(next);
       continue;
     }
     break;
   }
+  Value zero = constantIndex(0, store.getLoc());
+  issueTmaCopies(group, zero);
+  waitTma(zero);
+  return success();
+}
+
+/// A barrier (everyone is done with the destinations before the async proxy
+/// writes them), then thread 0 arms mbarrier `barrierIndex` with the group's
+/// bytes and issues one cp.async.bulk.tensor per copy. Indices come from the
+/// current mapping (and the destinations' current stages).
+void KernelLowering::issueTmaCopies(ArrayRef<StoreOp> group,
+                                    Value barrierIndex) {
+  StoreOp head = group.front();
+  Location loc = head.getLoc();
   int64_t bytes = 0;
   for (StoreOp copy : group) {
     auto tile = cast<RankedTensorType>(copy.getValue().getType());
     bytes += tile.getNumElements() * elementBytes(tile.getElementType());
   }
-  // Everyone is done with the destinations before the async proxy writes.
   gpu::BarrierOp::create(b, loc);
-  Value bar = sharedPointer(tmaBarrier, {constantIndex(0, loc)}, loc);
-  {
-    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        threadId, constantIndex(0, loc));
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(
-        scf::IfOp::create(b, loc, TypeRange(), first, false).thenBlock());
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(b.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
-    NVVM::MBarrierArriveExpectTxOp::create(
-        b, loc, Type(), bar,
-        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(bytes)),
-        NVVM::MemScopeKindAttr(), BoolAttr(), Value());
-    for (StoreOp copy : group) {
-      LoadOp source = tileCopies.lookup(copy);
-      const TmaMap &map = tmaMaps[tmaCopies.lookup(copy)];
-      TensorInfo &dst = tensors[copy.getDest()];
-      SmallVector<Value> srcIndices =
-          accessIndices(source.getSource(), source.getIndices());
-      SmallVector<Value> dstIndices;
-      for (Value index : copy.getIndices())
-        dstIndices.push_back(lookup(index));
-      // Coordinates, innermost first: the indices of the indexed
-      // dimensions (out-of-range boxes are filled with zeros, like
-      // kda2.load), 0 along the tile.
-      SmallVector<Value> coords;
-      for (int64_t d : map.mapDims) {
-        Value index = d < int64_t(srcIndices.size()) ? srcIndices[d]
-                                                     : constantIndex(0, loc);
-        coords.push_back(
-            arith::IndexCastOp::create(b, loc, b.getI32Type(), index));
-      }
-      // The CTA's shared window inside the (1-CTA) cluster's.
-      Value dstCluster = LLVM::AddrSpaceCastOp::create(
-          b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7),
-          sharedPointer(dst.memref, dstIndices, loc));
-      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          b, loc, dstCluster, tmaDescriptors[&map - tmaMaps.data()], coords,
-          bar, ValueRange(), Value(), Value(), NVVM::TMALoadMode::TILE, false,
-          NVVM::CTAGroupKindAttr(), Value());
+  Value bar = sharedPointer(tmaBarrier, {barrierIndex}, loc);
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      threadId, constantIndex(0, loc));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(
+      scf::IfOp::create(b, loc, TypeRange(), first, false).thenBlock());
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+  NVVM::MBarrierArriveExpectTxOp::create(
+      b, loc, Type(), bar,
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(bytes)),
+      NVVM::MemScopeKindAttr(), BoolAttr(), Value());
+  for (StoreOp copy : group) {
+    LoadOp source = tileCopies.lookup(copy);
+    const TmaMap &map = tmaMaps[tmaCopies.lookup(copy)];
+    TensorInfo &dst = tensors[copy.getDest()];
+    SmallVector<Value> srcIndices =
+        accessIndices(source.getSource(), source.getIndices());
+    SmallVector<Value> dstIndices =
+        accessIndices(copy.getDest(), copy.getIndices());
+    // Coordinates, innermost first: the indices of the indexed dimensions
+    // (out-of-range boxes are filled with zeros, like kda2.load), 0 along
+    // the tile.
+    SmallVector<Value> coords;
+    for (int64_t d : map.mapDims) {
+      Value index = d < int64_t(srcIndices.size()) ? srcIndices[d]
+                                                   : constantIndex(0, loc);
+      coords.push_back(
+          arith::IndexCastOp::create(b, loc, b.getI32Type(), index));
     }
+    // The CTA's shared window inside the (1-CTA) cluster's.
+    Value dstCluster = LLVM::AddrSpaceCastOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7),
+        sharedPointer(dst.memref, dstIndices, loc));
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        b, loc, dstCluster, tmaDescriptors[&map - tmaMaps.data()], coords,
+        bar, ValueRange(), Value(), Value(), NVVM::TMALoadMode::TILE, false,
+        NVVM::CTAGroupKindAttr(), Value());
   }
-  Value zero = constantIndex(0, loc);
-  Value phase = memref::LoadOp::create(b, loc, tmaPhase, ValueRange{zero});
+}
+
+/// Every thread waits for the current phase of mbarrier `barrierIndex`,
+/// then flips its view of the phase.
+void KernelLowering::waitTma(Value barrierIndex) {
+  Location loc = barrierIndex.getLoc();
+  Value bar = sharedPointer(tmaBarrier, {barrierIndex}, loc);
+  Value phase = memref::LoadOp::create(b, loc, tmaPhase, ValueRange{barrierIndex});
   NVVM::MBarrierTryWaitParityOp::create(
       b, loc, bar, phase,
       arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(10000000)));
   Value flipped = arith::XOrIOp::create(
       b, loc, phase, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1)));
-  memref::StoreOp::create(b, loc, flipped, tmaPhase, ValueRange{zero});
-  return success();
+  memref::StoreOp::create(b, loc, flipped, tmaPhase, ValueRange{barrierIndex});
+}
+
+/// `#pragma tma_pipeline` on a serial loop: the loop's TMA copies (all of
+/// them, at the top level of its body) go to two stages of their shared
+/// buffers. Before the loop, iteration 0's copies are issued; iteration i
+/// issues iteration i + 1's into the other stage, then waits for its own,
+/// so the next tiles travel while this iteration computes. Conditions (else
+/// a warning and copies that wait in place): the destinations are written
+/// only by these copies and used only inside the loop, their indices are
+/// computable at the top of the iteration (the loop variable, values from
+/// outside, index arithmetic on those), and each tile is a multiple of 128
+/// bytes (stage alignment).
+void KernelLowering::planTmaPipelines() {
+  kernel.walk([&](LoopOp loop) {
+    ArrayAttr annotations = loop.getAnnotationsAttr();
+    if (!annotations || llvm::none_of(annotations, [](Attribute a) {
+          auto pragma = dyn_cast<PragmaAttr>(a);
+          return pragma && pragma.getKind() == PragmaKind::tma_pipeline;
+        }))
+      return;
+    auto reject = [&](const Twine &why) {
+      if (!specialization)
+        loop.emitWarning() << "'#pragma tma_pipeline' does not apply (" << why
+                           << "); the copies wait where they are";
+    };
+    Block *body = loop.getBodyBlock();
+    SmallVector<StoreOp> group;
+    for (Operation &op : *body)
+      if (auto store = dyn_cast<StoreOp>(op); store && tmaCopies.count(store))
+        group.push_back(store);
+    if (group.empty())
+      return reject("no TMA copy at the top level of the loop body");
+    // Index computations in the body the copies depend on.
+    DenseSet<Operation *> chain;
+    std::function<bool(Value)> computable = [&](Value v) -> bool {
+      if (v == loop.getInductionVar())
+        return true;
+      Operation *def = v.getDefiningOp();
+      if (!def)
+        return !loop->isAncestor(v.getParentRegion()->getParentOp());
+      if (!loop->isAncestor(def))
+        return true;
+      if (def->getBlock() != body ||
+          !isa<AddOp, SubOp, MulOp, DivOp, RemOp, arith::ConstantOp, DimOp,
+               GridIndexOp>(def))
+        return false;
+      if (!llvm::all_of(def->getOperands(), computable))
+        return false;
+      chain.insert(def);
+      return true;
+    };
+    for (StoreOp store : group) {
+      LoadOp source = tileCopies.lookup(store);
+      auto tile = cast<RankedTensorType>(store.getValue().getType());
+      if (tile.getNumElements() * elementBytes(tile.getElementType()) % 128)
+        return reject("a tile is not a multiple of 128 bytes");
+      if (!llvm::all_of(source.getIndices(), computable) ||
+          !llvm::all_of(store.getIndices(), computable))
+        return reject("a copy's indices are computed from the loop's data");
+      for (OpOperand &use : store.getDest().getUses()) {
+        Operation *user = use.getOwner();
+        if (!loop->isAncestor(user))
+          return reject("a destination buffer is used outside the loop");
+        if (isa<StoreOp>(user) && !llvm::is_contained(group, user))
+          return reject("a destination buffer is also written in the loop");
+        if (isa<MatmulOp>(user) || (isa<StoreOp>(user) &&
+                                    cast<StoreOp>(user).getValue().getDefiningOp<MatmulOp>()))
+          return reject("a destination buffer is a matmul result");
+      }
+    }
+    SmallVector<Operation *> ordered;
+    for (Operation &op : *body)
+      if (chain.contains(&op))
+        ordered.push_back(&op);
+    pipelineChains[loop] = ordered;
+    pipelinedLoops[loop] = group;
+    for (StoreOp store : group) {
+      pipelinedCopies.insert(store);
+      stagedBuffers.insert(store.getDest());
+    }
+  });
+}
+
+LogicalResult KernelLowering::lowerPipelinedLoop(LoopOp loop, Value upper) {
+  Location loc = loop.getLoc();
+  ArrayRef<StoreOp> group = pipelinedLoops[loop];
+  ArrayRef<Operation *> chain = pipelineChains[loop];
+  Value iv = loop.getInductionVar();
+  auto c = [&](int64_t v) { return constantIndex(v, loc); };
+  // Sets the destinations' stage, maps the loop variable to `at` and
+  // re-evaluates the index computations the copies need, then issues them
+  // on mbarrier 1 + stage.
+  auto issueFor = [&](Value at, Value stage) -> LogicalResult {
+    Value saved = lookup(iv);
+    map.map(iv, at);
+    for (StoreOp store : group)
+      tensors[store.getDest()].stage = stage;
+    for (Operation *op : chain)
+      if (failed(lowerOp(op)))
+        return failure();
+    issueTmaCopies(group, arith::AddIOp::create(b, loc, c(1), stage));
+    if (saved)
+      map.map(iv, saved);
+    return success();
+  };
+  {
+    // Iteration 0's tiles, before the loop.
+    Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c(0),
+                                      upper);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(
+        scf::IfOp::create(b, loc, TypeRange(), any, false).thenBlock());
+    if (failed(issueFor(c(0), c(0))))
+      return failure();
+  }
+  auto forOp = scf::ForOp::create(b, loc, c(0), upper, c(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(forOp.getBody()->getTerminator());
+  Value i = forOp.getInductionVar();
+  Value stage = arith::RemUIOp::create(b, loc, i, c(2));
+  Value next = arith::AddIOp::create(b, loc, i, c(1));
+  {
+    Value more =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, upper);
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(
+        scf::IfOp::create(b, loc, TypeRange(), more, false).thenBlock());
+    if (failed(issueFor(next, arith::RemUIOp::create(b, loc, next, c(2)))))
+      return failure();
+  }
+  waitTma(arith::AddIOp::create(b, loc, c(1), stage));
+  map.map(iv, i);
+  for (StoreOp store : group)
+    tensors[store.getDest()].stage = stage;
+  if (l2PrefetchDepth > 0 && hasL2Prefetch)
+    emitNextIterationPrefetch(loop, i, upper);
+  LogicalResult result = lowerBlock(*loop.getBodyBlock());
+  for (StoreOp store : group)
+    tensors[store.getDest()].stage = Value();
+  return result;
 }
 
 //===----------------------------------------------------------------------===//
@@ -2111,10 +2294,7 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
       matmul.getAcc() ? matmul.getAcc().getDefiningOp<LoadOp>() : nullptr;
   StoreOp store = matmulStores.lookup(matmul);
   auto prefix = [&](LoadOp load) {
-    SmallVector<Value> indices;
-    for (Value index : load.getIndices())
-      indices.push_back(lookup(index));
-    return indices;
+    return accessIndices(load.getSource(), load.getIndices());
   };
   Value aMem = tensors[aLoad.getSource()].memref;
   Value bMem = tensors[bLoad.getSource()].memref;

@@ -890,8 +890,8 @@ FailureOr<PragmaAttr> Emitter::pragma(const ast::Pragma &p) {
   std::optional<PragmaKind> kind = symbolizePragmaKind(p.name);
   if (!kind)
     return error(p.loc) << "unknown pragma '" << p.name
-                        << "'; expected tma_coalesce, l2_prefetch or "
-                           "sm_shuffle";
+                        << "'; expected tma_coalesce, tma_pipeline, "
+                           "l2_prefetch or sm_shuffle";
   return PragmaAttr::get(context, *kind);
 }
 

@@ -299,10 +299,16 @@ StringRef PragmaAttr::getSpelling() const { return "#pragma"; }
 
 LogicalResult PragmaAttr::verifyOnLoop(Operation *loop,
                                        const HardwareProfile *profile) const {
-  if (getKind() == PragmaKind::tma_coalesce && profile && !profile->tma)
+  bool tmaPragma = getKind() == PragmaKind::tma_coalesce ||
+                   getKind() == PragmaKind::tma_pipeline;
+  if (tmaPragma && profile && !profile->tma)
     return loop->emitOpError()
-           << "'#pragma tma_coalesce' needs the tensor memory accelerator, "
-              "which profile '"
+           << "'#pragma " << stringifyPragmaKind(getKind())
+           << "' needs the tensor memory accelerator, which profile '"
            << profile->name << "' (" << profile->arch << ") lacks";
+  if (getKind() == PragmaKind::tma_pipeline)
+    if (auto l = dyn_cast<LoopOp>(loop); l && l.getMapping() != LoopMapping::serial)
+      return loop->emitOpError()
+             << "'#pragma tma_pipeline' applies to serial loops";
   return success();
 }

@@ -68,7 +68,7 @@ def KDA2_CoalesceFallbackAttr
 
 def KDA2_PragmaKind : I32EnumAttr<"PragmaKind", "scheduler pragma", [
     I32EnumAttrCase<"tma_coalesce", 0>, I32EnumAttrCase<"l2_prefetch", 1>,
-    I32EnumAttrCase<"sm_shuffle", 2>]> {
+    I32EnumAttrCase<"sm_shuffle", 2>, I32EnumAttrCase<"tma_pipeline", 3>]> {
   let cppNamespace = "::mlir::kda2";
   let genSpecializedAttr = 0;
 }
@@ -206,7 +206,9 @@ def KDA2_PragmaAttr : KDA2_AnnotationAttr<"Pragma", "pragma"> {
   let summary = "`#pragma name`: scheduler directive";
   let description = [{
     `tma_coalesce` merges tensor-memory accesses into bulk tensor copies
-    (sm_90a), `l2_prefetch` prefetches the next tile's global data into L2,
+    (sm_90a), `tma_pipeline` (on a serial loop) issues the next iteration's
+    bulk tensor copies while the current one computes (two buffer stages),
+    `l2_prefetch` prefetches the next tile's global data into L2,
     `sm_shuffle` permutes the block order across SMs.
 
     ```mlir
