@@ -484,6 +484,40 @@ LogicalResult KernelLowering::analyze() {
   });
   if (result.wasInterrupted())
     return failure();
+  // Resource limit: a tile a thread holds becomes that many registers (and
+  // that many operations when it is gathered element by element); beyond
+  // kMaxThreadTile elements compilation would crawl and the kernel spill.
+  // Tiles the block moves or multiplies collectively are exempt.
+  constexpr int64_t kMaxThreadTile = 4096;
+  WalkResult tooBig = kernel.walk([&](Operation *op) -> WalkResult {
+    if (fragmentLoads.contains(op) || copyLoads.contains(op) ||
+        matmulStores.count(op) || fusedCasts.contains(op))
+      return WalkResult::advance();
+    for (Type type : op->getResultTypes()) {
+      int64_t elements = 0;
+      if (auto tile = dyn_cast<RankedTensorType>(type))
+        elements = tile.getNumElements();
+      else if (auto reg = dyn_cast<KDA2TensorType>(type);
+               reg && reg.getMemorySpace() == MemorySpace::reg &&
+               reg.hasStaticShape()) {
+        uint64_t count = 1;
+        for (int64_t d : reg.getShape())
+          count = llvm::SaturatingMultiply(count, uint64_t(d));
+        elements = int64_t(std::min<uint64_t>(count, INT64_MAX));
+      }
+      if (elements > kMaxThreadTile) {
+        op->emitOpError()
+            << "makes each thread hold a tile of " << elements
+            << " elements (the limit is " << kMaxThreadTile
+            << "): split it over lanes (schedule.thread(n, P)), stage it in "
+               "shared memory, or multiply it on tensor cores";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  if (tooBig.wasInterrupted())
+    return failure();
   // Whole warps: uniform warp reductions need every lane. Tensor-core
   // matmuls use at least four warps.
   if (!matmulStores.empty())
