@@ -2160,7 +2160,7 @@ LogicalResult KernelLowering::lowerPipelinedLoop(LoopOp loop, Value upper) {
   // re-evaluates the index computations the copies need, then issues them
   // on mbarrier 1 + stage.
   auto issueFor = [&](Value at, Value stage) -> LogicalResult {
-    Value saved = lookup(iv);
+    Value saved = map.lookupOrNull(iv);
     map.map(iv, at);
     for (StoreOp store : group)
       tensors[store.getDest()].stage = stage;
