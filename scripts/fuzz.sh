@@ -4,7 +4,7 @@
 # then runs each for N seconds (default 60), one after the other, starting
 # from the committed seeds in test/Fuzz/corpus/<target>/.
 #
-#   scripts/fuzz.sh [seconds-per-target] [target...]   # targets: tirx mlir profile metadata
+#   scripts/fuzz.sh [seconds-per-target] [target...]   # targets: tirx mlir profile metadata rules
 #
 # New inputs go to <build>/fuzz/<target>/corpus (kept between runs), crash
 # reproducers to <build>/fuzz/<target>/artifacts/, logs to
@@ -17,7 +17,7 @@ build=${KDA2_FUZZ_BUILD_DIR:-$root/build-fuzz}
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(tirx mlir profile metadata)
+[ ${#targets[@]} -gt 0 ] || targets=(tirx mlir profile metadata rules)
 
 "$root/scripts/setup-fuzz.sh"
 if [ ! -f "$build/build.ninja" ]; then

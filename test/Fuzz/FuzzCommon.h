@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 
 // LLVM's BumpPtrAllocator (inline, in llvm/Support/Allocator.h) poisons its
 // slabs when compiled with ASan and unpoisons what it hands out; the prebuilt
@@ -32,6 +33,23 @@ namespace kda2fuzz {
   std::fprintf(stderr, "kda2 fuzz check failed: %s\n%s\n", what.c_str(),
                detail.c_str());
   std::abort();
+}
+
+/// True if `message` starts with "<buffer>:<line>:<col>: error: " and says
+/// something after it (the documented form of located errors).
+inline bool isLocatedError(std::string_view message, std::string_view buffer) {
+  if (message.substr(0, buffer.size()) != buffer ||
+      message.substr(buffer.size(), 1) != ":")
+    return false;
+  message.remove_prefix(buffer.size() + 1);
+  for (int field = 0; field < 2; ++field) {
+    size_t digits = message.find_first_not_of("0123456789");
+    if (digits == 0 || digits == std::string_view::npos ||
+        message[digits] != ':')
+      return false;
+    message.remove_prefix(digits + 1);
+  }
+  return message.substr(0, 8) == " error: " && message.size() > 8;
 }
 
 } // namespace kda2fuzz

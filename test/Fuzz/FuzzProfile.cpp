@@ -19,27 +19,12 @@
 
 using namespace mlir::kda2;
 
-/// True if \p message starts with "fuzz.yaml:<line>:<col>: error: ".
-static bool isLocated(llvm::StringRef message) {
-  if (!message.consume_front("fuzz.yaml:"))
-    return false;
-  for (int field = 0; field < 2; ++field) {
-    size_t digits = message.find_first_not_of("0123456789");
-    if (digits == 0 || digits == llvm::StringRef::npos)
-      return false;
-    message = message.drop_front(digits);
-    if (!message.consume_front(":"))
-      return false;
-  }
-  return message.starts_with(" error: ") && message.size() > 8;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef yaml(reinterpret_cast<const char *>(data), size);
   ProfileRegistry registry;
   if (llvm::Error err = registry.addFromBuffer(yaml, "fuzz.yaml")) {
     std::string message = llvm::toString(std::move(err));
-    if (!isLocated(message))
+    if (!kda2fuzz::isLocatedError(message, "fuzz.yaml"))
       kda2fuzz::fuzzCheckFailed("profile error without a location", message);
     if (!registry.names().empty())
       kda2fuzz::fuzzCheckFailed("a rejected profile was registered",

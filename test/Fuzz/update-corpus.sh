@@ -12,7 +12,7 @@ translate=$build/bin/kda2-translate
 [ -x "$translate" ] || { echo "update-corpus: $translate not built" >&2; exit 1; }
 corpus=$root/test/Fuzz/corpus
 rm -rf "$corpus"
-mkdir -p "$corpus"/{tirx,mlir,profile,metadata}
+mkdir -p "$corpus"/{tirx,mlir,profile,metadata,rules}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -38,6 +38,7 @@ for f in "$root"/test/Dialect/KDA2/*.mlir "$root"/test/Conversion/*/*.mlir; do
   split "$f" "$corpus/mlir" mlir
 done
 cp "$root"/profiles/*.yaml "$root"/test/Dialect/KDA2/Inputs/*.yaml "$corpus/profile/"
+cp "$root"/docs/examples/rules.yaml "$corpus/rules/"
 
 # metadata <mlir> <name>: the metadata of every kernel in the PTX of <mlir>.
 metadata() {
@@ -73,6 +74,6 @@ doc, out = sys.argv[1:]
 blocks = re.findall(r"^kda2-kernel-v1\n.*?^end$", open(doc).read(), flags=re.M | re.S)
 open(out, "w").write([b for b in blocks if "<" not in b][0] + "\n")
 PY
-for t in tirx mlir profile metadata; do
+for t in tirx mlir profile metadata rules; do
   echo "corpus/$t: $(ls "$corpus/$t" | wc -l) seeds, $(cat "$corpus/$t"/* | wc -c) bytes"
 done

@@ -147,6 +147,16 @@ TEST(RuleBase, RoundTripsThroughAFile) {
   EXPECT_EQ(dir.entries(), 1u); // no temporary file left
 }
 
+TEST(RuleBase, TheDocumentedExampleLoads) {
+  Expected<RuleBase> base = RuleBase::load(KDA2_EXAMPLE_RULES);
+  ASSERT_TRUE(bool(base)) << toString(base.takeError());
+  ASSERT_EQ(base->rules().size(), 3u);
+  EXPECT_EQ(base->rules()[0].actionName(), "insert_nanosleep");
+  auto onH100 = base->matching("H100-SXM", {"sync_point:post_softmax"});
+  ASSERT_EQ(onH100.size(), 1u);
+  EXPECT_EQ(onH100[0]->id, "seed.h100-post-softmax-nanosleep");
+}
+
 TEST(RuleBase, CorruptDatabaseIsLocatedAndLeftUntouched) {
   TempDir dir;
   std::string path = dir.file("rules.yaml");
