@@ -26,6 +26,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
@@ -1589,6 +1590,12 @@ OwningOpRef<ModuleOp> mlir::kda2::importTIRx(llvm::SourceMgr &sourceMgr,
                                              MLIRContext *context,
                                              const ImportTIRxOptions &options) {
   context->loadDialect<KDA2Dialect, arith::ArithDialect>();
+  // Errors carry the .tirx location; a dump of the generated op after each
+  // (MLIR's default) would only bury them.
+  bool printOp = context->shouldPrintOpOnDiagnostic();
+  context->printOpOnDiagnostic(false);
+  auto restore = llvm::make_scope_exit(
+      [&] { context->printOpOnDiagnostic(printOp); });
   unsigned bufferId = sourceMgr.getMainFileID();
   const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(bufferId);
   SMLoc fileLoc = SMLoc::getFromPointer(buffer->getBufferStart());
