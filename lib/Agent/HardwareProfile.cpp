@@ -14,6 +14,8 @@
 
 #include "kda2/Agent/HardwareProfile.h"
 
+#include "YAMLDiagnostics.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -31,6 +33,7 @@
 
 using namespace llvm;
 using namespace mlir::kda2;
+using mlir::kda2::yamldiag::makeError;
 
 //===----------------------------------------------------------------------===//
 // YAML mapping
@@ -83,26 +86,7 @@ struct MappingTraits<ProfileDocument> {
 // Diagnostics
 //===----------------------------------------------------------------------===//
 
-/// Renders \p diag as "<buffer>:<line>:<col>: error: <message>" followed by
-/// the offending source line and a caret, without a trailing newline.
-static std::string renderDiagnostic(const SMDiagnostic &diag) {
-  std::string text;
-  raw_string_ostream os(text);
-  diag.print(/*ProgName=*/nullptr, os, /*ShowColors=*/false);
-  return StringRef(text).rtrim('\n').str();
-}
 
-/// SourceMgr handler appending each diagnostic to the std::string at \p ctx.
-static void collectDiagnostic(const SMDiagnostic &diag, void *ctx) {
-  std::string &out = *static_cast<std::string *>(ctx);
-  if (!out.empty())
-    out += '\n';
-  out += renderDiagnostic(diag);
-}
-
-static Error makeError(const Twine &message) {
-  return make_error<StringError>(message, inconvertibleErrorCode());
-}
 
 /// Formats a double the way it would usually be written in YAML.
 static std::string formatNumber(double value) {
@@ -189,7 +173,8 @@ Error ProfileParser::errorAt(SMLoc loc, const Twine &message) const {
   if (!loc.isValid() || !sourceMgr.FindBufferContainingLoc(loc))
     return makeError(buffer.getBufferIdentifier() + ":1:1: error: " + message);
   return makeError(
-      renderDiagnostic(sourceMgr.GetMessage(loc, SourceMgr::DK_Error, message)));
+      yamldiag::render(sourceMgr.GetMessage(loc, SourceMgr::DK_Error,
+                                            message)));
 }
 
 Error ProfileParser::errorAtKey(StringRef key, const Twine &message) const {
@@ -201,7 +186,7 @@ Expected<HardwareProfile> ProfileParser::parse() {
   ProfileDocument doc;
   std::string diagnostics;
   {
-    yaml::Input input(buffer, /*Ctxt=*/nullptr, collectDiagnostic,
+    yaml::Input input(buffer, /*Ctxt=*/nullptr, yamldiag::collect,
                       &diagnostics);
     input >> doc;
     if (input.error()) {

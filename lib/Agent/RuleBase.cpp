@@ -6,6 +6,8 @@
 
 #include "kda2/Agent/RuleBase.h"
 
+#include "YAMLDiagnostics.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -19,6 +21,7 @@
 
 using namespace llvm;
 using namespace mlir::kda2;
+using mlir::kda2::yamldiag::makeError;
 
 //===----------------------------------------------------------------------===//
 // YAML mapping
@@ -74,9 +77,6 @@ struct MappingTraits<RuleDocument> {
 // Rules
 //===----------------------------------------------------------------------===//
 
-static Error makeError(const Twine &message) {
-  return make_error<StringError>(message, inconvertibleErrorCode());
-}
 
 std::vector<std::string> Rule::conditionFacts() const {
   std::vector<std::string> facts;
@@ -184,28 +184,13 @@ Expected<const Rule *> RuleBase::learn(Rule rule) {
 // Reading and writing
 //===----------------------------------------------------------------------===//
 
-static std::string renderDiagnostic(const SMDiagnostic &diag) {
-  std::string text;
-  raw_string_ostream os(text);
-  diag.print(/*ProgName=*/nullptr, os, /*ShowColors=*/false);
-  return StringRef(text).rtrim('\n').str();
-}
-
-static void collectDiagnostic(const SMDiagnostic &diag, void *ctx) {
-  std::string &out = *static_cast<std::string *>(ctx);
-  if (!out.empty())
-    out += '\n';
-  out += renderDiagnostic(diag);
-}
 
 Expected<RuleBase> RuleBase::parse(StringRef yamlText, StringRef name) {
-  auto buffer = MemoryBuffer::getMemBuffer(yamlText, name,
-                                           /*RequiresNullTerminator=*/false);
   RuleDocument doc;
   std::string diagnostics;
   {
-    yaml::Input input(buffer->getMemBufferRef(), /*Ctxt=*/nullptr,
-                      collectDiagnostic, &diagnostics);
+    yaml::Input input(MemoryBufferRef(yamlText, name), /*Ctxt=*/nullptr,
+                      yamldiag::collect, &diagnostics);
     input >> doc;
     if (input.error())
       return makeError(diagnostics.empty()
@@ -216,8 +201,9 @@ Expected<RuleBase> RuleBase::parse(StringRef yamlText, StringRef name) {
   // Semantic checks, located at the rule's `id` (found by walking the
   // document; llvm::yaml::Input already accepted its structure).
   SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(MemoryBuffer::getMemBuffer(yamlText, name, false),
-                               SMLoc());
+  sourceMgr.AddNewSourceBuffer(
+      MemoryBuffer::getMemBuffer(yamlText, name, /*RequiresNull=*/false),
+      SMLoc());
   sourceMgr.setDiagHandler([](const SMDiagnostic &, void *) {});
   std::vector<SMLoc> ruleLocs;
   {
@@ -242,7 +228,7 @@ Expected<RuleBase> RuleBase::parse(StringRef yamlText, StringRef name) {
     SMLoc loc = index < ruleLocs.size() ? ruleLocs[index] : SMLoc();
     if (!loc.isValid())
       return makeError(name + ":1:1: error: " + message);
-    return makeError(renderDiagnostic(
+    return makeError(yamldiag::render(
         sourceMgr.GetMessage(loc, SourceMgr::DK_Error, message)));
   };
   RuleBase base;

@@ -2132,9 +2132,6 @@ void KernelLowering::planTmaPipelines() {
           return reject("a destination buffer is used outside the loop");
         if (isa<StoreOp>(user) && !llvm::is_contained(group, user))
           return reject("a destination buffer is also written in the loop");
-        if (isa<MatmulOp>(user) || (isa<StoreOp>(user) &&
-                                    cast<StoreOp>(user).getValue().getDefiningOp<MatmulOp>()))
-          return reject("a destination buffer is a matmul result");
       }
     }
     SmallVector<Operation *> ordered;
