@@ -191,7 +191,8 @@ Expected<HardwareProfile> ProfileParser::parse() {
     input >> doc;
     if (input.error()) {
       if (!diagnostics.empty())
-        return makeError(diagnostics);
+        return makeError(yamldiag::locateAll(
+            diagnostics, buffer.getBufferIdentifier()));
       // An empty document fails without a diagnostic.
       return errorAt(SMLoc::getFromPointer(buffer.getBufferStart()),
                      "expected a hardware profile mapping");

@@ -196,7 +196,7 @@ Expected<RuleBase> RuleBase::parse(StringRef yamlText, StringRef name) {
       return makeError(diagnostics.empty()
                            ? name + ":1:1: error: expected a mapping with "
                                     "a 'rules' list"
-                           : diagnostics);
+                           : yamldiag::locateAll(diagnostics, name));
   }
   // Semantic checks, located at the rule's `id` (found by walking the
   // document; llvm::yaml::Input already accepted its structure).

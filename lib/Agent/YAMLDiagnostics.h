@@ -13,6 +13,7 @@
 #ifndef KDA2_LIB_AGENT_YAMLDIAGNOSTICS_H
 #define KDA2_LIB_AGENT_YAMLDIAGNOSTICS_H
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
@@ -43,6 +44,25 @@ inline void collect(const llvm::SMDiagnostic &diag, void *ctx) {
 inline llvm::Error makeError(const llvm::Twine &message) {
   return llvm::make_error<llvm::StringError>(message,
                                              llvm::inconvertibleErrorCode());
+}
+
+/// llvm::yaml::Input reports some errors without a location ("<unknown>:0:
+/// error: unknown node kind" for an alias such as `*x`): those are located
+/// at the start of `buffer`, so every error names its file, line and column.
+inline std::string locateAll(llvm::StringRef diagnostics,
+                             llvm::StringRef buffer) {
+  std::string out;
+  llvm::SmallVector<llvm::StringRef> lines;
+  diagnostics.split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    if (!out.empty())
+      out += '\n';
+    if (line.consume_front("<unknown>:0: error: "))
+      out += (buffer + ":1:1: error: " + line).str();
+    else
+      out += line.str();
+  }
+  return out;
 }
 
 } // namespace mlir::kda2::yamldiag

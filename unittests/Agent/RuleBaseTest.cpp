@@ -211,6 +211,15 @@ TEST(RuleBase, SemanticErrorsPointAtTheRule) {
   message = toString(r.takeError());
   EXPECT_EQ(message.rfind("db.yaml:9:5: error: rule #2: 'action' must be", 0), 0u)
       << message;
+  // Found by fuzzing (Inputs/rules-alias-unlocated.yaml, a mutated example
+  // with `source: *seed`): llvm::yaml::Input reported "<unknown>:0: error:
+  // unknown node kind"; every error now names the file, line and column.
+  Expected<RuleBase> fuzzed = RuleBase::load(KDA2_ALIAS_RULES);
+  ASSERT_FALSE(bool(fuzzed));
+  message = toString(fuzzed.takeError());
+  EXPECT_EQ(message.find("<unknown>"), std::string::npos) << message;
+  EXPECT_EQ(message.rfind(std::string(KDA2_ALIAS_RULES) + ":", 0), 0u)
+      << message;
   r = RuleBase::parse("rules: 3\n", "db.yaml");
   ASSERT_FALSE(bool(r));
   EXPECT_EQ(toString(r.takeError()).rfind("db.yaml:1:8: error: not a sequence", 0),
