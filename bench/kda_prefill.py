@@ -60,7 +60,9 @@ def main():
     parser.add_argument("--fla", default=None)
     parser.add_argument("--variants", default="fwd,split,split32",
                         help="fwd: kda_chunk_fwd.tirx (one kernel); split, split32: "
-                             "kda_chunk_split.tirx (prep + scan) with C = 16, 32")
+                             "kda_chunk_split.tirx (prep + scan) with C = 16, 32; "
+                             "split32_vb16: C = 32, 16 value columns per scan CTA; "
+                             "split32_vfirst: V-first state")
     parser.add_argument("--shapes", default="2x1024x8,2x2048x8,1x4096x8,8x4096x16,1x32768x32")
     parser.add_argument("--gate", default="logsigmoid", choices=("logsigmoid", "lb5"))
     parser.add_argument("--dim", type=int, default=128, help="K = V (64 or 128)")
@@ -74,14 +76,16 @@ def main():
     # split32_vfirst: the V-first state ([B, H, V, K], FLA's state_v_first).
     split = {}
     d = args.dim
-    for variant, cubin, chunk, vfirst in (
-            ("split", f"kda_chunk_split_k{d}", 16, False),
-            ("split32", f"kda_chunk_split_c32_k{d}", 32, False),
-            ("split32_vfirst", f"kda_chunk_split_c32_vfirst_k{d}", 32, True)):
+    # split32_vb16: 8 blocks of 16 value columns per head (twice the CTAs).
+    for variant, cubin, chunk, vfirst, vb in (
+            ("split", f"kda_chunk_split_k{d}", 16, False, 32),
+            ("split32", f"kda_chunk_split_c32_k{d}", 32, False, 32),
+            ("split32_vb16", f"kda_chunk_split_c32_vb16_k{d}", 32, False, 16),
+            ("split32_vfirst", f"kda_chunk_split_c32_vfirst_k{d}", 32, True, 32)):
         if variant in variants:
             module = rt.load(os.path.join(args.kernels, f"{cubin}.sm_90a.cubin"))
             split[variant] = (rt.kernel(module, "kda_chunk_prep"),
-                              rt.kernel(module, "kda_chunk_scan"), chunk, vfirst)
+                              rt.kernel(module, "kda_chunk_scan"), chunk, vfirst, vb)
     chunk_kda = None
     if args.fla:
         sys.path.insert(0, args.fla)
@@ -105,15 +109,15 @@ def main():
                     {"q": q, "k": k, "v": v, "g": g, "beta": beta, "h0": h0, "o": o, "ht": ht},
                     {"n": B, "h": H, "t": T}, {"scale": scale}, stream)
             else:
-                prep_kernel, scan_kernel, C, _ = split[variant]
+                prep_kernel, scan_kernel, C, _, VB = split[variant]
                 nc = (T + C - 1) // C
                 e = lambda *s, dt=torch.bfloat16: torch.full(  # noqa: E731
                     s, float("nan"), dtype=dt, device="cuda")
                 mid = {"qd": e(B, H, nc, C, K), "kl": e(B, H, nc, C, K), "wn": e(B, H, nc, C, K),
                        "tp": e(B, H, nc, C, C), "pb": e(B, H, nc, C, C),
                        "gl": e(B, H, nc, K, dt=torch.float32),
-                       "vc": e(B, H, nc * (V // 32), C, 32)}  # NVB = 4 blocks of 32
-                dims = {"n": B, "h": H, "t": T, "nc": nc, "ncv": nc * (V // 32)}
+                       "vc": e(B, H, nc * (V // VB), C, VB)}  # NVB blocks of VB
+                dims = {"n": B, "h": H, "t": T, "nc": nc, "ncv": nc * (V // VB)}
                 prep = prep_kernel.prepare({"q": q, "k": k, "v": v, "g": g, "beta": beta,
                                             **mid}, dims, {"scale": scale}, stream)
                 scan = scan_kernel.prepare({**mid, "h0": h0_run, "o": o, "ht": ht}, dims, {},

@@ -105,6 +105,56 @@ static int64_t elementBytes(Type type) {
 }
 
 //===----------------------------------------------------------------------===//
+// Barrier placement
+//===----------------------------------------------------------------------===//
+
+/// The shared and global tensors a piece of uniform code reads and writes.
+/// Block barriers are placed by these sets rather than after every write: a
+/// barrier goes before an op that touches a tensor written since the last
+/// barrier, or writes one read since it. Each access carries who makes it:
+/// 0 for "any thread", or the fragment layout of a tensor-core product that
+/// writes (or reads as its accumulator) a whole tile, whose elements belong
+/// to the same threads in every product of that shape — so an accumulating
+/// product after another of the same shape needs no barrier in between.
+struct SharedAccesses {
+  llvm::MapVector<Value, int64_t> reads, writes;
+
+  bool empty() const { return reads.empty() && writes.empty(); }
+  void clear() {
+    reads.clear();
+    writes.clear();
+  }
+  static void note(llvm::MapVector<Value, int64_t> &set, Value tensor,
+                   int64_t owner) {
+    auto [it, inserted] = set.insert({tensor, owner});
+    if (!inserted && it->second != owner)
+      it->second = 0;
+  }
+  void merge(const SharedAccesses &other) {
+    for (auto [tensor, owner] : other.reads)
+      note(reads, tensor, owner);
+    for (auto [tensor, owner] : other.writes)
+      note(writes, tensor, owner);
+  }
+  /// Whether `next` may touch data these accesses left for other threads
+  /// (read after write, write after write, write after read).
+  bool conflictsWith(const SharedAccesses &next) const {
+    auto clash = [](const llvm::MapVector<Value, int64_t> &earlier,
+                    Value tensor, int64_t owner) {
+      auto it = earlier.find(tensor);
+      return it != earlier.end() && (owner == 0 || it->second != owner);
+    };
+    for (auto [tensor, owner] : next.reads)
+      if (clash(writes, tensor, owner))
+        return true;
+    for (auto [tensor, owner] : next.writes)
+      if (clash(writes, tensor, owner) || clash(reads, tensor, owner))
+        return true;
+    return false;
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // Per-tensor lowering state
 //===----------------------------------------------------------------------===//
 
@@ -189,6 +239,12 @@ private:
   LogicalResult chooseSharedPadding();
   std::string buildMetadata();
 
+  // Barrier placement (see `SharedAccesses`).
+  SharedAccesses accessesOf(Operation *op);
+  void syncBefore(const SharedAccesses &next, Location loc);
+  void emitBarrier(Location loc);
+  LogicalResult lowerUniformBody(Block &body, Location loc, bool backEdge);
+
   // Emission.
   LogicalResult lowerBlock(Block &block);
   LogicalResult lowerOp(Operation *op);
@@ -204,7 +260,8 @@ private:
   void checkTileCopy(StoreOp store);
   void planTmaCopies();
   void planTmaPipelines();
-  void issueTmaCopies(ArrayRef<StoreOp> group, Value barrierIndex);
+  void issueTmaCopies(ArrayRef<StoreOp> group, Value barrierIndex,
+                      bool barrier = true);
   void waitTma(Value barrierIndex);
   LogicalResult lowerPipelinedLoop(LoopOp loop, Value upper);
   LogicalResult lowerTileCopy(StoreOp store, LoadOp load);
@@ -368,6 +425,8 @@ private:
   int64_t dynamicSharedBytes = 0;
   Value tmaBarrier, tmaPhase;
   SmallVector<Value> tmaDescriptors;
+  /// Accesses of the uniform code lowered since the last block barrier.
+  SharedAccesses pending;
 };
 
 } // namespace
@@ -1130,10 +1189,116 @@ bool KernelLowering::placeLanesAcrossWarps(LoopOp loop) {
   return !multiIteration;
 }
 
+/// The tensors `op` (with everything nested in it) reads and writes, with
+/// who makes each access (`SharedAccesses`). Loads and stores fused into a
+/// tensor-core product or a tile copy count with the op that emits their
+/// code; TMA copies count for nothing: their destinations become visible
+/// through the mbarrier wait, and the issue waits at a block barrier for
+/// earlier readers.
+SharedAccesses KernelLowering::accessesOf(Operation *op) {
+  SharedAccesses accesses;
+  auto tracked = [&](Value tensor) {
+    auto it = tensors.find(tensor);
+    return it != tensors.end() &&
+           it->second.kind != TensorInfo::Kind::Register;
+  };
+  if (fragmentLoads.contains(op) || copyLoads.contains(op) ||
+      fusedStores.contains(op) || fusedCasts.contains(op))
+    return accesses;
+  if (auto matmul = dyn_cast<MatmulOp>(op); matmul && matmulStores.count(op)) {
+    auto result = cast<RankedTensorType>(matmul.getResult().getType());
+    int64_t owner = (result.getDimSize(0) << 20) | result.getDimSize(1);
+    auto wholeShared = [&](Value tensor, ValueRange indices) {
+      return indices.empty() &&
+             tensors.lookup(tensor).kind == TensorInfo::Kind::Shared;
+    };
+    for (Value operand : {matmul.getA(), matmul.getB()})
+      SharedAccesses::note(accesses.reads,
+                           operand.getDefiningOp<LoadOp>().getSource(), 0);
+    if (Value acc = matmul.getAcc()) {
+      auto load = acc.getDefiningOp<LoadOp>();
+      SharedAccesses::note(
+          accesses.reads, load.getSource(),
+          wholeShared(load.getSource(), load.getIndices()) ? owner : 0);
+    }
+    StoreOp store = matmulStores.lookup(op);
+    if (tracked(store.getDest()))
+      SharedAccesses::note(
+          accesses.writes, store.getDest(),
+          wholeShared(store.getDest(), store.getIndices()) ? owner : 0);
+    return accesses;
+  }
+  op->walk([&](Operation *inner) {
+    if (auto load = dyn_cast<LoadOp>(inner)) {
+      if (tracked(load.getSource()))
+        SharedAccesses::note(accesses.reads, load.getSource(), 0);
+    } else if (auto store = dyn_cast<StoreOp>(inner)) {
+      bool tma = tmaCopies.count(store) || tmaGrouped.contains(store) ||
+                 pipelinedCopies.contains(store);
+      if (!tma && tracked(store.getDest()))
+        SharedAccesses::note(accesses.writes, store.getDest(), 0);
+      // A tile copy reads its source here (its load emits nothing).
+      if (LoadOp source = tileCopies.lookup(store);
+          source && !tma && tracked(source.getSource()))
+        SharedAccesses::note(accesses.reads, source.getSource(), 0);
+    }
+  });
+  return accesses;
+}
+
+/// A block barrier; in uniform code it orders everything before it.
+void KernelLowering::emitBarrier(Location loc) {
+  gpu::BarrierOp::create(b, loc);
+  if (threadDepth == 0)
+    pending.clear();
+}
+
+/// In uniform code, each op gets a barrier before it only when it touches
+/// what earlier ops left for other threads (`SharedAccesses`). Inside
+/// thread loops there are no barriers: the loop counts as one op.
 LogicalResult KernelLowering::lowerBlock(Block &block) {
-  for (Operation &op : block)
+  for (Operation &op : block) {
+    if (threadDepth > 0 || !usesShared) {
+      if (failed(lowerOp(&op)))
+        return failure();
+      continue;
+    }
+    SharedAccesses accesses = accessesOf(&op);
+    if (pending.conflictsWith(accesses))
+      emitBarrier(op.getLoc());
     if (failed(lowerOp(&op)))
       return failure();
+    // A block or serial loop leaves `pending` as its body left it.
+    auto loop = dyn_cast<LoopOp>(op);
+    if (!loop || loop.getMapping() == LoopMapping::thread)
+      pending.merge(accesses);
+  }
+  return success();
+}
+
+/// The body of a uniform block or serial loop (`lowerBlock` has already put
+/// a barrier before the loop if its body touches what came before). With
+/// `backEdge`, a barrier ends the body when the next iteration could touch
+/// what this one left. Afterwards, `pending` holds what came before and
+/// what the body left (the loop may run no iteration).
+LogicalResult KernelLowering::lowerUniformBody(Block &body, Location loc,
+                                               bool backEdge) {
+  if (threadDepth > 0 || !usesShared)
+    return lowerBlock(body);
+  SharedAccesses before = std::move(pending);
+  pending.clear();
+  if (failed(lowerBlock(body)))
+    return failure();
+  if (backEdge && !pending.empty()) {
+    SharedAccesses whole;
+    for (Operation &op : body)
+      whole.merge(accessesOf(&op));
+    if (pending.conflictsWith(whole))
+      emitBarrier(loc);
+  }
+  SharedAccesses left = std::move(pending);
+  pending = std::move(before);
+  pending.merge(left);
   return success();
 }
 
@@ -1269,15 +1434,21 @@ LogicalResult KernelLowering::lowerLoop(LoopOp loop) {
   auto popPrefetch = llvm::make_scope_exit([&] { l2PrefetchDepth -= l2Prefetch; });
 
 
+  // A block loop's body is uniform code (one CTA per iteration).
+  auto lowerBody = [&] {
+    return loop.getMapping() == LoopMapping::block
+               ? lowerUniformBody(*loop.getBodyBlock(), loc, /*backEdge=*/false)
+               : lowerBlock(*loop.getBodyBlock());
+  };
   auto emitGuardedBody = [&](Value iv, Value cond) -> LogicalResult {
     map.map(loop.getInductionVar(), iv);
     if (!cond)
-      return lowerBlock(*loop.getBodyBlock());
+      return lowerBody();
     auto ifOp = scf::IfOp::create(b, loc, TypeRange(), cond,
                                   /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    return lowerBlock(*loop.getBodyBlock());
+    return lowerBody();
   };
 
   switch (loop.getMapping()) {
@@ -1289,11 +1460,7 @@ LogicalResult KernelLowering::lowerLoop(LoopOp loop) {
     if (!exact)
       cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, bx,
                                    upper);
-    if (failed(emitGuardedBody(bx, cond)))
-      return failure();
-    if (usesShared)
-      gpu::BarrierOp::create(b, loc);
-    return success();
+    return emitGuardedBody(bx, cond);
   }
   case LoopMapping::thread: {
     int64_t split = loop.getLanesPerIteration();
@@ -1332,11 +1499,7 @@ LogicalResult KernelLowering::lowerLoop(LoopOp loop) {
     laneExtent = savedExtent;
     laneIv = savedIv;
     --threadDepth;
-    if (failed(result))
-      return failure();
-    if (usesShared)
-      gpu::BarrierOp::create(b, loc);
-    return success();
+    return result;
   }
   case LoopMapping::serial: {
     if (pipelinedLoops.count(loop))
@@ -1348,7 +1511,7 @@ LogicalResult KernelLowering::lowerLoop(LoopOp loop) {
     map.map(loop.getInductionVar(), forOp.getInductionVar());
     if (l2PrefetchDepth > 0 && hasL2Prefetch)
       emitNextIterationPrefetch(loop, forOp.getInductionVar(), upper);
-    return lowerBlock(*loop.getBodyBlock());
+    return lowerUniformBody(*loop.getBodyBlock(), loc, /*backEdge=*/true);
   }
   case LoopMapping::warp:
     break;
@@ -1694,8 +1857,6 @@ LogicalResult KernelLowering::lowerStore(StoreOp store) {
     else
       storeElement(info, indices, value, loc);
   }
-  if (uniform && info.kind == TensorInfo::Kind::Shared)
-    gpu::BarrierOp::create(b, loc);
   return success();
 }
 
@@ -1829,7 +1990,6 @@ LogicalResult KernelLowering::lowerTileCopy(StoreOp store, LoadOp load) {
   b.setInsertionPointAfter(pieces);
   if (dstInRange)
     b.setInsertionPointAfter(pieces->getParentOp());
-  gpu::BarrierOp::create(b, loc);
   return success();
 }
 
@@ -2000,11 +2160,12 @@ LogicalResult KernelLowering::lowerTmaCopy(StoreOp store) {
 }
 
 /// A barrier (everyone is done with the destinations before the async proxy
-/// writes them), then thread 0 arms mbarrier `barrierIndex` with the group's
-/// bytes and issues one cp.async.bulk.tensor per copy. Indices come from the
-/// current mapping (and the destinations' current stages).
+/// writes them; the caller may have placed it), then thread 0 arms mbarrier
+/// `barrierIndex` with the group's bytes and issues one cp.async.bulk.tensor
+/// per copy. Indices come from the current mapping (and the destinations'
+/// current stages).
 void KernelLowering::issueTmaCopies(ArrayRef<StoreOp> group,
-                                    Value barrierIndex) {
+                                    Value barrierIndex, bool barrier) {
   StoreOp head = group.front();
   Location loc = head.getLoc();
   int64_t bytes = 0;
@@ -2012,7 +2173,8 @@ void KernelLowering::issueTmaCopies(ArrayRef<StoreOp> group,
     auto tile = cast<RankedTensorType>(copy.getValue().getType());
     bytes += tile.getNumElements() * elementBytes(tile.getElementType());
   }
-  gpu::BarrierOp::create(b, loc);
+  if (barrier)
+    emitBarrier(loc);
   Value bar = sharedPointer(tmaBarrier, {barrierIndex}, loc);
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                       threadId, constantIndex(0, loc));
@@ -2060,13 +2222,34 @@ void KernelLowering::issueTmaCopies(ArrayRef<StoreOp> group,
 void KernelLowering::waitTma(Value barrierIndex) {
   Location loc = barrierIndex.getLoc();
   Value bar = sharedPointer(tmaBarrier, {barrierIndex}, loc);
-  Value phase = memref::LoadOp::create(b, loc, tmaPhase, ValueRange{barrierIndex});
+  // The phases stay in registers: a dynamic index (a pipeline stage) picks
+  // its slot with selects rather than indexing the array (local memory).
+  bool dynamic = !getConstantIntValue(barrierIndex);
+  SmallVector<Value> slots, phases;
+  for (int64_t i = 0; i < (dynamic ? tmaBarrierCount : 1); ++i) {
+    Value slot = dynamic ? constantIndex(i, loc) : barrierIndex;
+    slots.push_back(slot);
+    phases.push_back(
+        memref::LoadOp::create(b, loc, tmaPhase, ValueRange{slot}));
+  }
+  auto isSlot = [&](unsigned i) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                 barrierIndex, slots[i]);
+  };
+  Value phase = phases.front();
+  for (unsigned i = 1; i < slots.size(); ++i)
+    phase = arith::SelectOp::create(b, loc, isSlot(i), phases[i], phase);
   NVVM::MBarrierTryWaitParityOp::create(
       b, loc, bar, phase,
       arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(10000000)));
   Value flipped = arith::XOrIOp::create(
       b, loc, phase, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1)));
-  memref::StoreOp::create(b, loc, flipped, tmaPhase, ValueRange{barrierIndex});
+  for (unsigned i = 0; i < slots.size(); ++i) {
+    Value value = dynamic ? arith::SelectOp::create(b, loc, isSlot(i), flipped,
+                                                    phases[i])
+                          : flipped;
+    memref::StoreOp::create(b, loc, value, tmaPhase, ValueRange{slots[i]});
+  }
 }
 
 /// `#pragma tma_pipeline` on a serial loop: the loop's TMA copies (all of
@@ -2156,7 +2339,7 @@ LogicalResult KernelLowering::lowerPipelinedLoop(LoopOp loop, Value upper) {
   // Sets the destinations' stage, maps the loop variable to `at` and
   // re-evaluates the index computations the copies need, then issues them
   // on mbarrier 1 + stage.
-  auto issueFor = [&](Value at, Value stage) -> LogicalResult {
+  auto issueFor = [&](Value at, Value stage, bool barrier) -> LogicalResult {
     Value saved = map.lookupOrNull(iv);
     map.map(iv, at);
     for (StoreOp store : group)
@@ -2164,20 +2347,23 @@ LogicalResult KernelLowering::lowerPipelinedLoop(LoopOp loop, Value upper) {
     for (Operation *op : chain)
       if (failed(lowerOp(op)))
         return failure();
-    issueTmaCopies(group, arith::AddIOp::create(b, loc, c(1), stage));
+    issueTmaCopies(group, arith::AddIOp::create(b, loc, c(1), stage), barrier);
     if (saved)
       map.map(iv, saved);
     return success();
   };
   {
-    // Iteration 0's tiles, before the loop.
+    // Iteration 0's tiles, before the loop (when there is one: what came
+    // before stays pending).
+    SharedAccesses before = pending;
     Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c(0),
                                       upper);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(
         scf::IfOp::create(b, loc, TypeRange(), any, false).thenBlock());
-    if (failed(issueFor(c(0), c(0))))
+    if (failed(issueFor(c(0), c(0), /*barrier=*/true)))
       return failure();
+    pending = std::move(before);
   }
   auto forOp = scf::ForOp::create(b, loc, c(0), upper, c(1));
   OpBuilder::InsertionGuard guard(b);
@@ -2185,13 +2371,18 @@ LogicalResult KernelLowering::lowerPipelinedLoop(LoopOp loop, Value upper) {
   Value i = forOp.getInductionVar();
   Value stage = arith::RemUIOp::create(b, loc, i, c(2));
   Value next = arith::AddIOp::create(b, loc, i, c(1));
+  // Every iteration starts at a barrier: the previous one is done with the
+  // stage the next copies overwrite, and with everything else it touched
+  // (so the body needs no barrier at its end).
+  gpu::BarrierOp::create(b, loc);
   {
     Value more =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, upper);
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPointToStart(
         scf::IfOp::create(b, loc, TypeRange(), more, false).thenBlock());
-    if (failed(issueFor(next, arith::RemUIOp::create(b, loc, next, c(2)))))
+    if (failed(issueFor(next, arith::RemUIOp::create(b, loc, next, c(2)),
+                        /*barrier=*/false)))
       return failure();
   }
   waitTma(arith::AddIOp::create(b, loc, c(1), stage));
@@ -2200,7 +2391,8 @@ LogicalResult KernelLowering::lowerPipelinedLoop(LoopOp loop, Value upper) {
     tensors[store.getDest()].stage = stage;
   if (l2PrefetchDepth > 0 && hasL2Prefetch)
     emitNextIterationPrefetch(loop, i, upper);
-  LogicalResult result = lowerBlock(*loop.getBodyBlock());
+  LogicalResult result =
+      lowerUniformBody(*loop.getBodyBlock(), loc, /*backEdge=*/false);
   for (StoreOp store : group)
     tensors[store.getDest()].stage = Value();
   return result;
@@ -2480,8 +2672,6 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
     }
   }
   b.setInsertionPointAfter(strips);
-  if (dest.kind == TensorInfo::Kind::Shared)
-    gpu::BarrierOp::create(b, loc);
   return success();
 }
 

@@ -366,8 +366,8 @@ kda2.kernel @strided_gather(%x: !kda2.tensor<[8, 4], f32>,
 
 // -----
 
-// A shared buffer is a workgroup attribution; a barrier follows each thread
-// loop of a kernel that uses shared memory.
+// A shared buffer is a workgroup attribution; a barrier goes before a thread
+// loop that reads what an earlier one wrote, none after the last.
 // CHECK-LABEL: gpu.func @shared(
 // CHECK-SAME: workgroup(%[[SMEM:.*]] : memref<32xf32, #gpu.address_space<workgroup>>)
 // CHECK: %[[TID:.*]] = gpu.thread_id x
@@ -375,7 +375,6 @@ kda2.kernel @strided_gather(%x: !kda2.tensor<[8, 4], f32>,
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: memref.load %[[SMEM]][%[[TID]]] : memref<32xf32, #gpu.address_space<workgroup>>
 // CHECK: llvm.store
-// CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: gpu.return
 kda2.kernel @shared(%x: !kda2.tensor<[32], f32>,
                     %y: !kda2.tensor<[32], f32> {kda2.io = #kda2.io<out>}) {
@@ -482,8 +481,8 @@ kda2.kernel @counters(%x: !kda2.tensor<[32], f32>) {
 // -----
 
 // Uniform code (outside thread loops) runs on every thread; its global and
-// shared stores are made by thread 0, and a shared store is followed by a
-// barrier.
+// shared stores are made by thread 0, and a barrier separates a shared store
+// from the reads of it.
 // CHECK-LABEL: gpu.func @uniform_store(
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[BX:.*]] = gpu.block_id x

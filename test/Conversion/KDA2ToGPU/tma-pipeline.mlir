@@ -14,18 +14,26 @@
 // CHECK: scf.if
 // CHECK: nvvm.mbarrier.arrive.expect_tx
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// Each iteration starts at a barrier (the previous one is done with the
+// stage the next copies overwrite), so its body needs none at its end.
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: %[[STAGE:.*]] = arith.remui %[[I]], %c2{{.*}} : index
 // CHECK: %[[NEXT:.*]] = arith.addi %[[I]], %c1{{.*}} : index
+// CHECK-NEXT: gpu.barrier
 // CHECK: %[[MORE:.*]] = arith.cmpi ult, %[[NEXT]], %{{.*}} : index
 // CHECK: scf.if %[[MORE]] {
 // CHECK: arith.remui %[[NEXT]], %c2{{.*}} : index
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK: }
+// The stage's phase parity is picked with selects (registers, not an
+// indexed local array).
 // CHECK: %[[WAITBAR:.*]] = arith.addi %c1{{.*}}, %[[STAGE]] : index
-// CHECK: memref.load %{{.*}}[%[[WAITBAR]]] : memref<3xi32>
-// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: %[[P1:.*]] = memref.load %{{.*}}[%c1{{.*}}] : memref<3xi32>
+// CHECK: %[[P2:.*]] = memref.load %{{.*}}[%c2{{.*}}] : memref<3xi32>
+// CHECK: %[[IS2:.*]] = arith.cmpi eq, %[[WAITBAR]], %c2
+// CHECK: %[[PHASE:.*]] = arith.select %[[IS2]], %[[P2]], %{{.*}} : i32
+// CHECK: nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PHASE]]
 // The body reads the current stage.
 // CHECK: vector.load %[[SA]][%[[STAGE]], %{{.*}}, %{{.*}}] : memref<2x64x32xbf16, #gpu.address_space<workgroup>>, vector<32xbf16>
 
