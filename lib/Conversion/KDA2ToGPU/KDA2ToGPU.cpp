@@ -16,8 +16,10 @@
 //   * a `thread` loop of extent n runs iteration t on threadIdx.x == t
 //     (blockDim.x is the largest thread extent rounded up to a warp);
 //   * a `serial` loop is an scf.for executed by the threads that reach it;
-//   * a barrier follows each thread loop and each uniform shared store when
-//     the kernel uses shared memory.
+//   * block barriers go where the data flow needs them: before an op of
+//     uniform code that touches a tensor another thread may have written
+//     since the last barrier, or writes one read since it
+//     (`SharedAccesses`).
 //
 // Memory: a global tensor's logical index (grid prefix, explicit indices,
 // tile dimensions) is turned into a 64-bit element offset with the strides
