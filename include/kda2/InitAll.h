@@ -11,6 +11,7 @@
 #ifndef KDA2_INITALL_H
 #define KDA2_INITALL_H
 
+#include "kda2/Agent/Simulator.h"
 #include "kda2/Conversion/Passes.h"
 #include "kda2/Dialect/KDA2/IR/KDA2.h"
 #include "kda2/Dialect/KDA2/Transforms/Passes.h"
@@ -78,6 +79,7 @@ inline void registerAllPasses() {
   registerKDA2Passes();
   registerKDA2ConversionPasses();
   registerKDA2Pipelines();
+  registerTestSimulatorPass();
   registerCanonicalizerPass();
   registerCSEPass();
 }

@@ -51,6 +51,32 @@ struct ProfileDocument {
 namespace llvm {
 namespace yaml {
 template <>
+struct MappingTraits<SimulatorParameters> {
+  static void mapping(IO &io, SimulatorParameters &p) {
+    // Defaults come from the struct's initializers.
+    const SimulatorParameters defaults;
+    io.mapOptional("alu_latency", p.aluLatency, defaults.aluLatency);
+    io.mapOptional("sfu_latency", p.sfuLatency, defaults.sfuLatency);
+    io.mapOptional("sfu_lanes_per_scheduler", p.sfuLanesPerScheduler,
+                   defaults.sfuLanesPerScheduler);
+    io.mapOptional("mma_latency", p.mmaLatency, defaults.mmaLatency);
+    io.mapOptional("mma_sync_efficiency", p.mmaSyncEfficiency,
+                   defaults.mmaSyncEfficiency);
+    io.mapOptional("shared_latency", p.sharedLatency, defaults.sharedLatency);
+    io.mapOptional("shared_banks", p.sharedBanks, defaults.sharedBanks);
+    io.mapOptional("shared_bank_bytes", p.sharedBankBytes,
+                   defaults.sharedBankBytes);
+    io.mapOptional("l2_latency", p.l2Latency, defaults.l2Latency);
+    io.mapOptional("hbm_latency", p.hbmLatency, defaults.hbmLatency);
+    io.mapOptional("tma_latency", p.tmaLatency, defaults.tmaLatency);
+    io.mapOptional("l2_bytes_per_cycle_per_sm", p.l2BytesPerCyclePerSM,
+                   defaults.l2BytesPerCyclePerSM);
+    io.mapOptional("barrier_latency", p.barrierLatency,
+                   defaults.barrierLatency);
+  }
+};
+
+template <>
 struct MappingTraits<ProfileDocument> {
   static void mapping(IO &io, ProfileDocument &doc) {
     HardwareProfile &p = doc.profile;
@@ -77,6 +103,7 @@ struct MappingTraits<ProfileDocument> {
     io.mapRequired("tma", p.tma);
     io.mapRequired("max_tma_tile", doc.maxTmaTile);
     io.mapRequired("sources", p.sources);
+    io.mapOptional("simulator", p.simulator);
   }
 };
 } // namespace yaml
@@ -309,6 +336,22 @@ Error ProfileParser::validate(const ProfileDocument &doc) const {
     return errorAtKey("tma", "'tma: true' requires an sm_90 or sm_90a arch, "
                              "got '" +
                                  p.arch + "'");
+
+  const SimulatorParameters &sim = p.simulator;
+  if (sim.sfuLanesPerScheduler == 0 || sim.sfuLanesPerScheduler > 32)
+    return errorAtKey("simulator", "'simulator.sfu_lanes_per_scheduler' "
+                                   "must be in [1, 32]");
+  if (sim.sharedBanks == 0 || sim.sharedBankBytes == 0)
+    return errorAtKey("simulator", "'simulator.shared_banks' and "
+                                   "'simulator.shared_bank_bytes' must be "
+                                   "positive");
+  if (!(sim.mmaSyncEfficiency > 0 && sim.mmaSyncEfficiency <= 1))
+    return errorAtKey("simulator",
+                      "'simulator.mma_sync_efficiency' must be in (0, 1]");
+  if (!(sim.l2BytesPerCyclePerSM > 0) ||
+      !std::isfinite(sim.l2BytesPerCyclePerSM))
+    return errorAtKey("simulator", "'simulator.l2_bytes_per_cycle_per_sm' "
+                                   "must be a positive number");
 
   if (p.sources.empty())
     return errorAtKey("sources", "'sources' must list at least one source");

@@ -27,6 +27,44 @@
 namespace mlir {
 namespace kda2 {
 
+/// Timing parameters of the simulator (include/kda2/Agent/Simulator.h) that
+/// datasheets do not give. All are optional under the YAML key `simulator`;
+/// the defaults are microbenchmark figures for Ampere/Hopper SMs (cycles at
+/// the SM clock) and hold for every shipped profile.
+struct SimulatorParameters {
+  /// `alu_latency`: dependent-issue latency of FP32/INT32 ALU instructions.
+  unsigned aluLatency = 4;
+  /// `sfu_latency`: latency of SFU (MUFU) instructions: exp2, lg2, rsqrt...
+  unsigned sfuLatency = 18;
+  /// `sfu_lanes_per_scheduler`: SFU lanes per scheduler; a warp instruction
+  /// occupies the SFU for 32 / lanes cycles.
+  unsigned sfuLanesPerScheduler = 4;
+  /// `mma_latency`: latency of one mma.sync (m16n8k16) instruction.
+  unsigned mmaLatency = 32;
+  /// `mma_sync_efficiency`: fraction of the tensor peak that mma.sync can
+  /// reach (wgmma reaches the full peak); in (0, 1].
+  double mmaSyncEfficiency = 0.625;
+  /// `shared_latency`: shared-memory load latency without conflicts.
+  unsigned sharedLatency = 30;
+  /// `shared_banks`: shared-memory banks of `shared_bank_bytes` bytes; one
+  /// wavefront per cycle per SM.
+  unsigned sharedBanks = 32;
+  /// `shared_bank_bytes`: width of one bank, in bytes.
+  unsigned sharedBankBytes = 4;
+  /// `l2_latency`: global load latency on an L2 hit.
+  unsigned l2Latency = 270;
+  /// `hbm_latency`: global load latency on an L2 miss.
+  unsigned hbmLatency = 600;
+  /// `tma_latency`: latency of a TMA (cp.async.bulk.tensor) copy before its
+  /// bytes stream in.
+  unsigned tmaLatency = 650;
+  /// `l2_bytes_per_cycle_per_sm`: cap on one SM's share of the L2 bandwidth.
+  double l2BytesPerCyclePerSM = 64;
+  /// `barrier_latency`: cycles from the last warp's arrival at bar.sync to
+  /// the release of the waiting warps.
+  unsigned barrierLatency = 20;
+};
+
 /// One GPU model's resources and peak rates. Field comments give the YAML key.
 /// Sizes use the datasheet units: KB = 1024 bytes for shared memory, MB/GB as
 /// marketed for L2 and device memory; bandwidths are GB/s (10^9 bytes/s).
@@ -83,6 +121,9 @@ struct HardwareProfile {
 
   /// `sources`: datasheets and other documents the values come from.
   std::vector<std::string> sources;
+
+  /// `simulator`: optional timing parameters of the simulator.
+  SimulatorParameters simulator;
 
   /// Shared memory a single block may use, in bytes.
   uint64_t sharedMemoryPerBlockBytes() const;

@@ -1,0 +1,164 @@
+//===- TestSimulator.cpp - Print the simulator's report per kernel -*- C++ -*-===//
+//
+// Part of the kda2 project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Implements --kda2-test-simulator: runs the Simulator analysis on every
+// kernel gpu.func of the module and prints its report to stdout, for lit
+// tests and for people. Option errors (unknown profile, malformed shape
+// bindings) are located at the module; launch errors at the kernel.
+//
+//   kda2-opt scan.mlir -o /dev/null --kda2-test-simulator="profile=H200-SXM
+//       shapes=n=1,h=8,t=4096,nc=128,ncv=512 trace=scan.json"
+//
+//===----------------------------------------------------------------------===//
+
+#include "kda2/Agent/Simulator.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+using namespace mlir::kda2;
+
+namespace {
+struct TestSimulatorPass
+    : PassWrapper<TestSimulatorPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestSimulatorPass)
+
+  TestSimulatorPass() = default;
+  TestSimulatorPass(const TestSimulatorPass &other) : PassWrapper(other) {}
+
+  StringRef getArgument() const final { return "kda2-test-simulator"; }
+  StringRef getDescription() const final {
+    return "Simulate every kernel gpu.func on a hardware profile and print "
+           "the report";
+  }
+  void runOnOperation() override;
+
+  Option<std::string> profile{*this, "profile",
+                              llvm::cl::desc("Hardware profile name"),
+                              llvm::cl::init("")};
+  Option<std::string> profileFile{
+      *this, "profile-file",
+      llvm::cl::desc("YAML file with an extra hardware profile"),
+      llvm::cl::init("")};
+  ListOption<std::string> shapes{
+      *this, "shapes",
+      llvm::cl::desc("Sizes of named dimensions: name=value,...")};
+  ListOption<int64_t> grid{*this, "grid",
+                           llvm::cl::desc("Grid dimensions x,y,z (overrides "
+                                          "the launch metadata)")};
+  Option<unsigned> registers{
+      *this, "registers",
+      llvm::cl::desc("Registers per thread (0: estimate from the IR)"),
+      llvm::cl::init(0)};
+  Option<int64_t> sharedBytes{
+      *this, "smem",
+      llvm::cl::desc("Dynamic shared memory per CTA in bytes (-1: from the "
+                     "launch metadata)"),
+      llvm::cl::init(-1)};
+  Option<int64_t> maxTripCount{
+      *this, "max-trip-count",
+      llvm::cl::desc("Sample loops longer than this and extrapolate (0: only "
+                     "when over the simulator's budget)"),
+      llvm::cl::init(0)};
+  Option<std::string> traceFile{
+      *this, "trace",
+      llvm::cl::desc("Write a Chrome/Perfetto trace JSON to this file")};
+};
+} // namespace
+
+void TestSimulatorPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  ProfileRegistry registry = ProfileRegistry::withBuiltins();
+  if (!profileFile.empty())
+    if (llvm::Error err = registry.addFromFile(profileFile)) {
+      module.emitError() << llvm::toString(std::move(err));
+      return signalPassFailure();
+    }
+  // Default: the module's target, else H200-SXM.
+  std::string profileName = profile;
+  if (profileName.empty()) {
+    auto target = module->getAttrOfType<StringAttr>("kda2.target");
+    profileName = target ? target.getValue().str() : "H200-SXM";
+  }
+  llvm::Expected<const HardwareProfile *> found = registry.get(profileName);
+  if (!found) {
+    module.emitError() << llvm::toString(found.takeError());
+    return signalPassFailure();
+  }
+
+  LaunchOptions launch;
+  for (StringRef binding : shapes) {
+    auto [name, value] = binding.split('=');
+    int64_t size;
+    if (name.trim().empty() || value.trim().getAsInteger(10, size) ||
+        size < 0) {
+      module.emitError() << "malformed shape binding '" << binding
+                         << "'; expected name=size with a non-negative "
+                            "integer size";
+      return signalPassFailure();
+    }
+    launch.sizes[name.trim()] = size;
+  }
+  if (!grid.empty()) {
+    if (grid.size() > 3 || llvm::any_of(grid, [](int64_t d) { return d < 1; })) {
+      module.emitError() << "grid takes one to three positive dimensions";
+      return signalPassFailure();
+    }
+    for (auto [i, dim] : llvm::enumerate(grid))
+      launch.grid[i] = dim;
+    for (size_t i = grid.size(); i < 3; ++i)
+      launch.grid[i] = 1;
+  }
+  launch.registersPerThread = registers;
+  launch.dynamicSharedBytes = sharedBytes;
+  launch.maxTripCount = maxTripCount;
+
+  std::unique_ptr<TraceWriter> trace;
+  if (!traceFile.empty())
+    trace = std::make_unique<TraceWriter>((*found)->boostClockMHz);
+
+  bool failedAny = false;
+  unsigned kernels = 0;
+  module.walk([&](gpu::GPUFuncOp func) {
+    if (!func.isKernel())
+      return;
+    ++kernels;
+    Simulator simulator(func, **found);
+    if (trace)
+      trace->beginKernel(func.getName());
+    FailureOr<SimulationReport> report = simulator.run(launch, trace.get());
+    if (failed(report)) {
+      failedAny = true;
+      return;
+    }
+    report->print(llvm::outs());
+  });
+  llvm::outs().flush();
+  if (failedAny)
+    return signalPassFailure();
+  if (trace && kernels) {
+    std::string message;
+    std::unique_ptr<llvm::ToolOutputFile> file =
+        openOutputFile(traceFile, &message);
+    if (!file) {
+      module.emitError() << "cannot write trace '" << traceFile
+                         << "': " << message;
+      return signalPassFailure();
+    }
+    trace->write(file->os());
+    file->keep();
+  }
+  markAllAnalysesPreserved();
+}
+
+void mlir::kda2::registerTestSimulatorPass() {
+  PassRegistration<TestSimulatorPass>();
+}
