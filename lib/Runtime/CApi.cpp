@@ -11,6 +11,8 @@
 #include "kda2/Runtime/CudaDriver.h"
 #include "kda2/Runtime/Module.h"
 
+#include "CApiSupport.h"
+
 #include <cstring>
 #include <map>
 #include <memory>
@@ -20,10 +22,6 @@
 
 using namespace kda2::runtime;
 
-struct kda2rt_kernel_s {
-  Kernel kernel;
-};
-
 struct kda2rt_module_s {
   Module module;
   std::mutex mutex; // guards kernels
@@ -31,8 +29,10 @@ struct kda2rt_module_s {
 };
 
 namespace {
-
 thread_local std::string tLastError;
+} // namespace
+
+namespace kda2::runtime::capi {
 
 void copyString(const std::string &s, char *buf, size_t len) {
   if (!buf || len == 0)
@@ -80,7 +80,60 @@ CUdeviceptr devptr(const void *p) {
   return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(p));
 }
 
-} // namespace
+Status launchArgsFromC(const char *fn, const char **ptr_names,
+                       void *const *ptrs, int nptr, const char **dim_names,
+                       const int64_t *dims, int ndim,
+                       const char **scalar_names, const double *scalars,
+                       int nscalar, LaunchArgs &out) {
+  std::string f = fn;
+  out = LaunchArgs();
+  if (nptr < 0 || ndim < 0 || nscalar < 0)
+    return invalid(f + ": negative argument count");
+  if ((nptr && (!ptr_names || !ptrs)) || (ndim && (!dim_names || !dims)) ||
+      (nscalar && (!scalar_names || !scalars)))
+    return invalid(f + ": NULL array with a non-zero count");
+  for (int i = 0; i < nptr; ++i) {
+    if (!ptr_names[i])
+      return invalid(f + ": ptr_names[" + std::to_string(i) + "] is NULL");
+    out.ptr(ptr_names[i], static_cast<const void *>(ptrs[i]));
+  }
+  for (int i = 0; i < ndim; ++i) {
+    if (!dim_names[i])
+      return invalid(f + ": dim_names[" + std::to_string(i) + "] is NULL");
+    out.dim(dim_names[i], dims[i]);
+  }
+  for (int i = 0; i < nscalar; ++i) {
+    if (!scalar_names[i])
+      return invalid(f + ": scalar_names[" + std::to_string(i) +
+                     "] is NULL");
+    out.floatScalar(scalar_names[i], scalars[i]);
+  }
+  return Status::success();
+}
+
+KdaDecodeArgs toKdaDecodeArgs(const kda2rt_kda_decode_args &args) {
+  KdaDecodeArgs a;
+  a.q = args.q;
+  a.k = args.k;
+  a.v = args.v;
+  a.g = args.g;
+  a.beta = args.beta;
+  a.h0 = args.h0;
+  a.o = args.o;
+  a.ht = args.ht;
+  a.n = args.n;
+  a.t = args.t;
+  a.h = args.h;
+  a.kDim = args.k_dim;
+  a.vDim = args.v_dim;
+  a.scale = args.scale;
+  a.dtype = args.dtype;
+  return a;
+}
+
+} // namespace kda2::runtime::capi
+
+using namespace kda2::runtime::capi;
 
 extern "C" {
 
@@ -248,38 +301,13 @@ int kda2rt_launch(kda2rt_kernel kernel, const char **ptr_names,
                   size_t errlen) noexcept {
   if (!kernel)
     return finish(invalid("kda2rt_launch: kernel is NULL"), err, errlen);
-  if (nptr < 0 || ndim < 0 || nscalar < 0)
-    return finish(invalid("kda2rt_launch: negative argument count"), err,
-                  errlen);
-  if ((nptr && (!ptr_names || !ptrs)) || (ndim && (!dim_names || !dims)) ||
-      (nscalar && (!scalar_names || !scalars)))
-    return finish(invalid("kda2rt_launch: NULL array with a non-zero count"),
-                  err, errlen);
   LaunchArgs args;
-  for (int i = 0; i < nptr; ++i) {
-    if (!ptr_names[i])
-      return finish(invalid("kda2rt_launch: ptr_names[" + std::to_string(i) +
-                            "] is NULL"),
-                    err, errlen);
-    args.ptr(ptr_names[i], static_cast<const void *>(ptrs[i]));
-  }
-  for (int i = 0; i < ndim; ++i) {
-    if (!dim_names[i])
-      return finish(invalid("kda2rt_launch: dim_names[" + std::to_string(i) +
-                            "] is NULL"),
-                    err, errlen);
-    args.dim(dim_names[i], dims[i]);
-  }
-  for (int i = 0; i < nscalar; ++i) {
-    if (!scalar_names[i])
-      return finish(invalid("kda2rt_launch: scalar_names[" +
-                            std::to_string(i) + "] is NULL"),
-                    err, errlen);
-    args.floatScalar(scalar_names[i], scalars[i]);
-  }
-  return finish(
-      kernel->kernel.launch(args, static_cast<CUstream>(stream)), err,
-      errlen);
+  Status s = launchArgsFromC("kda2rt_launch", ptr_names, ptrs, nptr,
+                             dim_names, dims, ndim, scalar_names, scalars,
+                             nscalar, args);
+  if (s.ok())
+    s = kernel->kernel.launch(args, static_cast<CUstream>(stream));
+  return finish(s, err, errlen);
 }
 
 int kda2rt_kda_decode(kda2rt_kernel kernel, const kda2rt_kda_decode_args *args,
@@ -287,25 +315,9 @@ int kda2rt_kda_decode(kda2rt_kernel kernel, const kda2rt_kda_decode_args *args,
   if (!kernel || !args)
     return finish(invalid("kda2rt_kda_decode: kernel or args is NULL"), err,
                   errlen);
-  KdaDecodeArgs a;
-  a.q = args->q;
-  a.k = args->k;
-  a.v = args->v;
-  a.g = args->g;
-  a.beta = args->beta;
-  a.h0 = args->h0;
-  a.o = args->o;
-  a.ht = args->ht;
-  a.n = args->n;
-  a.t = args->t;
-  a.h = args->h;
-  a.kDim = args->k_dim;
-  a.vDim = args->v_dim;
-  a.scale = args->scale;
-  a.dtype = args->dtype;
-  return finish(
-      launchKdaDecode(kernel->kernel, a, static_cast<CUstream>(stream)), err,
-      errlen);
+  return finish(launchKdaDecode(kernel->kernel, toKdaDecodeArgs(*args),
+                                static_cast<CUstream>(stream)),
+                err, errlen);
 }
 
 int kda2rt_read_counters(kda2rt_kernel kernel, const void *counters,

@@ -95,6 +95,12 @@ Status Driver::load(Driver &out, const char *library) {
       KDA2RT_RESOLVE(cuLaunchKernel, "cuLaunchKernel"),
       KDA2RT_RESOLVE(cuFuncSetAttribute, "cuFuncSetAttribute"),
       KDA2RT_RESOLVE(cuStreamSynchronize, "cuStreamSynchronize"),
+      KDA2RT_RESOLVE(cuMemsetD8, "cuMemsetD8_v2"),
+      KDA2RT_RESOLVE(cuEventCreate, "cuEventCreate"),
+      KDA2RT_RESOLVE(cuEventRecord, "cuEventRecord"),
+      KDA2RT_RESOLVE(cuEventSynchronize, "cuEventSynchronize"),
+      KDA2RT_RESOLVE(cuEventElapsedTime, "cuEventElapsedTime"),
+      KDA2RT_RESOLVE(cuEventDestroy, "cuEventDestroy_v2"),
       KDA2RT_RESOLVE(cuGetErrorName, "cuGetErrorName"),
       KDA2RT_RESOLVE(cuGetErrorString, "cuGetErrorString"),
   };
@@ -282,6 +288,14 @@ Status Context::copyToHost(void *dst, CUdeviceptr src, size_t bytes) const {
   KDA2RT_TRY(makeCurrent());
   return driver_->check(driver_->api().cuMemcpyDtoH(dst, src, bytes),
                         "cuMemcpyDtoH");
+}
+
+Status Context::zero(CUdeviceptr dst, size_t bytes) const {
+  if (bytes == 0)
+    return Status::success();
+  KDA2RT_TRY(makeCurrent());
+  return driver_->check(driver_->api().cuMemsetD8(dst, 0, bytes),
+                        "cuMemsetD8");
 }
 
 Status Context::synchronize(CUstream stream) const {

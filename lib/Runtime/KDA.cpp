@@ -85,17 +85,24 @@ Status checkKdaDecode(const KernelInfo &info, const KdaDecodeArgs &args) {
   return Status::success();
 }
 
-Status launchKdaDecode(const Kernel &kernel, const KdaDecodeArgs &args,
-                       CUstream stream) {
-  KDA2RT_TRY(checkKdaDecode(kernel.info(), args));
+Status kdaDecodeLaunchArgs(const KernelInfo &info, const KdaDecodeArgs &args,
+                           LaunchArgs &out) {
+  out = LaunchArgs();
+  KDA2RT_TRY(checkKdaDecode(info, args));
   double scale =
       args.scale > 0 ? args.scale : 1.0 / std::sqrt(static_cast<double>(args.kDim));
+  out.ptr("q", args.q).ptr("k", args.k).ptr("v", args.v).ptr("g", args.g);
+  out.ptr("beta", args.beta).ptr("h0", args.h0).ptr("o", args.o);
+  out.ptr("ht", args.ht);
+  out.dim("n", args.n).dim("t", args.t).dim("h", args.h);
+  out.floatScalar("scale", scale);
+  return Status::success();
+}
+
+Status launchKdaDecode(const Kernel &kernel, const KdaDecodeArgs &args,
+                       CUstream stream) {
   LaunchArgs launch;
-  launch.ptr("q", args.q).ptr("k", args.k).ptr("v", args.v).ptr("g", args.g);
-  launch.ptr("beta", args.beta).ptr("h0", args.h0).ptr("o", args.o);
-  launch.ptr("ht", args.ht);
-  launch.dim("n", args.n).dim("t", args.t).dim("h", args.h);
-  launch.floatScalar("scale", scale);
+  KDA2RT_TRY(kdaDecodeLaunchArgs(kernel.info(), args, launch));
   return kernel.launch(launch, stream);
 }
 

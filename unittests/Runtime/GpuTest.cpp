@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kda2/Runtime/Bundle.h"
 #include "kda2/Runtime/CudaDriver.h"
 #include "kda2/Runtime/Module.h"
 #include "kda2/Runtime/kda2rt.h"
@@ -188,6 +189,80 @@ TEST_P(GpuTest, KernelErrors) {
   s = k.launch(args);
   EXPECT_EQ(s.code(), ErrorCode::InvalidArgument);
   EXPECT_CONTAINS(s.message(), "missing pointer argument 'out'");
+}
+
+TEST_P(GpuTest, BundleDispatchesTimesAndCounts) {
+  // A bundle of one PTX image (PTX loads on any chip): op "fill" dispatching
+  // on N, with a specialisation for N <= 64 and the generic kernel.
+  int major = 0, minor = 0;
+  ASSERT_TRUE(ctx.computeCapability(major, minor).ok());
+  std::string chip = "sm_" + std::to_string(major) + std::to_string(minor);
+  kda2rt_bundle_image images[] = {
+      {"fill.ptx", chip.c_str(), ptx.data(), ptx.size()}};
+  kda2rt_bundle_entry entries[] = {
+      {"fill", "N", chip.c_str(), "__kda2_test_fill", 1, 64, 0, 0},
+      {"fill", "N", chip.c_str(), "__kda2_test_fill", 0, 0, 1, 0}};
+  kda2rt_bundle_desc desc = {KDA2RT_BUNDLE_ABI_VERSION,
+                             GetParam()[1] == 'v' ? "gpu_fill_v" : "gpu_fill",
+                             1, images, 2, entries};
+  Bundle *bundle = nullptr;
+  Status s = registerBundle(&desc, bundle);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_TRUE(bundle->setProfiling(true, true).ok());
+
+  const int64_t n = 1000;
+  CUdeviceptr out = 0;
+  ASSERT_TRUE(ctx.allocate(n * sizeof(float), out).ok());
+  for (int64_t size : {n, int64_t(10)}) {
+    LaunchArgs args;
+    args.ptr("out", out).scalar("value", 0.5).dim("N", size).dim("NB", 8);
+    s = bundle->launch(0, "fill", args, nullptr);
+    ASSERT_TRUE(s.ok()) << s.message();
+  }
+  LaunchArgs noN;
+  noN.ptr("out", out).scalar("value", 0.5).dim("NB", 8);
+  EXPECT_CONTAINS(bundle->launch(0, "fill", noN, nullptr).message(),
+                  "dispatches on dimension 'N'");
+  CallStats stats;
+  s = bundle->stats("fill", stats);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(stats.calls, 2);
+  EXPECT_EQ(stats.timedCalls, 2);
+  EXPECT_GT(stats.gpuMsTotal, 0.0);
+  EXPECT_LE(stats.gpuMsMin, stats.gpuMsMax);
+  EXPECT_GT(stats.hostUsTotal, 0.0);
+  std::vector<CounterValue> counters;
+  s = bundle->readCounters("fill", counters);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(counters.size(), 1u); // both entries share the kernel's name
+  EXPECT_EQ(counters[0].name, "written");
+  EXPECT_EQ(counters[0].asInt(), n + 10);
+  ASSERT_TRUE(bundle->resetStats().ok());
+  ASSERT_TRUE(bundle->readCounters("fill", counters).ok());
+  EXPECT_EQ(counters[0].asInt(), 0);
+
+  // The state pool on the device: zeroed states, usage, eviction.
+  std::unique_ptr<StateManager> states;
+  std::unique_ptr<DeviceAllocator> allocator = makeContextAllocator(ctx);
+  StateManagerOptions options;
+  options.layout = {2, 64, 64, DType::F32, false};
+  options.budgetBytes = 4 * 2 * 2 * 64 * 64 * 4;
+  ASSERT_TRUE(StateManager::create(*allocator, options, states).ok());
+  int64_t ids[4] = {1, 2, 3, 4};
+  StateView view;
+  ASSERT_TRUE(states->createBatch(ids, 4, view).ok());
+  std::vector<float> host(4 * 2 * 64 * 64, 1.0f);
+  ASSERT_TRUE(ctx.copyToHost(host.data(), view.read,
+                             host.size() * sizeof(float))
+                  .ok());
+  for (float f : host)
+    ASSERT_EQ(f, 0.0f);
+  EXPECT_CONTAINS(states->create(5, view).message(), "state budget exceeded");
+  EXPECT_TRUE(states->clear().ok());
+  EXPECT_EQ(states->bytesInUse(), 0u);
+
+  EXPECT_TRUE(ctx.free(out).ok());
+  EXPECT_TRUE(unregisterBundle(bundle).ok());
 }
 
 INSTANTIATE_TEST_SUITE_P(Linkage, GpuTest,

@@ -26,6 +26,7 @@ struct CUctx_st;
 struct CUmod_st;
 struct CUfunc_st;
 struct CUstream_st;
+struct CUevent_st;
 
 namespace kda2::runtime {
 
@@ -36,6 +37,7 @@ using CUcontext = ::CUctx_st *;
 using CUmodule = ::CUmod_st *;
 using CUfunction = ::CUfunc_st *;
 using CUstream = ::CUstream_st *;
+using CUevent = ::CUevent_st *;
 
 /// The few driver constants the runtime needs (values from cuda.h).
 namespace cu {
@@ -127,6 +129,13 @@ public:
                                void **kernelParams, void **extra);
     CUresult (*cuFuncSetAttribute)(CUfunction f, int attribute, int value);
     CUresult (*cuStreamSynchronize)(CUstream stream);
+    CUresult (*cuMemsetD8)(CUdeviceptr dst, unsigned char value,
+                           size_t count); // _v2
+    CUresult (*cuEventCreate)(CUevent *event, unsigned flags);
+    CUresult (*cuEventRecord)(CUevent event, CUstream stream);
+    CUresult (*cuEventSynchronize)(CUevent event);
+    CUresult (*cuEventElapsedTime)(float *ms, CUevent start, CUevent end);
+    CUresult (*cuEventDestroy)(CUevent event); // _v2
     CUresult (*cuGetErrorName)(CUresult error, const char **name);
     CUresult (*cuGetErrorString)(CUresult error, const char **text);
     /// Optional (null if absent): TMA descriptors (CUDA 12+ drivers).
@@ -203,6 +212,8 @@ public:
   Status free(CUdeviceptr ptr) const;
   Status copyToDevice(CUdeviceptr dst, const void *src, size_t bytes) const;
   Status copyToHost(void *dst, CUdeviceptr src, size_t bytes) const;
+  /// Sets `bytes` bytes at `dst` to zero (synchronous).
+  Status zero(CUdeviceptr dst, size_t bytes) const;
   Status synchronize(CUstream stream) const;
 
   /// Releases the context reference now (also done by the destructor).

@@ -41,6 +41,11 @@ inline constexpr int64_t kKdaHeadDims[] = {64, 128, 256};
 KDA2RT_API Status checkKdaDecode(const KernelInfo &info,
                                  const KdaDecodeArgs &args);
 
+/// Checks `args` (checkKdaDecode) and builds the kernel arguments.
+KDA2RT_API Status kdaDecodeLaunchArgs(const KernelInfo &info,
+                                      const KdaDecodeArgs &args,
+                                      LaunchArgs &out);
+
 /// Checks and launches a decode kernel on `stream`.
 KDA2RT_API Status launchKdaDecode(const Kernel &kernel,
                                   const KdaDecodeArgs &args,

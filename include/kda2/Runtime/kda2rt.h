@@ -166,6 +166,188 @@ KDA2RT_API int kda2rt_memcpy_dtoh(int device, void *dst, const void *src,
 KDA2RT_API int kda2rt_stream_synchronize(int device, void *stream, char *err,
                                          size_t errlen) KDA2RT_NOEXCEPT;
 
+/*===--------------------------------------------------------------------===*
+ * Bundles (docs/Bundle.md): shared libraries made by kda2-link that embed
+ * cubins and a dispatch table, and register themselves with this library
+ * when loaded. Lookups are by op name and runtime length.
+ *===--------------------------------------------------------------------===*/
+
+/* Version of the descriptor layout below; kda2rt_bundle_register rejects
+ * another one. */
+#define KDA2RT_BUNDLE_ABI_VERSION 1
+
+typedef struct kda2rt_bundle_s *kda2rt_bundle;
+
+/* One embedded module image (cubin, fatbin or PTX). */
+typedef struct kda2rt_bundle_image {
+  const char *label; /* e.g. the source file name */
+  const char *chip;  /* sm_XY[a] */
+  const void *data;
+  size_t size;
+} kda2rt_bundle_image;
+
+/* One dispatch-table entry: kernel `kernel` of image `image` runs op `op`
+ * on `chip` for dim values min_length..max_length (inclusive), or for every
+ * length no specialisation covers when `generic` is non-zero. */
+typedef struct kda2rt_bundle_entry {
+  const char *op;
+  const char *dim; /* the dispatch dimension, e.g. "t" */
+  const char *chip;
+  const char *kernel;
+  int64_t min_length, max_length;
+  int generic;
+  int image;
+} kda2rt_bundle_entry;
+
+typedef struct kda2rt_bundle_desc {
+  int abi_version; /* KDA2RT_BUNDLE_ABI_VERSION */
+  const char *name;
+  int num_images;
+  const kda2rt_bundle_image *images;
+  int num_entries;
+  const kda2rt_bundle_entry *entries;
+} kda2rt_bundle_desc;
+
+/* Registers a bundle under desc->name (the descriptor and the images must
+ * stay valid until kda2rt_bundle_unregister; a bundle's constructor does
+ * this). Checks the ABI version and the table (duplicate specialisations,
+ * bad chips, images out of range). No GPU needed: modules are loaded on
+ * first use. */
+KDA2RT_API int kda2rt_bundle_register(const kda2rt_bundle_desc *desc,
+                                      kda2rt_bundle *out, char *err,
+                                      size_t errlen) KDA2RT_NOEXCEPT;
+/* Unloads the bundle's modules and removes it from the registry. NULL is a
+ * no-op. */
+KDA2RT_API int kda2rt_bundle_unregister(kda2rt_bundle bundle, char *err,
+                                        size_t errlen) KDA2RT_NOEXCEPT;
+/* Registered bundles, in registration order. */
+KDA2RT_API int kda2rt_bundle_count(void) KDA2RT_NOEXCEPT;
+KDA2RT_API const char *kda2rt_bundle_name_at(int index) KDA2RT_NOEXCEPT;
+KDA2RT_API int kda2rt_bundle_find(const char *name, kda2rt_bundle *out,
+                                  char *err, size_t errlen) KDA2RT_NOEXCEPT;
+KDA2RT_API const char *kda2rt_bundle_name(kda2rt_bundle bundle) KDA2RT_NOEXCEPT;
+/* A description: name, images (chip, bytes), one line per table entry. */
+KDA2RT_API const char *kda2rt_bundle_describe(kda2rt_bundle bundle) KDA2RT_NOEXCEPT;
+
+/* The table entry for `op` at `length` on a device of compute capability
+ * major.minor, without a GPU: its kernel name and whether it is the generic
+ * one. Errors: unknown op, no chip for the device, length outside the
+ * table with no generic kernel (KDA2RT_ERROR_NOT_FOUND). */
+KDA2RT_API int kda2rt_bundle_query(kda2rt_bundle bundle, const char *op,
+                                   int major, int minor, int64_t length,
+                                   const char **kernel, int *generic,
+                                   char *err, size_t errlen) KDA2RT_NOEXCEPT;
+/* The kernel for `op` at `length` on `device` (its module is loaded on first
+ * use), usable with kda2rt_launch / kda2rt_kda_decode. */
+KDA2RT_API int kda2rt_bundle_select(kda2rt_bundle bundle, int device,
+                                    const char *op, int64_t length,
+                                    kda2rt_kernel *out, char *err,
+                                    size_t errlen) KDA2RT_NOEXCEPT;
+/* kda2rt_launch of the kernel selected by the value of the op's dispatch
+ * dimension in `dims`. */
+KDA2RT_API int kda2rt_bundle_launch(
+    kda2rt_bundle bundle, int device, const char *op, const char **ptr_names,
+    void *const *ptrs, int nptr, const char **dim_names, const int64_t *dims,
+    int ndim, const char **scalar_names, const double *scalars, int nscalar,
+    void *stream, char *err, size_t errlen) KDA2RT_NOEXCEPT;
+/* kda2rt_kda_decode of the kernel selected for length args->t. */
+KDA2RT_API int kda2rt_bundle_kda_decode(kda2rt_bundle bundle, int device,
+                                        const char *op,
+                                        const kda2rt_kda_decode_args *args,
+                                        void *stream, char *err,
+                                        size_t errlen) KDA2RT_NOEXCEPT;
+
+/* Per-call statistics of one op of a bundle. */
+typedef struct kda2rt_call_stats {
+  int64_t calls;          /* successful launches */
+  int64_t timed_calls;    /* of which timed with CUDA events */
+  double host_us_total;   /* host time inside the launch call */
+  double host_us_max;
+  double gpu_ms_total;    /* kernel time between the events */
+  double gpu_ms_min, gpu_ms_max, gpu_ms_last;
+} kda2rt_call_stats;
+
+/* Timing: CUDA events around every launch (timing != 0). Counters: kernels
+ * that declare `counter` slots get a device buffer owned by the bundle
+ * (zeroed when enabled) unless the call passes "counters" itself; the
+ * kernels add to it. Both off by default. */
+KDA2RT_API int kda2rt_bundle_set_profiling(kda2rt_bundle bundle, int timing,
+                                           int counters, char *err,
+                                           size_t errlen) KDA2RT_NOEXCEPT;
+/* Statistics of `op` (waits for the pending timing events). */
+KDA2RT_API int kda2rt_bundle_stats(kda2rt_bundle bundle, const char *op,
+                                   kda2rt_call_stats *out, char *err,
+                                   size_t errlen) KDA2RT_NOEXCEPT;
+/* The op's counter values summed by name over its kernels' buffers
+ * (synchronous). Writes up to `capacity` names/values and the number of
+ * counters to *count (0: the op's kernels declare none). The names stay
+ * valid until the next call for this bundle. */
+KDA2RT_API int kda2rt_bundle_read_counters(kda2rt_bundle bundle,
+                                           const char *op, const char **names,
+                                           double *values, int capacity,
+                                           int *count, char *err,
+                                           size_t errlen) KDA2RT_NOEXCEPT;
+/* Zeroes the statistics and the counter buffers of every op. */
+KDA2RT_API int kda2rt_bundle_reset_stats(kda2rt_bundle bundle, char *err,
+                                         size_t errlen) KDA2RT_NOEXCEPT;
+
+/*===--------------------------------------------------------------------===*
+ * Recurrent-state pool (kda2::runtime::StateManager): device-resident,
+ * double-buffered states per sequence id, within a byte budget.
+ *===--------------------------------------------------------------------===*/
+
+typedef struct kda2rt_state_pool_s *kda2rt_state_pool;
+
+#define KDA2RT_STATE_SINGLE_BUFFER 1 /* read == write (in-place kernels) */
+#define KDA2RT_STATE_EVICT_LRU 2     /* evict LRU batches instead of failing */
+#define KDA2RT_STATE_NO_ZERO 4       /* do not zero new states */
+#define KDA2RT_STATE_V_FIRST 8       /* [H, V, K] instead of [H, K, V] */
+
+/* A pool of states of `dtype` (NULL: "f32") and shape [heads, k_dim, v_dim]
+ * on `device`; all states together use at most budget_bytes. */
+KDA2RT_API int kda2rt_state_pool_create(int device, int64_t heads,
+                                        int64_t k_dim, int64_t v_dim,
+                                        const char *dtype, size_t budget_bytes,
+                                        int flags, kda2rt_state_pool *out,
+                                        char *err, size_t errlen) KDA2RT_NOEXCEPT;
+/* Frees every state and the pool. NULL is a no-op. */
+KDA2RT_API int kda2rt_state_pool_destroy(kda2rt_state_pool pool, char *err,
+                                         size_t errlen) KDA2RT_NOEXCEPT;
+/* Creates the states of n sequences in one allocation; h0/ht (if not NULL)
+ * receive the batch's read / write pointers ([n, ...] each). */
+KDA2RT_API int kda2rt_state_create(kda2rt_state_pool pool, const int64_t *ids,
+                                   int n, void **h0, void **ht, char *err,
+                                   size_t errlen) KDA2RT_NOEXCEPT;
+/* The read / write pointers of n sequences created together, in order. */
+KDA2RT_API int kda2rt_state_lookup(kda2rt_state_pool pool, const int64_t *ids,
+                                   int n, void **h0, void **ht, char *err,
+                                   size_t errlen) KDA2RT_NOEXCEPT;
+/* Swaps read and write of the sequences (after a decode step). */
+KDA2RT_API int kda2rt_state_advance(kda2rt_state_pool pool,
+                                    const int64_t *ids, int n, char *err,
+                                    size_t errlen) KDA2RT_NOEXCEPT;
+KDA2RT_API int kda2rt_state_evict(kda2rt_state_pool pool, int64_t id,
+                                  char *err, size_t errlen) KDA2RT_NOEXCEPT;
+/* Evicts the least recently used batch; its ids go to evicted[0..capacity)
+ * and their number to *count. */
+KDA2RT_API int kda2rt_state_evict_lru(kda2rt_state_pool pool, int64_t *evicted,
+                                      int capacity, int *count, char *err,
+                                      size_t errlen) KDA2RT_NOEXCEPT;
+KDA2RT_API int kda2rt_state_pool_usage(kda2rt_state_pool pool,
+                                       size_t *bytes_in_use,
+                                       size_t *budget_bytes,
+                                       int64_t *sequences) KDA2RT_NOEXCEPT;
+
+/* One decode step of n sequences of `pool` (created together, in this
+ * order): args->h0 / args->ht are taken from the pool (ignored if set),
+ * args->n must be n; after a successful launch the states advance. */
+KDA2RT_API int kda2rt_bundle_decode_step(kda2rt_bundle bundle, int device,
+                                         const char *op, kda2rt_state_pool pool,
+                                         const int64_t *ids, int n,
+                                         const kda2rt_kda_decode_args *args,
+                                         void *stream, char *err,
+                                         size_t errlen) KDA2RT_NOEXCEPT;
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
