@@ -1,7 +1,9 @@
 """KDA prefill (chunked forward) on the GPU: kda2's templates/kda_chunk_fwd.tirx
-kernel next to flash-linear-attention's `chunk_kda` on identical inputs.
+and kda_chunk_split.tirx kernels next to flash-linear-attention's `chunk_kda` on
+identical inputs, for B x T batches and packed varlen batches (cu_seqlens).
 
   python3 bench/kda_prefill.py --kernels build/kernels --fla third_party_downloads/fla
+  python3 bench/kda_prefill.py --kernels build/kernels --shapes 1000+3000+1+500+3692x8
 
 For each shape: ‖o − ref‖/‖ref‖ and the final-state error against a float64
 recurrence (outputs poisoned with NaN before the run), then the median time of
@@ -54,6 +56,16 @@ def flops(B, T, H, K, V):
     return B * T * H * (6 * K * V + 2 * 64 * (3 * K + 2 * V))
 
 
+def parse_shape(shape):
+    """'BxTxH' (B sequences of T tokens) or 'L1+L2+...xH' (a packed varlen
+    batch): returns (sequence lengths, H, varlen)."""
+    parts = shape.split("x")
+    if "+" in parts[0] or len(parts) == 2:
+        return [int(n) for n in parts[0].split("+")], int(parts[1]), True
+    B, T, H = (int(x) for x in parts)
+    return [T] * B, H, False
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kernels", required=True)
@@ -63,7 +75,8 @@ def main():
                              "kda_chunk_split.tirx (prep + scan) with C = 16, 32; "
                              "split32_vb16: C = 32, 16 value columns per scan CTA; "
                              "split32_vfirst: V-first state")
-    parser.add_argument("--shapes", default="2x1024x8,2x2048x8,1x4096x8,8x4096x16,1x32768x32")
+    parser.add_argument("--shapes", default="2x1024x8,2x2048x8,1x4096x8,8x4096x16,1x32768x32",
+                        help="BxTxH, or L1+L2+...xH for a packed varlen batch (cu_seqlens)")
     parser.add_argument("--gate", default="logsigmoid", choices=("logsigmoid", "lb5"))
     parser.add_argument("--dim", type=int, default=128, help="K = V (64 or 128)")
     args = parser.parse_args()
@@ -93,14 +106,37 @@ def main():
     K = V = args.dim
     results = []
     for shape in args.shapes.split(","):
-        B, T, H = (int(x) for x in shape.split("x"))
-        q, k, v, g, beta, h0 = inputs(B, T, H, K, V, seed=B * 7 + T + H, gate=args.gate)
+        lens, H, varlen = parse_shape(shape)
+        B, T, N = len(lens), max(lens), len(lens)
+        tt = sum(lens)
+        # Varlen: one packed sequence dimension (B = 1 in the tensors).
+        q, k, v, g, beta, h0 = inputs(1 if varlen else B, tt if varlen else T, H, K, V,
+                                      seed=N * 7 + tt + H, gate=args.gate)
+        if varlen:
+            h0 = torch.randn(N, H, K, V, device="cuda") * 0.1
         scale = K ** -0.5
         stream = lambda: torch.cuda.current_stream().cuda_stream  # noqa: E731
-        o_ref, s_ref = reference(q, k, v, g, beta, h0, scale)
+        bounds = [0]
+        for n in lens:
+            bounds.append(bounds[-1] + n)
+        if varlen:  # the reference per sequence
+            o_ref = torch.empty(1, tt, H, V, dtype=torch.float64, device="cuda")
+            s_ref = torch.empty(N, H, K, V, dtype=torch.float64, device="cuda")
+            for i in range(N):
+                a, b = bounds[i], bounds[i + 1]
+                o_i, s_i = reference(q[:, a:b], k[:, a:b], v[:, a:b], g[:, a:b], beta[:, a:b],
+                                     h0[i:i + 1], scale)
+                o_ref[:, a:b] = o_i
+                s_ref[i] = s_i[0]
+        else:
+            o_ref, s_ref = reference(q, k, v, g, beta, h0, scale)
+        cu = torch.tensor(bounds, dtype=torch.int32, device="cuda")
+        flat = lambda x: x.reshape(tt, H, *x.shape[3:])  # noqa: E731  [B, T, H, ...] -> [tt, H, ...]
         rows = []
         for variant in variants:
-            o = torch.full((B, T, H, V), float("nan"), dtype=torch.bfloat16, device="cuda")
+            if variant == "fwd" and varlen:
+                continue
+            o = torch.full(q.shape[:3] + (V,), float("nan"), dtype=torch.bfloat16, device="cuda")
             vfirst = variant != "fwd" and split[variant][3]
             h0_run = h0.transpose(-1, -2).contiguous() if vfirst else h0
             ht = torch.full_like(h0_run, float("nan"))
@@ -110,18 +146,21 @@ def main():
                     {"n": B, "h": H, "t": T}, {"scale": scale}, stream)
             else:
                 prep_kernel, scan_kernel, C, _, VB = split[variant]
-                nc = (T + C - 1) // C
+                nc = (T + C - 1) // C  # chunks of the longest sequence
                 e = lambda *s, dt=torch.bfloat16: torch.full(  # noqa: E731
                     s, float("nan"), dtype=dt, device="cuda")
-                mid = {"qd": e(B, H, nc, C, K), "kl": e(B, H, nc, C, K), "wn": e(B, H, nc, C, K),
-                       "tp": e(B, H, nc, C, C), "pb": e(B, H, nc, C, C),
-                       "gl": e(B, H, nc, K, dt=torch.float32),
-                       "vc": e(B, H, nc * (V // VB), C, VB)}  # NVB blocks of VB
-                dims = {"n": B, "h": H, "t": T, "nc": nc, "ncv": nc * (V // VB)}
-                prep = prep_kernel.prepare({"q": q, "k": k, "v": v, "g": g, "beta": beta,
-                                            **mid}, dims, {"scale": scale}, stream)
-                scan = scan_kernel.prepare({**mid, "h0": h0_run, "o": o, "ht": ht}, dims, {},
-                                           stream)
+                mid = {"qd": e(N, H, nc, C, K), "kl": e(N, H, nc, C, K), "wn": e(N, H, nc, C, K),
+                       "tp": e(N, H, nc, C, C), "pb": e(N, H, nc, C, C),
+                       "gl": e(N, H, nc, K, dt=torch.float32),
+                       "vc": e(N, H, nc * (V // VB), C, VB)}  # NVB blocks of VB
+                dims = {"n": N, "h": H, "tt": tt, "np1": N + 1, "nc": nc,
+                        "ncv": nc * (V // VB)}
+                prep = prep_kernel.prepare({"q": flat(q), "k": flat(k), "v": flat(v),
+                                            "g": flat(g), "beta": flat(beta),
+                                            "cu_seqlens": cu, **mid},
+                                           dims, {"scale": scale}, stream)
+                scan = scan_kernel.prepare({**mid, "h0": h0_run, "cu_seqlens": cu,
+                                            "o": flat(o), "ht": ht}, dims, {}, stream)
 
                 def launch(prep=prep, scan=scan):
                     prep()
@@ -129,15 +168,17 @@ def main():
             launch()
             torch.cuda.synchronize()
             row = {"variant": variant, "B": B, "T": T, "H": H, "K": K, "gate": args.gate,
+                   "lens": "+".join(map(str, lens)) if varlen else None,
                    "err_o": rel_err(o, o_ref),
                    "err_state": rel_err(ht.transpose(-1, -2) if vfirst else ht, s_ref)}
             row["us"] = graph_time_us(launch, replays=10)
-            row["tflops"] = flops(B, T, H, K, V) / (row["us"] * 1e-6) / 1e12
+            row["tflops"] = flops(1, tt, H, K, V) / (row["us"] * 1e-6) / 1e12
             rows.append(row)
         fla = {}
         if chunk_kda is not None:
+            extra = {"cu_seqlens": cu.long()} if varlen else {}
             call = lambda: chunk_kda(q, k, v, g, beta, scale=scale,  # noqa: E731
-                                     initial_state=h0, output_final_state=True)
+                                     initial_state=h0, output_final_state=True, **extra)
             of, hf = call()
             torch.cuda.synchronize()
             fla = {"fla_err_o": rel_err(of, o_ref), "fla_err_state": rel_err(hf, s_ref),
@@ -152,7 +193,8 @@ def main():
           " | fla err o | kda2/fla |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
-        print(f"| {r['variant']} | {r['B']} | {r['T']} | {r['H']} | {r['K']} | {r['gate']} "
+        seqs = f"{r['lens']} (varlen)" if r.get("lens") else f"{r['B']} | {r['T']}"
+        print(f"| {r['variant']} | {seqs} | {r['H']} | {r['K']} | {r['gate']} "
               f"| {r['err_o']:.2e} "
               f"| {r['err_state']:.2e} | {r['us'] / 1000:.3f} | {r['tflops']:.1f} "
               f"| {r.get('fla_us', float('nan')) / 1000:.3f} "

@@ -507,6 +507,12 @@ int Compiler::operandIndex(Operation *op, Value value) {
   return -1;
 }
 
+/// The synthetic base address of global pointer parameter \p number: far
+/// apart, so addresses stay concrete and name their parameter.
+static int64_t argumentBase(unsigned number) {
+  return int64_t(number + 1) << 36;
+}
+
 void Compiler::compile(gpu::GPUFuncOp kernel) {
   // Function arguments: global pointers get distinct synthetic bases far
   // apart, so addresses stay concrete and sectors are computed exactly.
@@ -514,7 +520,7 @@ void Compiler::compile(gpu::GPUFuncOp kernel) {
     prog.arguments.push_back(idOf(arg));
     Type type = arg.getType();
     if (isa<LLVM::LLVMPointerType, MemRefType>(type))
-      prog.argumentValues.push_back(int64_t(arg.getArgNumber() + 1) << 36);
+      prog.argumentValues.push_back(argumentBase(arg.getArgNumber()));
     else
       prog.argumentValues.push_back(std::nullopt);
   }
@@ -1108,7 +1114,11 @@ struct InterpStats {
 struct LaunchShape {
   std::array<int64_t, 3> grid = {1, 1, 1};
   std::array<int64_t, 3> block = {1, 1, 1};
+  /// Known contents of global pointer parameters, by parameter number
+  /// (`LaunchOptions::data`).
+  llvm::DenseMap<int64_t, const std::vector<int64_t> *> data;
 };
+
 
 class WarpInterpreter {
 public:
@@ -1154,6 +1164,7 @@ private:
   }
   bool laneAddresses(const Node &node, const MemAccess &access,
                      int64_t (&addrs)[kLanes]) const;
+  bool loadKnownData(const Node &node, uint32_t mask, int32_t result);
 
   const Program &prog;
   const HardwareProfile &profile;
@@ -1340,9 +1351,12 @@ void WarpInterpreter::runRegion(int32_t regionIndex, uint32_t mask) {
             node.regions[1] >= 0 ? node.yields[1][i] : thenValue;
         DepSet merged = deps[thenValue];
         merged.merge(deps[elseValue]);
-        if (!known[cond] || !known[thenValue] || !known[elseValue]) {
+        // A branch no lane took never computed its yield: only the taken
+        // sides' values matter.
+        if (!known[cond] || (thenMask && !known[thenValue]) ||
+            (elseMask && !known[elseValue])) {
           setUnknown(result);
-        } else if (!(thenMask & elseMask) && elseMask == 0) {
+        } else if (elseMask == 0) {
           copyValue(result, thenValue);
         } else if (thenMask == 0) {
           copyValue(result, elseValue);
@@ -1443,7 +1457,8 @@ void WarpInterpreter::evaluate(const Node &node, uint32_t mask) {
   switch (node.eval) {
   case Eval::None:
   case Eval::Unknown:
-    setUnknown(result);
+    if (node.cls != Cls::GlobalLoad || !loadKnownData(node, mask, result))
+      setUnknown(result);
     return;
   case Eval::Const:
     setUniform(result, normalize(node.imm, node.width));
@@ -1528,6 +1543,40 @@ void WarpInterpreter::evaluate(const Node &node, uint32_t mask) {
   known[result] = 1;
   uniform[result] = lanes == 1;
   std::copy_n(computed, lanes, &values[size_t(result) * kLanes]);
+}
+
+/// A scalar load from a parameter whose contents were given: the values,
+/// when every active lane's address is known and inside them.
+bool WarpInterpreter::loadKnownData(const Node &node, uint32_t mask,
+                                    int32_t result) {
+  if (shape.data.empty() || node.memIndex < 0)
+    return false;
+  const MemAccess &access = prog.mems[node.memIndex];
+  int64_t addrs[kLanes];
+  if (access.accessBytes <= 0 || access.accessBytes > 8 ||
+      !laneAddresses(node, access, addrs))
+    return false;
+  int64_t loaded[kLanes] = {};
+  for (unsigned l = 0; l < kLanes; ++l) {
+    if (!((mask >> l) & 1))
+      continue;
+    int64_t number = (addrs[l] >> 36) - 1;
+    auto it = shape.data.find(number);
+    if (it == shape.data.end())
+      return false;
+    int64_t offset = addrs[l] - argumentBase(number);
+    if (offset % access.accessBytes != 0)
+      return false;
+    int64_t index = offset / access.accessBytes;
+    if (index < 0 || index >= int64_t(it->second->size()))
+      return false;
+    loaded[l] = (*it->second)[index];
+  }
+  known[result] = 1;
+  uniform[result] = 0;
+  for (unsigned l = 0; l < kLanes; ++l)
+    values[size_t(result) * kLanes + l] = loaded[l];
+  return true;
 }
 
 bool WarpInterpreter::laneAddresses(const Node &node, const MemAccess &access,
@@ -2322,6 +2371,17 @@ FailureOr<SimulationReport> Simulator::run(const LaunchOptions &launch,
     return kernel.emitError()
            << "kernel '" << kernel.getName()
            << "' has no launch metadata; pass its grid with grid=x,y,z";
+  }
+  // Parameters with known contents.
+  for (const auto &entry : launch.data) {
+    auto named = llvm::find_if(meta.args, [&](const Metadata::Arg &arg) {
+      return arg.kind == "ptr" && arg.name == entry.getKey();
+    });
+    if (named == meta.args.end())
+      return kernel.emitError()
+             << "data given for '" << entry.getKey() << "', which is not a "
+             << "tensor parameter of kernel '" << kernel.getName() << "'";
+    shape.data[named - meta.args.begin()] = &entry.getValue();
   }
   // Kernel parameters that hold sizes.
   for (auto [i, arg] : llvm::enumerate(meta.args)) {

@@ -10,7 +10,8 @@
 // bindings) are located at the module; launch errors at the kernel.
 //
 //   kda2-opt scan.mlir -o /dev/null --kda2-test-simulator="profile=H200-SXM
-//       shapes=n=1,h=8,t=4096,nc=128,ncv=512 trace=scan.json"
+//       shapes=n=1,h=8,tt=4096,np1=2,nc=128,ncv=512 data=cu_seqlens=0/4096
+//       trace=scan.json"
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,6 +72,10 @@ struct TestSimulatorPass
   Option<std::string> traceFile{
       *this, "trace",
       llvm::cl::desc("Write a Chrome/Perfetto trace JSON to this file")};
+  ListOption<std::string> data{
+      *this, "data",
+      llvm::cl::desc("Contents of integer input tensors: name=v0/v1/...,... "
+                     "(e.g. cu_seqlens=0/1000/4096)")};
 };
 } // namespace
 
@@ -106,6 +111,26 @@ void TestSimulatorPass::runOnOperation() {
       return signalPassFailure();
     }
     launch.sizes[name.trim()] = size;
+  }
+  for (StringRef binding : data) {
+    auto [name, list] = binding.split('=');
+    SmallVector<StringRef> items;
+    list.split(items, '/');
+    std::vector<int64_t> contents;
+    for (StringRef item : items) {
+      int64_t value;
+      if (item.trim().getAsInteger(10, value)) {
+        contents.clear();
+        break;
+      }
+      contents.push_back(value);
+    }
+    if (name.trim().empty() || contents.empty()) {
+      module.emitError() << "malformed data binding '" << binding
+                         << "'; expected name=v0/v1/... with integers";
+      return signalPassFailure();
+    }
+    launch.data[name.trim()] = std::move(contents);
   }
   if (!grid.empty()) {
     if (grid.size() > 3 || llvm::any_of(grid, [](int64_t d) { return d < 1; })) {

@@ -2,11 +2,15 @@
 // RUN: not kda2-opt %s --split-input-file -o /dev/null --kda2-test-simulator="profile=H900" 2>&1 | FileCheck %s --check-prefix=PROFILE
 // RUN: not kda2-opt %s --split-input-file -o /dev/null --kda2-test-simulator="shapes=n4" 2>&1 | FileCheck %s --check-prefix=SHAPE
 // RUN: not kda2-opt %s --split-input-file -o /dev/null --kda2-test-simulator="shapes=n=-3" 2>&1 | FileCheck %s --check-prefix=SHAPE-NEG
+// RUN: not kda2-opt %s --split-input-file -o /dev/null --kda2-test-simulator="shapes=n=4 data=cu_seqlens=0/x" 2>&1 | FileCheck %s --check-prefix=DATA
+// RUN: not kda2-opt %s --split-input-file -o /dev/null --kda2-test-simulator="shapes=n=4,h=2 data=lens=0/4" 2>&1 | FileCheck %s --check-prefix=DATA-NAME
 // Launch errors are located at the kernel; option errors at the module.
 
 // PROFILE: error: unknown hardware profile 'H900'; known profiles: A100-40GB-PCIe,
 // SHAPE: error: malformed shape binding 'n4'; expected name=size with a non-negative integer size
 // SHAPE-NEG: error: malformed shape binding 'n=-3'
+// DATA: error: malformed data binding 'cu_seqlens=0/x'; expected name=v0/v1/... with integers
+// DATA-NAME: error: data given for 'lens', which is not a tensor parameter of kernel
 
 // The metadata's grid.y names `h`, which no shape binds.
 module attributes {gpu.container_module} {

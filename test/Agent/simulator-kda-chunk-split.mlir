@@ -1,12 +1,13 @@
 // RUN: kda2-translate --import-tirx --tirx-bind=IN=bf16,SL=row_major,K=128,V=128,C=32,VB=32,NVB=4 %kda2_src/templates/kda_chunk_split.tirx \
 // RUN:   | kda2-opt --convert-kda2-to-gpu -o /dev/null \
-// RUN:       --kda2-test-simulator="shapes=n=1,h=8,t=256,nc=8,ncv=32 registers=128 trace=%t.json" \
+// RUN:       --kda2-test-simulator="shapes=n=1,h=8,tt=256,np1=2,nc=8,ncv=32 data=cu_seqlens=0/256 registers=128 trace=%t.json" \
 // RUN:   | FileCheck %s
 // RUN: FileCheck %s --input-file=%t.json --check-prefix=TRACE
 // The real prefill kernels (scripts/build-kernels.sh's kda_chunk_split_c32_k128)
 // at (n, t, h) = (1, 256, 8): the scan runs on tensor cores and loads its
-// operands with TMA copies completing mbarrier phases; the trace has a
-// track per warp.
+// operands with TMA copies completing mbarrier phases (8 chunks of 7 tiles:
+// the chunk loop's bound comes from cu_seqlens, whose contents `data=`
+// gives); the trace has a track per warp.
 
 // CHECK-LABEL: simulator: @kda_chunk_prep on H200-SXM
 // CHECK: grid: 8x8x1 (64 CTAs), block: 128x1x1

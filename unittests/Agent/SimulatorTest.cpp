@@ -211,7 +211,9 @@ TEST(SimulatorSpeed, PrefillScanKernel) {
   ASSERT_TRUE(h200);
 
   LaunchOptions launch;
-  launch.sizes = {{"n", 1}, {"h", 8}, {"t", 4096}, {"nc", 128}, {"ncv", 512}};
+  launch.sizes = {{"n", 1},   {"h", 8},    {"tt", 4096},
+                  {"np1", 2}, {"nc", 128}, {"ncv", 512}};
+  launch.data["cu_seqlens"] = {0, 4096};
   auto start = std::chrono::steady_clock::now();
   Simulator simulator(scan, *h200);
   FailureOr<SimulationReport> report = simulator.run(launch);

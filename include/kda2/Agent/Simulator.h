@@ -142,6 +142,11 @@ struct LaunchOptions {
   /// as many, and the results extrapolated linearly; 0: only when a warp's
   /// instruction stream would exceed the simulator's budget.
   int64_t maxTripCount = 0;
+  /// Contents of small integer input tensors by parameter name (e.g. the
+  /// `cu_seqlens` of a packed batch): loads from them give these values, so
+  /// loops bounded by them run their real trip counts. Other loaded data is
+  /// unknown.
+  llvm::StringMap<std::vector<int64_t>> data;
 };
 
 /// Warp-cycles a warp spent without issuing, by reason.
