@@ -25,7 +25,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.kda2_tools_dir, config.llvm_tools_dir]
-tools = ["kda2-opt", "kda2-translate"]
+tools = ["kda2-opt", "kda2-translate", "kda2-agent"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 

@@ -75,8 +75,26 @@ static std::string findPtxas(const PTXOptions &options) {
   return "";
 }
 
-FailureOr<std::string> mlir::kda2::assembleCubin(Location loc, StringRef ptx,
-                                                 const PTXOptions &options) {
+bool mlir::kda2::isPtxasAvailable(const PTXOptions &options) {
+  return !findPtxas(options).empty();
+}
+
+/// The integer just before `suffix` in `line` ("... 64 registers" -> 64).
+static unsigned countBefore(StringRef line, StringRef suffix) {
+  size_t at = line.find(suffix);
+  if (at == StringRef::npos)
+    return 0;
+  StringRef before = line.substr(0, at).rtrim();
+  unsigned value = 0;
+  if (before.substr(before.rfind(' ') + 1).getAsInteger(10, value))
+    return 0;
+  return value;
+}
+
+FailureOr<std::string>
+mlir::kda2::assembleCubin(Location loc, StringRef ptx,
+                          const PTXOptions &options,
+                          SmallVectorImpl<KernelResources> *resources) {
   std::string ptxas = findPtxas(options);
   if (ptxas.empty())
     return emitError(loc) << "ptxas not found: install the CUDA toolkit, set "
@@ -124,15 +142,28 @@ FailureOr<std::string> mlir::kda2::assembleCubin(Location loc, StringRef ptx,
       if (size_t at = line.find("Function properties for ");
           at != StringRef::npos)
         kernel = line.substr(at + 24).trim();
+      // "Compiling entry function 'k' for 'sm_90a'" starts a kernel's
+      // report; its "Used N registers" line follows.
+      if (size_t at = line.find("Compiling entry function '");
+          resources && at != StringRef::npos)
+        resources->push_back({line.substr(at + 26).split('\'').first.str()});
+      if (resources && !resources->empty() &&
+          line.contains("Used ") && line.contains(" registers"))
+        resources->back().registers = countBefore(line, " registers");
       size_t spill = line.find(" bytes spill stores");
       if (spill == StringRef::npos)
         continue;
       if (options.resourceReport)
         llvm::errs() << "  " << line.trim() << "\n";
-      StringRef before = line.substr(0, spill).rtrim();
-      StringRef count = before.substr(before.rfind(' ') + 1);
-      unsigned bytes = 0;
-      if (!count.getAsInteger(10, bytes) && bytes > 0)
+      unsigned bytes = countBefore(line, " bytes spill stores");
+      if (resources && !resources->empty() &&
+          resources->back().kernel == kernel) {
+        resources->back().stackBytes = countBefore(line, " bytes stack frame");
+        resources->back().spillStoreBytes = bytes;
+        resources->back().spillLoadBytes =
+            countBefore(line, " bytes spill loads");
+      }
+      if (bytes > 0)
         emitWarning(loc) << "kernel '" << kernel << "' spills " << bytes
                          << " bytes of registers to local memory (ptxas: "
                          << line.trim() << ")";

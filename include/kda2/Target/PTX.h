@@ -31,14 +31,30 @@ struct PTXOptions {
   bool resourceReport = false;
 };
 
+/// What ptxas reports for one kernel (`ptxas -v`).
+struct KernelResources {
+  std::string kernel;
+  /// Registers per thread ("Used N registers").
+  unsigned registers = 0;
+  /// Stack frame and spill bytes ("N bytes stack frame, S bytes spill
+  /// stores, L bytes spill loads").
+  unsigned stackBytes = 0, spillStoreBytes = 0, spillLoadBytes = 0;
+};
+
 /// Lowers a clone of `module` (kda2 kernels) to PTX text. Diagnostics go to
 /// the module's context.
 FailureOr<std::string> compileToPTX(ModuleOp module, const PTXOptions &options);
 
 /// Assembles PTX into a cubin with ptxas; errors name the missing tool or
-/// carry ptxas's own messages.
-FailureOr<std::string> assembleCubin(Location loc, StringRef ptx,
-                                     const PTXOptions &options);
+/// carry ptxas's own messages. When \p resources is given, ptxas's report
+/// for each kernel is appended to it.
+FailureOr<std::string>
+assembleCubin(Location loc, StringRef ptx, const PTXOptions &options,
+              SmallVectorImpl<KernelResources> *resources = nullptr);
+
+/// True when assembleCubin can find ptxas (the explicit option, the
+/// toolkit's bin/, then PATH).
+bool isPtxasAvailable(const PTXOptions &options);
 
 /// Registers `--kda2-to-ptx` and `--kda2-to-cubin` (with `--kda2-chip`,
 /// `--kda2-fast-math`, `--kda2-opt-level`, `--kda2-cuda-path`,

@@ -1619,6 +1619,29 @@ OwningOpRef<ModuleOp> mlir::kda2::importTIRx(llvm::SourceMgr &sourceMgr,
   return emitter.emit(*module, fileLoc);
 }
 
+llvm::Error mlir::kda2::addTIRxBinding(ImportTIRxOptions &options,
+                                       StringRef entry, MLIRContext *context) {
+  auto [name, value] = entry.split('=');
+  int64_t size;
+  if (!name.empty() && !value.empty() &&
+      !std::isdigit(static_cast<unsigned char>(value.front())) &&
+      value.front() != '-' && parseElementTypeName(value, context)) {
+    options.typeBindings[name.str()] = value.str();
+    return llvm::Error::success();
+  }
+  if (!name.empty() && symbolizeLayout(value)) {
+    options.layoutBindings[name.str()] = value.str();
+    return llvm::Error::success();
+  }
+  if (name.empty() || value.getAsInteger(10, size) || size <= 0)
+    return llvm::createStringError(
+        "--tirx-bind expects <name>=<positive size>, <name>=<element type> "
+        "or <name>=<layout>, got '" +
+        entry + "'");
+  options.bindings[name.str()] = size;
+  return llvm::Error::success();
+}
+
 void mlir::kda2::registerImportTIRxTranslation() {
   static llvm::cl::opt<std::string> profile(
       "tirx-profile",
@@ -1635,29 +1658,12 @@ void mlir::kda2::registerImportTIRxTranslation() {
       [](llvm::SourceMgr &sourceMgr, MLIRContext *context) {
         ImportTIRxOptions options;
         options.profile = profile;
-        for (const std::string &entry : bind) {
-          auto [name, value] = StringRef(entry).split('=');
-          int64_t size;
-          if (!name.empty() && !value.empty() &&
-              !std::isdigit(static_cast<unsigned char>(value.front())) &&
-              value.front() != '-' &&
-              parseElementTypeName(value, context)) {
-            options.typeBindings[name.str()] = value.str();
-            continue;
-          }
-          if (!name.empty() && symbolizeLayout(value)) {
-            options.layoutBindings[name.str()] = value.str();
-            continue;
-          }
-          if (name.empty() || value.getAsInteger(10, size) || size <= 0) {
+        for (const std::string &entry : bind)
+          if (llvm::Error err = addTIRxBinding(options, entry, context)) {
             mlir::emitError(UnknownLoc::get(context))
-                << "--tirx-bind expects <name>=<positive size>, "
-                   "<name>=<element type> or <name>=<layout>, got '"
-                << entry << "'";
+                << llvm::toString(std::move(err));
             return OwningOpRef<Operation *>();
           }
-          options.bindings[name.str()] = size;
-        }
         return OwningOpRef<Operation *>(
             importTIRx(sourceMgr, context, options).release());
       },

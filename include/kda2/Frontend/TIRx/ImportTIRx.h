@@ -37,6 +37,13 @@ struct ImportTIRxOptions {
 /// i8, u8/uint8, i16, i32, i64), or null.
 Type parseElementTypeName(llvm::StringRef name, MLIRContext *context);
 
+/// Adds one `--tirx-bind` entry to \p options: `name=<positive size>`,
+/// `name=<element type>` (f16, bf16, ...) or `name=<layout>` (BSHD, VK, ...).
+/// Fails with "--tirx-bind expects <name>=<positive size>, <name>=<element
+/// type> or <name>=<layout>, got '<entry>'".
+llvm::Error addTIRxBinding(ImportTIRxOptions &options, llvm::StringRef entry,
+                           MLIRContext *context);
+
 /// Parses the main buffer of `sourceMgr` as .tirx and returns a verified
 /// module of kda2 kernels, or null after emitting located diagnostics
 /// (file:line:col) through the context's diagnostic engine.

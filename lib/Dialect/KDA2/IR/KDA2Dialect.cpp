@@ -45,6 +45,14 @@ LogicalResult KDA2Dialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << llvm::toString(profile.takeError());
     return success();
   }
+  // Written by kda2-agent on each candidate module: the schedule choices
+  // (template bindings and annotation switches) it was built with.
+  if (attr.getName() == "kda2.config") {
+    if (!isa<ModuleOp>(op) || !isa<DictionaryAttr>(attr.getValue()))
+      return op->emitError() << "'kda2.config' must be a dictionary on a "
+                                "builtin.module";
+    return success();
+  }
   // Set by convert-kda2-to-gpu on kernels with TMA copies, consumed by
   // kda2-finalize-nvvm: the tensor-map parameters.
   if (attr.getName() == "kda2.tensor_maps") {
