@@ -361,8 +361,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kernels", required=True)
     parser.add_argument("--fla", default=None)
-    parser.add_argument("--only", choices=("all", "f16"), default="all",
-                        help="f16: only the fp16-input cases")
+    parser.add_argument("--only", choices=("all", "f16", "sweep"), default="all",
+                        help="f16: only the fp16-input cases; sweep: only the bf16 K = V = 128 "
+                             "schedules (kfirst, vsplit32/64 x lanes 2/4/8) at B = 8 and 64 "
+                             "(the simulator's fidelity study)")
     args = parser.parse_args()
     rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
     fla_fwd = None
@@ -372,14 +374,25 @@ def main():
     results = []
     copy = copy_bandwidth_gbs()
     print(json.dumps({"device": torch.cuda.get_device_name(), "copy_gbs": copy}), flush=True)
+    if args.only == "sweep":
+        for B in (8, 64):
+            run_decode(rt, args.kernels, fla_fwd, B, 1, 32, 128, "kfirst", results)
+            for vb in (32, 64):
+                for lanes in (2, 4, 8):
+                    run_decode(rt, args.kernels, fla_fwd, B, 1, 32, 128, "kfirst", results,
+                               vb, lanes)
     # fp16 inputs (q, k, v, o): the same templates built with IN=f16.
-    for B in (1, 8, 64, 256):
+    for B in (1, 8, 64, 256) if args.only != "sweep" else ():
         for lanes in (4, 8):
             run_decode(rt, args.kernels, fla_fwd, B, 1, 32, 128, "kfirst", results, 32, lanes,
                        dtype="f16")
-    run_decode(rt, args.kernels, fla_fwd, 64, 1, 32, 64, "kfirst", results, 32, 4, dtype="f16")
-    run_decode(rt, args.kernels, fla_fwd, 16, 1, 32, 256, "kfirst", results, 32, 4, dtype="f16")
-    run_decode(rt, args.kernels, fla_fwd, 8, 4, 32, 128, "kfirst", results, 32, 4, dtype="f16")
+    if args.only != "sweep":
+        run_decode(rt, args.kernels, fla_fwd, 64, 1, 32, 64, "kfirst", results, 32, 4,
+                   dtype="f16")
+        run_decode(rt, args.kernels, fla_fwd, 16, 1, 32, 256, "kfirst", results, 32, 4,
+                   dtype="f16")
+        run_decode(rt, args.kernels, fla_fwd, 8, 4, 32, 128, "kfirst", results, 32, 4,
+                   dtype="f16")
     if args.only == "all":
         run_bf16_cases(rt, args.kernels, fla_fwd, results)
 

@@ -73,12 +73,17 @@ def main():
     parser.add_argument("--variants", default="fwd,split,split32",
                         help="fwd: kda_chunk_fwd.tirx (one kernel); split, split32: "
                              "kda_chunk_split.tirx (prep + scan) with C = 16, 32; "
-                             "split32_vb16: C = 32, 16 value columns per scan CTA; "
-                             "split32_vfirst: V-first state")
+                             "split32_vb16, split32_vb8, split_vb16: 16 or 8 value "
+                             "columns per scan CTA; split32_vfirst: V-first state")
     parser.add_argument("--shapes", default="2x1024x8,2x2048x8,1x4096x8,8x4096x16,1x32768x32",
                         help="BxTxH, or L1+L2+...xH for a packed varlen batch (cu_seqlens)")
     parser.add_argument("--gate", default="logsigmoid", choices=("logsigmoid", "lb5"))
     parser.add_argument("--dim", type=int, default=128, help="K = V (64 or 128)")
+    parser.add_argument("--per-kernel", action="store_true",
+                        help="also time the split variants' prep and scan kernels alone "
+                             "(prep_us, scan_us: the simulator's fidelity study)")
+    parser.add_argument("--no-reference", action="store_true",
+                        help="skip the float64 reference (timing only; errors are not reported)")
     args = parser.parse_args()
     rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
     variants = args.variants.split(",")
@@ -94,6 +99,8 @@ def main():
             ("split", f"kda_chunk_split_k{d}", 16, False, 32),
             ("split32", f"kda_chunk_split_c32_k{d}", 32, False, 32),
             ("split32_vb16", f"kda_chunk_split_c32_vb16_k{d}", 32, False, 16),
+            ("split32_vb8", f"kda_chunk_split_c32_vb8_k{d}", 32, False, 8),
+            ("split_vb16", f"kda_chunk_split_vb16_k{d}", 16, False, 16),
             ("split32_vfirst", f"kda_chunk_split_c32_vfirst_k{d}", 32, True, 32)):
         if variant in variants:
             module = rt.load(os.path.join(args.kernels, f"{cubin}.sm_90a.cubin"))
@@ -119,7 +126,9 @@ def main():
         bounds = [0]
         for n in lens:
             bounds.append(bounds[-1] + n)
-        if varlen:  # the reference per sequence
+        if args.no_reference:
+            o_ref = s_ref = None
+        elif varlen:  # the reference per sequence
             o_ref = torch.empty(1, tt, H, V, dtype=torch.float64, device="cuda")
             s_ref = torch.empty(N, H, K, V, dtype=torch.float64, device="cuda")
             for i in range(N):
@@ -169,9 +178,13 @@ def main():
             torch.cuda.synchronize()
             row = {"variant": variant, "B": B, "T": T, "H": H, "K": K, "gate": args.gate,
                    "lens": "+".join(map(str, lens)) if varlen else None,
-                   "err_o": rel_err(o, o_ref),
-                   "err_state": rel_err(ht.transpose(-1, -2) if vfirst else ht, s_ref)}
+                   "err_o": rel_err(o, o_ref) if o_ref is not None else float("nan"),
+                   "err_state": rel_err(ht.transpose(-1, -2) if vfirst else ht, s_ref)
+                   if s_ref is not None else float("nan")}
             row["us"] = graph_time_us(launch, replays=10)
+            if args.per_kernel and variant != "fwd":
+                row["prep_us"] = graph_time_us(prep, replays=10)
+                row["scan_us"] = graph_time_us(scan, replays=10)
             row["tflops"] = flops(1, tt, H, K, V) / (row["us"] * 1e-6) / 1e12
             rows.append(row)
         fla = {}
@@ -181,7 +194,8 @@ def main():
                                      initial_state=h0, output_final_state=True, **extra)
             of, hf = call()
             torch.cuda.synchronize()
-            fla = {"fla_err_o": rel_err(of, o_ref), "fla_err_state": rel_err(hf, s_ref),
+            fla = {"fla_err_o": rel_err(of, o_ref) if o_ref is not None else float("nan"),
+                   "fla_err_state": rel_err(hf, s_ref) if s_ref is not None else float("nan"),
                    "fla_us": graph_time_us(call, replays=10)}
         for row in rows:
             row.update(fla)
@@ -199,6 +213,13 @@ def main():
               f"| {r['err_state']:.2e} | {r['us'] / 1000:.3f} | {r['tflops']:.1f} "
               f"| {r.get('fla_us', float('nan')) / 1000:.3f} "
               f"| {r.get('fla_err_o', float('nan')):.2e} | {r.get('ratio', float('nan')):.2f} |")
+    if args.per_kernel:
+        print("\n| kernel | B | T | H | prep ms | scan ms | both ms |")
+        print("|---|---|---|---|---|---|---|")
+        for r in results:
+            if "prep_us" in r:
+                print(f"| {r['variant']} | {r['B']} | {r['T']} | {r['H']} | {r['prep_us'] / 1000:.4f} "
+                      f"| {r['scan_us'] / 1000:.4f} | {r['us'] / 1000:.4f} |")
     out_dir = os.environ.get("OUT")
     if out_dir:
         with open(os.path.join(out_dir, "kda_prefill.json"), "w") as f:

@@ -58,6 +58,8 @@ compile kda_chunk_split.tirx kda_chunk_split_k128 "IN=bf16,SL=row_major,K=128,V=
 compile kda_chunk_split.tirx kda_chunk_split_c32_k128 "IN=bf16,SL=row_major,K=128,V=128,C=32,VB=32,NVB=4"
 # 16 value columns per scan CTA (twice the CTAs); V-first state; K = V = 64.
 compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128 "IN=bf16,SL=row_major,K=128,V=128,C=32,VB=16,NVB=8"
+compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k128 "IN=bf16,SL=row_major,K=128,V=128,C=32,VB=8,NVB=16"
+compile kda_chunk_split.tirx kda_chunk_split_vb16_k128 "IN=bf16,SL=row_major,K=128,V=128,C=16,VB=16,NVB=8"
 compile kda_chunk_split.tirx kda_chunk_split_c32_vfirst_k128 "IN=bf16,SL=VK,K=128,V=128,C=32,VB=32,NVB=4"
 compile kda_chunk_split.tirx kda_chunk_split_c32_k64 "IN=bf16,SL=row_major,K=64,V=64,C=32,VB=32,NVB=2"
 # Kernels of lit tests that bench/sanitize_kernels.py runs on the GPU: the
