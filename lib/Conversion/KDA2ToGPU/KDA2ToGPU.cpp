@@ -38,12 +38,14 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <numeric>
@@ -63,6 +65,65 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 /// Signless version of an integer type (`ui8` -> `i8`); others unchanged.
+/// Marks the scf.for of a `#pragma unroll` loop until unrollLoops().
+static constexpr llvm::StringLiteral kUnrollAttr = "kda2_unroll";
+
+/// Marks the inline-asm predicated global loads (predicatedLoad) for the
+/// simulator.
+static constexpr llvm::StringLiteral kPredicatedLoadAttr =
+    "kda2_predicated_load";
+
+/// Tensor-core products with at least this many k steps of 16 accumulate
+/// in two independent chains.
+static constexpr int64_t kSplitAccumulatorSteps = 4;
+
+/// The most iterations `#pragma unroll` copies (code size).
+static constexpr int64_t kMaxUnroll = 1024;
+
+/// The value of an index computed from constants by lowered arithmetic
+/// (the extents of .tirx loops: `C * V / 128` with bound names).
+static std::optional<int64_t> foldIndexConstant(Value value, int depth = 0) {
+  if (std::optional<int64_t> c = getConstantIntValue(value))
+    return c;
+  Operation *def = value.getDefiningOp();
+  if (!def || depth > 32)
+    return std::nullopt;
+  if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp>(def))
+    return foldIndexConstant(def->getOperand(0), depth + 1);
+  if (def->getNumOperands() != 2)
+    return std::nullopt;
+  std::optional<int64_t> l = foldIndexConstant(def->getOperand(0), depth + 1);
+  std::optional<int64_t> r = foldIndexConstant(def->getOperand(1), depth + 1);
+  if (!l || !r)
+    return std::nullopt;
+  return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(def)
+      .Case<arith::AddIOp>([&](auto) { return *l + *r; })
+      .Case<arith::SubIOp>([&](auto) { return *l - *r; })
+      .Case<arith::MulIOp>([&](auto) { return *l * *r; })
+      .Case<arith::DivUIOp, arith::DivSIOp>([&](auto) -> std::optional<int64_t> {
+        if (*r == 0)
+          return std::nullopt;
+        return *l / *r;
+      })
+      .Case<arith::RemUIOp, arith::RemSIOp>([&](auto) -> std::optional<int64_t> {
+        if (*r == 0)
+          return std::nullopt;
+        return *l % *r;
+      })
+      .Case<arith::MinSIOp, arith::MinUIOp>([&](auto) { return std::min(*l, *r); })
+      .Case<arith::MaxSIOp, arith::MaxUIOp>([&](auto) { return std::max(*l, *r); })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// Whether `loop` carries `#pragma <kind>`.
+static bool hasPragma(LoopOp loop, PragmaKind kind) {
+  ArrayAttr annotations = loop.getAnnotationsAttr();
+  return annotations && llvm::any_of(annotations, [&](Attribute a) {
+           auto pragma = dyn_cast<PragmaAttr>(a);
+           return pragma && pragma.getKind() == kind;
+         });
+}
+
 static Type signless(Type type) {
   if (auto integer = dyn_cast<IntegerType>(type))
     if (!integer.isSignless())
@@ -253,6 +314,8 @@ private:
   LogicalResult lowerLoop(LoopOp loop);
   bool placeLanesAcrossWarps(LoopOp loop);
   LogicalResult lowerLoad(LoadOp load);
+  Value predicatedLoad(TensorInfo &info, ArrayRef<Value> indices, Value cond,
+                       Location loc);
   Value readOrZero(Value cond, Type type, function_ref<Value()> read,
                    Location loc);
   void emitNextIterationPrefetch(LoopOp loop, Value iv, Value upper);
@@ -262,6 +325,8 @@ private:
   void checkTileCopy(StoreOp store);
   void planTmaCopies();
   void planTmaPipelines();
+  /// Unrolls the loops of `#pragma unroll` (innermost first).
+  LogicalResult unrollLoops();
   void issueTmaCopies(ArrayRef<StoreOp> group, Value barrierIndex,
                       bool barrier = true);
   void waitTma(Value barrierIndex);
@@ -1147,6 +1212,8 @@ LogicalResult KernelLowering::run() {
     return failure();
   b.setInsertionPointToEnd(&func.getBody().back());
   gpu::ReturnOp::create(b, loc);
+  if (failed(unrollLoops()))
+    return failure();
 
   // Launch metadata for the runtime, as a NUL-terminated global string.
   std::string meta = buildMetadata();
@@ -1158,6 +1225,21 @@ LogicalResult KernelLowering::run() {
                          "__kda2_meta_" + name(),
                          b.getStringAttr(meta), /*alignment=*/1,
                          /*addrSpace=*/1);
+  return success();
+}
+
+LogicalResult KernelLowering::unrollLoops() {
+  SmallVector<scf::ForOp> loops;
+  func.walk([&](scf::ForOp forOp) { // post-order: inner loops first
+    if (forOp->hasAttr(kUnrollAttr))
+      loops.push_back(forOp);
+  });
+  for (scf::ForOp forOp : loops) {
+    Location loc = forOp.getLoc();
+    if (failed(loopUnrollFull(forOp)))
+      return emitError(loc) << "'#pragma unroll': the loop could not be "
+                               "unrolled";
+  }
   return success();
 }
 
@@ -1419,12 +1501,7 @@ LogicalResult KernelLowering::lowerLoop(LoopOp loop) {
     });
   warpReduceStack.push_back(warpReduce);
   auto popWarpReduce = llvm::make_scope_exit([&] { warpReduceStack.pop_back(); });
-  bool l2Prefetch = false;
-  if (ArrayAttr annotations = loop.getAnnotationsAttr())
-    l2Prefetch = llvm::any_of(annotations, [](Attribute a) {
-      auto pragma = dyn_cast<PragmaAttr>(a);
-      return pragma && pragma.getKind() == PragmaKind::l2_prefetch;
-    });
+  bool l2Prefetch = hasPragma(loop, PragmaKind::l2_prefetch);
   if (ArrayAttr pragmas = kernel.getPragmasAttr())
     l2Prefetch |= llvm::any_of(pragmas, [](Attribute a) {
       return cast<PragmaAttr>(a).getKind() == PragmaKind::l2_prefetch;
@@ -1508,6 +1585,20 @@ LogicalResult KernelLowering::lowerLoop(LoopOp loop) {
       return lowerPipelinedLoop(loop, upper);
     auto forOp = scf::ForOp::create(b, loc, constantIndex(0, loc), upper,
                                     constantIndex(1, loc));
+    if (hasPragma(loop, PragmaKind::unroll)) {
+      // Unrolled once the whole kernel is lowered (unrollLoops).
+      std::optional<int64_t> trips = foldIndexConstant(upper);
+      if (!trips)
+        return loop.emitOpError()
+               << "'#pragma unroll' needs a constant trip count (bind the "
+                  "extent's names with --tirx-bind)";
+      if (*trips > kMaxUnroll)
+        return loop.emitOpError()
+               << "'#pragma unroll' on a loop of " << *trips
+               << " iterations (at most " << kMaxUnroll << ")";
+      forOp.setUpperBound(constantIndex(*trips, loc));
+      forOp->setAttr(kUnrollAttr, b.getUnitAttr());
+    }
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(forOp.getBody()->getTerminator());
     map.map(loop.getInductionVar(), forOp.getInductionVar());
@@ -1820,8 +1911,46 @@ LogicalResult KernelLowering::lowerLoad(LoadOp load) {
       return loadTile(info, indices, tile, loc);
     return loadElement(info, indices, loc);
   };
+  if (cond && !isa<RankedTensorType>(load.getType()))
+    if (Value value = predicatedLoad(info, indices, cond, loc)) {
+      map.map(load.getResult(), value);
+      return success();
+    }
   map.map(load.getResult(), readOrZero(cond, resultType, emit, loc));
   return success();
+}
+
+/// A bounds-checked scalar global load as one predicated PTX load (`@p
+/// ld.global`, zero when `cond` is false), without a branch: the loads of
+/// consecutive statements stay in one block, where ptxas can issue them
+/// together (a branch around each load serialises their latencies). Null
+/// for element widths other than 16, 32 and 64 bits.
+Value KernelLowering::predicatedLoad(TensorInfo &info, ArrayRef<Value> indices,
+                                     Value cond, Location loc) {
+  Type element = signless(info.type.getElementType());
+  unsigned bits = element.getIntOrFloatBitWidth();
+  char reg = bits == 16 ? 'h' : bits == 32 ? 'r' : bits == 64 ? 'l' : 0;
+  if (!reg)
+    return Value();
+  bool readOnly = kernel.getArgIOKind(info.argIndex) == IOKind::in;
+  std::string text = llvm::formatv("mov.b{0} $0, 0;\n\t@$2 ld.global{1}.b{0} "
+                                   "$0, [$1];",
+                                   bits, readOnly ? ".nc" : "")
+                         .str();
+  std::string constraints = llvm::formatv("={0},l,b", reg).str();
+  Value pointer = elementPointer(info, indices, loc);
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, b.getIntegerType(bits), ValueRange{pointer, cond}, text,
+      constraints, /*has_side_effects=*/false, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  // The simulator models it as the global load it is.
+  asmOp->setAttr(kPredicatedLoadAttr, b.getUnitAttr());
+  Value bitsValue = asmOp.getResult(0);
+  if (element.isInteger(bits))
+    return bitsValue;
+  return LLVM::BitcastOp::create(b, loc, element, bitsValue);
 }
 
 LogicalResult KernelLowering::lowerStore(StoreOp store) {
@@ -2266,11 +2395,7 @@ void KernelLowering::waitTma(Value barrierIndex) {
 /// bytes (stage alignment).
 void KernelLowering::planTmaPipelines() {
   kernel.walk([&](LoopOp loop) {
-    ArrayAttr annotations = loop.getAnnotationsAttr();
-    if (!annotations || llvm::none_of(annotations, [](Attribute a) {
-          auto pragma = dyn_cast<PragmaAttr>(a);
-          return pragma && pragma.getKind() == PragmaKind::tma_pipeline;
-        }))
+    if (!hasPragma(loop, PragmaKind::tma_pipeline))
       return;
     auto reject = [&](const Twine &why) {
       if (!specialization)
@@ -2627,26 +2752,43 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
   auto resultType = LLVM::LLVMStructType::getLiteral(
       b.getContext(), SmallVector<Type>(4, f32));
   NVVM::MMATypes ptxType = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  // The B fragments of every k step first, so that their shared-memory
+  // latencies overlap instead of each waiting in front of its mma.
+  SmallVector<SmallVector<Value>> bFrags;
   for (int64_t kk = 0; kk < k / 16; ++kk) {
     SmallVector<Value> idx(bPrefix);
-    SmallVector<Value> bFrag;
     if (transB) { // b is [n, k]: rows of k, the plain ldmatrix
       idx.push_back(add(col0, lane8));
       idx.push_back(add(mul(eighth, 8), c(kk * 16)));
-      bFrag = fragment(bMem, idx, /*trans=*/false, 2);
+      bFrags.push_back(fragment(bMem, idx, /*trans=*/false, 2));
     } else { // b is [k, n]: transposed 8x8 loads
       idx.push_back(add(lane16, c(kk * 16)));
       idx.push_back(col0);
-      bFrag = fragment(bMem, idx, /*trans=*/true, 2);
+      bFrags.push_back(fragment(bMem, idx, /*trans=*/true, 2));
     }
+  }
+  // Long k: two independent accumulator chains (even and odd k steps),
+  // summed at the end, halve the chain of dependent mma latencies.
+  int64_t chains = k / 16 >= kSplitAccumulatorSteps ? 2 : 1;
+  SmallVector<SmallVector<Value>> accs(chains, acc);
+  if (chains > 1) {
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+    accs[1].assign(4, zero);
+  }
+  for (int64_t kk = 0; kk < k / 16; ++kk) {
+    SmallVector<Value> &chain = accs[kk % chains];
     Value d = NVVM::MmaOp::create(
-        b, loc, resultType, aFrags[kk], bFrag, acc, {16, 8, 16}, std::nullopt,
-        std::nullopt, std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+        b, loc, resultType, aFrags[kk], bFrags[kk], chain, {16, 8, 16},
+        std::nullopt, std::nullopt,
+        std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
         std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                        NVVM::MMALayout::col});
     for (int64_t i = 0; i < 4; ++i)
-      acc[i] = LLVM::ExtractValueOp::create(b, loc, d, i);
+      chain[i] = LLVM::ExtractValueOp::create(b, loc, d, i);
   }
+  acc = accs[0];
+  for (int64_t i = 0; chains > 1 && i < 4; ++i)
+    acc[i] = arith::AddFOp::create(b, loc, acc[i], accs[1][i]);
 
   // Store the fragment to the destination (converted to its element type).
   TensorInfo &dest = tensors[store.getDest()];

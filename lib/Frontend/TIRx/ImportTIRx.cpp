@@ -892,7 +892,7 @@ FailureOr<PragmaAttr> Emitter::pragma(const ast::Pragma &p) {
   if (!kind)
     return error(p.loc) << "unknown pragma '" << p.name
                         << "'; expected tma_coalesce, tma_pipeline, "
-                           "l2_prefetch or sm_shuffle";
+                           "l2_prefetch, sm_shuffle or unroll";
   return PragmaAttr::get(context, *kind);
 }
 

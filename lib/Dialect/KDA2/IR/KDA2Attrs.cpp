@@ -306,9 +306,10 @@ LogicalResult PragmaAttr::verifyOnLoop(Operation *loop,
            << "'#pragma " << stringifyPragmaKind(getKind())
            << "' needs the tensor memory accelerator, which profile '"
            << profile->name << "' (" << profile->arch << ") lacks";
-  if (getKind() == PragmaKind::tma_pipeline)
+  if (getKind() == PragmaKind::tma_pipeline ||
+      getKind() == PragmaKind::unroll)
     if (auto l = dyn_cast<LoopOp>(loop); l && l.getMapping() != LoopMapping::serial)
-      return loop->emitOpError()
-             << "'#pragma tma_pipeline' applies to serial loops";
+      return loop->emitOpError() << "'#pragma " << stringifyPragmaKind(getKind())
+                                 << "' applies to serial loops";
   return success();
 }

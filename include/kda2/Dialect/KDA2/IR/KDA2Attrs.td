@@ -68,7 +68,8 @@ def KDA2_CoalesceFallbackAttr
 
 def KDA2_PragmaKind : I32EnumAttr<"PragmaKind", "scheduler pragma", [
     I32EnumAttrCase<"tma_coalesce", 0>, I32EnumAttrCase<"l2_prefetch", 1>,
-    I32EnumAttrCase<"sm_shuffle", 2>, I32EnumAttrCase<"tma_pipeline", 3>]> {
+    I32EnumAttrCase<"sm_shuffle", 2>, I32EnumAttrCase<"tma_pipeline", 3>,
+    I32EnumAttrCase<"unroll", 4>]> {
   let cppNamespace = "::mlir::kda2";
   let genSpecializedAttr = 0;
 }
@@ -209,7 +210,10 @@ def KDA2_PragmaAttr : KDA2_AnnotationAttr<"Pragma", "pragma"> {
     (sm_90a), `tma_pipeline` (on a serial loop) issues the next iteration's
     bulk tensor copies while the current one computes (two buffer stages),
     `l2_prefetch` prefetches the next tile's global data into L2,
-    `sm_shuffle` permutes the block order across SMs.
+    `sm_shuffle` permutes the block order across SMs, `unroll` (on a serial
+    loop with a constant trip count) unrolls the loop fully, so that its
+    iterations' loads are in flight together and register tiles indexed by
+    its variable stay in registers.
 
     ```mlir
     #kda2.pragma<l2_prefetch>
