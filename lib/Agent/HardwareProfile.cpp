@@ -73,6 +73,10 @@ struct MappingTraits<SimulatorParameters> {
                    defaults.l2BytesPerCyclePerSM);
     io.mapOptional("barrier_latency", p.barrierLatency,
                    defaults.barrierLatency);
+    io.mapOptional("unroll_threshold", p.unrollThreshold,
+                   defaults.unrollThreshold);
+    io.mapOptional("unroll_partial_threshold", p.unrollPartialThreshold,
+                   defaults.unrollPartialThreshold);
   }
 };
 

@@ -42,6 +42,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
@@ -297,6 +298,10 @@ struct Node {
   SmallVector<int32_t, 4> bodyArgs;
   int regions[2] = {-1, -1};
   SmallVector<int32_t, 4> yields[2];
+  /// For: issuing ops of one trip of the body (both sides of its ifs), or -1
+  /// when the loop is not unrolled (it holds a loop, a barrier, TMA or
+  /// mbarrier ops, or a return).
+  int32_t unrollBodySize = -1;
   Operation *source = nullptr;
 };
 
@@ -476,6 +481,7 @@ public:
 private:
   int32_t idOf(Value value);
   int32_t compileRegion(Block &block);
+  int32_t unrollBodySize(int32_t regionIndex) const;
   void compileOp(Operation *op, std::vector<int32_t> &region);
   void classify(Operation *op, Node &node);
   void setMemAccess(Node &node, Value base, ValueRange indices,
@@ -564,6 +570,47 @@ void Compiler::compile(gpu::GPUFuncOp kernel) {
       hoistable.insert(op);
   });
   prog.body = compileRegion(kernel.getBody().front());
+  for (Node &node : prog.nodes)
+    if (node.kind == NodeKind::For)
+      node.unrollBodySize = unrollBodySize(node.regions[0]);
+}
+
+int32_t Compiler::unrollBodySize(int32_t regionIndex) const {
+  int32_t size = 0;
+  for (int32_t nodeIndex : prog.regions[regionIndex]) {
+    const Node &node = prog.nodes[nodeIndex];
+    switch (node.kind) {
+    case NodeKind::Return:
+    case NodeKind::For:
+      return -1;
+    case NodeKind::If:
+      for (int32_t region : node.regions) {
+        if (region < 0)
+          continue;
+        int32_t inner = unrollBodySize(region);
+        if (inner < 0)
+          return -1;
+        size += inner;
+      }
+      break;
+    case NodeKind::Plain:
+      switch (node.cls) {
+      case Cls::None:
+        break;
+      case Cls::Barrier:
+      case Cls::TMA:
+      case Cls::MbarInit:
+      case Cls::MbarArrive:
+      case Cls::MbarWait:
+        return -1;
+      default:
+        if (!node.hoisted)
+          ++size;
+      }
+      break;
+    }
+  }
+  return size;
 }
 
 int32_t Compiler::compileRegion(Block &block) {
@@ -898,6 +945,13 @@ void Compiler::classify(Operation *op, Node &node) {
   if (auto store = dyn_cast<LLVM::StoreOp>(op))
     return setMemAccess(node, store.getAddr(), {},
                         typeBytes(store.getValue().getType()), true, op);
+  // The lowering's predicated global load (`@p ld.global`, inline PTX):
+  // modelled as the load it is (lanes whose predicate is off still count).
+  if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op);
+      asmOp && asmOp->hasAttr("kda2_predicated_load") &&
+      asmOp.getNumResults() == 1)
+    return setMemAccess(node, asmOp.getOperand(0), {},
+                        typeBytes(asmOp.getResult(0).getType()), false, op);
   if (auto ldmatrix = dyn_cast<nvgpu::LdMatrixOp>(op)) {
     setMemAccess(node, ldmatrix.getSrcMemref(), ldmatrix.getIndices(), 16,
                  false, op);
@@ -1164,6 +1218,9 @@ private:
   }
   bool laneAddresses(const Node &node, const MemAccess &access,
                      int64_t (&addrs)[kLanes]) const;
+  /// Moves the global loads of stream[begin, end) and the instructions they
+  /// depend on in that range to its front (an unrolled group of trips).
+  void hoistGlobalLoads(size_t begin, size_t end);
   bool loadKnownData(const Node &node, uint32_t mask, int32_t result);
 
   const Program &prog;
@@ -1400,7 +1457,24 @@ void WarpInterpreter::runRegion(int32_t regionIndex, uint32_t mask) {
       int32_t iv = node.bodyArgs[0];
       deps[iv] = DepSet();
       firstTrip.push_back(true);
+      const SimulatorParameters &sim = profile.simulator;
+      // Unrolling (LLVM's thresholds): trips run in groups (of one trip when
+      // the loop is not unrolled) whose global loads issue first, as ptxas
+      // schedules them at the top of the (if-converted) unrolled body.
+      bool grouped = node.unrollBodySize > 0 && sim.unrollPartialThreshold > 0;
+      int64_t unroll = 1;
+      if (grouped && maxTrips > 1) {
+        if (maxTrips * node.unrollBodySize <= int64_t(sim.unrollThreshold))
+          unroll = maxTrips;
+        else
+          unroll = int64_t(llvm::bit_floor(uint64_t(std::max<int64_t>(
+              1, sim.unrollPartialThreshold / node.unrollBodySize))));
+        unroll = std::min(unroll, maxTrips);
+      }
+      size_t groupBegin = out->size();
       for (int64_t trip = 0; trip < runTrips && !returned; ++trip) {
+        if (trip % unroll == 0)
+          groupBegin = out->size();
         uint32_t active = 0;
         for (unsigned l = 0; l < kLanes; ++l)
           if (((mask >> l) & 1) && trip < trips[l])
@@ -1423,7 +1497,12 @@ void WarpInterpreter::runRegion(int32_t regionIndex, uint32_t mask) {
         firstTrip.back() = false;
         if (stats.overBudget)
           break;
+        if (grouped && trip % unroll == unroll - 1)
+          hoistGlobalLoads(groupBegin, out->size());
       }
+      // The last, partial group (hoisting a group again changes nothing).
+      if (grouped)
+        hoistGlobalLoads(groupBegin, out->size());
       firstTrip.pop_back();
       for (size_t i = 0; i < numIter; ++i)
         copyValue(node.results[i], node.bodyArgs[i + 1]);
@@ -1596,6 +1675,59 @@ bool WarpInterpreter::laneAddresses(const Node &node, const MemAccess &access,
                        element * uint64_t(access.elementBytes));
   }
   return true;
+}
+
+void WarpInterpreter::hoistGlobalLoads(size_t begin, size_t end) {
+  std::vector<Instr> &stream = *out;
+  if (end > stream.size() || begin >= end || end - begin < 2)
+    return;
+  size_t n = end - begin;
+  SmallVector<uint8_t> hoist(n, 0);
+  bool any = false;
+  for (size_t i = 0; i < n; ++i)
+    if (stream[begin + i].cls == Cls::GlobalLoad)
+      hoist[i] = 1, any = true;
+  if (!any)
+    return;
+  // Producers in the group of a hoisted instruction are hoisted too (deps
+  // point backwards, so one reverse pass closes the set).
+  for (size_t i = n; i-- > 0;) {
+    if (!hoist[i])
+      continue;
+    const Instr &instr = stream[begin + i];
+    for (unsigned d = 0; d < instr.numDeps; ++d) {
+      int32_t dep = instr.deps[d];
+      if (dep >= int32_t(begin) && dep < int32_t(end))
+        hoist[dep - begin] = 1;
+    }
+  }
+  // New order: the hoisted instructions, then the rest, each in order.
+  SmallVector<int32_t> newIndex(n);
+  std::vector<Instr> reordered;
+  reordered.reserve(n);
+  for (int pass = 1; pass >= 0; --pass)
+    for (size_t i = 0; i < n; ++i)
+      if (hoist[i] == pass) {
+        newIndex[i] = int32_t(begin + reordered.size());
+        reordered.push_back(stream[begin + i]);
+      }
+  bool moved = false;
+  for (size_t i = 0; i < n; ++i)
+    moved |= newIndex[i] != int32_t(begin + i);
+  if (!moved)
+    return;
+  auto remap = [&](int32_t &id) {
+    if (id >= int32_t(begin) && id < int32_t(end))
+      id = newIndex[id - begin];
+  };
+  for (Instr &instr : reordered)
+    for (unsigned d = 0; d < instr.numDeps; ++d)
+      remap(instr.deps[d]);
+  std::copy(reordered.begin(), reordered.end(), stream.begin() + begin);
+  for (DepSet &set : deps)
+    for (int32_t &id : set.ids)
+      remap(id);
+  remap(lastTensor);
 }
 
 void WarpInterpreter::issue(const Node &node, int32_t nodeIndex,

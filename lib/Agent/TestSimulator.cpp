@@ -13,6 +13,9 @@
 //       shapes=n=1,h=8,tt=4096,np1=2,nc=128,ncv=512 data=cu_seqlens=0/4096
 //       trace=scan.json"
 //
+// `kernel=name,...` restricts it to the named kernels (e.g. to pass each
+// kernel its own ptxas register count).
+//
 //===----------------------------------------------------------------------===//
 
 #include "kda2/Agent/Simulator.h"
@@ -72,6 +75,10 @@ struct TestSimulatorPass
   Option<std::string> traceFile{
       *this, "trace",
       llvm::cl::desc("Write a Chrome/Perfetto trace JSON to this file")};
+  ListOption<std::string> kernelNames{
+      *this, "kernel",
+      llvm::cl::desc("Simulate only the kernels of these names (default: "
+                     "every kernel)")};
   ListOption<std::string> data{
       *this, "data",
       llvm::cl::desc("Contents of integer input tensors: name=v0/v1/...,... "
@@ -154,6 +161,9 @@ void TestSimulatorPass::runOnOperation() {
   unsigned kernels = 0;
   module.walk([&](gpu::GPUFuncOp func) {
     if (!func.isKernel())
+      return;
+    if (!kernelNames.empty() &&
+        !llvm::is_contained(kernelNames, func.getName().str()))
       return;
     ++kernels;
     Simulator simulator(func, **found);

@@ -63,6 +63,17 @@ struct SimulatorParameters {
   /// `barrier_latency`: cycles from the last warp's arrival at bar.sync to
   /// the release of the waiting warps.
   unsigned barrierLatency = 20;
+  /// `unroll_threshold`: a loop without barriers, TMA or inner loops whose
+  /// trip count times body size (issuing ops) is at most this is unrolled
+  /// completely, as LLVM's loop unroller does (its -O3 threshold, 300); the
+  /// global loads of an unrolled group of trips issue before the group's
+  /// other instructions (ptxas schedules long-latency loads first).
+  unsigned unrollThreshold = 300;
+  /// `unroll_partial_threshold`: otherwise such a loop is unrolled by the
+  /// largest power of two whose unrolled body stays within this size
+  /// (NVPTX's partial threshold: a quarter of the full one). 0 disables
+  /// unrolling altogether.
+  unsigned unrollPartialThreshold = 75;
 };
 
 /// One GPU model's resources and peak rates. Field comments give the YAML key.
