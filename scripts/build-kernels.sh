@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Compiles the bundled .tirx templates to PTX and cubins for sm_90a and
 # sm_80 with kda2-translate, into ${KDA2_KERNELS:-<build>/kernels}, next to a
-# copy of libkda2rt.so: everything a GPU machine needs to run the benchmarks.
+# copy of libkda2rt.so, the decode bundle libkda_decode.so and the GPU tools
+# (kda2-perf, kda2-calibrate, kda2-bundle-decode): everything a GPU machine
+# needs to run the benchmarks and bench/device_tools.sh.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${KDA2_BUILD_DIR:-$root/build}
@@ -70,3 +72,15 @@ for t in coalesced-padding tensor-core-matmul tile-copy tma-coalesce vnni4 dynam
     -o "$out/${t//-/_}.sm_90a.cubin"
 done
 cp "$build"/lib/libkda2rt.so* "$out/"
+
+# The decode bundle and the GPU tools, next to libkda2rt (their run path
+# includes $ORIGIN), for bench/device_tools.sh: carrying this folder is enough.
+"$root/scripts/build.sh" kda2-link kda2-perf kda2-calibrate kda2-bundle-decode
+printf '%s\n' 'kda2-bundle-v1' 'name kda_decode' 'dim kda_decode t' \
+  'kernel kda_decode sm_90a 1 kda_decode_vsplit_k128_vb32_l4.sm_90a.cubin kda_decode_vsplit' \
+  'kernel kda_decode sm_90a generic kda_decode_vsplit_k128_vb32_l8.sm_90a.cubin kda_decode_vsplit' \
+  'kernel kda_decode sm_80 generic kda_decode_k128.sm_80.cubin kda_decode' 'end' \
+  > "$out/kda_decode.manifest"
+"$build/bin/kda2-link" -o "$out/libkda_decode.so" \
+  --manifest "$out/kda_decode.manifest" '--rpath=$ORIGIN'
+cp "$build"/bin/kda2-perf "$build"/bin/kda2-calibrate "$build"/bin/kda2-bundle-decode "$out/"

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -26,26 +27,54 @@ double nowUs() {
       .count();
 }
 
-/// Pending timing events of one launch.
-struct TimedCall {
+/// Timing events beyond this many pending calls are resolved at launch.
+constexpr size_t kMaxPendingEvents = 1024;
+/// Routes (device, op, length) -> kernel kept for the launch fast path.
+constexpr size_t kMaxRoutes = 16;
+} // namespace
+
+/// The events of one timed call.
+struct Bundle::TimedCall {
   const Context *ctx = nullptr;
   CUevent start = nullptr, stop = nullptr;
 };
 
-/// Timing events beyond this many pending calls are resolved at launch.
-constexpr size_t kMaxPendingEvents = 1024;
-} // namespace
+/// A device's context and compute capability (queried once).
+struct Bundle::Device {
+  Context ctx;
+  int major = 0, minor = 0;
+};
 
-/// A selected table entry on one device: its kernel and counter buffer.
+/// A selected table entry on one device: its kernel, its prepared decode
+/// launch and its counter buffer.
 struct Bundle::Loaded {
   const Context *ctx = nullptr;
   Kernel kernel;
+  /// Prepared on the first decode call; invalid when the kernel's metadata
+  /// does not fit it (launchKdaDecode then takes the general path).
+  KdaDecodePlan plan;
+  bool planTried = false;
   CUdeviceptr counters = 0; // bundle-owned, when counters are enabled
 };
 
 struct Bundle::OpStats {
   CallStats stats;
   std::vector<TimedCall> pending;
+  /// Events of resolved calls, reused by later calls.
+  std::vector<CUevent> freeEvents;
+  const Context *eventCtx = nullptr;
+  /// Kernel times of the last kGpuWindow timed calls (a ring).
+  std::vector<float> window;
+  size_t windowNext = 0;
+};
+
+/// What the launch fast path needs for one (device, op, length).
+struct Bundle::Route {
+  int device = 0;
+  std::string op;
+  int64_t length = 0;
+  Loaded *loaded = nullptr;
+  OpStats *stats = nullptr;
 };
 
 Bundle::~Bundle() {
@@ -53,11 +82,15 @@ Bundle::~Bundle() {
   for (auto &[key, loaded] : loaded_)
     if (loaded->counters)
       (void)loaded->ctx->free(loaded->counters);
-  for (auto &[op, stats] : stats_)
+  for (auto &[op, stats] : stats_) {
     for (TimedCall &call : stats->pending) {
       (void)call.ctx->driver().api().cuEventDestroy(call.start);
       (void)call.ctx->driver().api().cuEventDestroy(call.stop);
     }
+    for (CUevent e : stats->freeEvents)
+      (void)stats->eventCtx->driver().api().cuEventDestroy(e);
+  }
+  routes_.clear();
   loaded_.clear();
   modules_.clear();
 }
@@ -117,15 +150,16 @@ Status Bundle::create(const kda2rt_bundle_desc &desc,
   return Status::success();
 }
 
-Status Bundle::contextFor(int device, const Context *&out) {
-  auto it = contexts_.find(device);
-  if (it == contexts_.end()) {
-    auto ctx = std::make_unique<Context>();
-    KDA2RT_TRY(Context::create(device, *ctx));
-    it = contexts_.emplace(device, std::move(ctx)).first;
+Status Bundle::contextFor(int device, const Device *&out) {
+  auto it = devices_.find(device);
+  if (it == devices_.end()) {
+    auto d = std::make_unique<Device>();
+    KDA2RT_TRY(Context::create(device, d->ctx));
+    KDA2RT_TRY(d->ctx.computeCapability(d->major, d->minor));
+    it = devices_.emplace(device, std::move(d)).first;
   }
   out = it->second.get();
-  return out->makeCurrent();
+  return out->ctx.makeCurrent();
 }
 
 Status Bundle::loadedEntry(int device, const DispatchEntry &entry,
@@ -136,8 +170,9 @@ Status Bundle::loadedEntry(int device, const DispatchEntry &entry,
     out = it->second.get();
     return Status::success();
   }
-  const Context *ctx = nullptr;
-  KDA2RT_TRY(contextFor(device, ctx));
+  const Device *dev = nullptr;
+  KDA2RT_TRY(contextFor(device, dev));
+  const Context *ctx = &dev->ctx;
   auto &module = modules_[{device, entry.image}];
   if (!module) {
     auto m = std::make_unique<Module>();
@@ -164,15 +199,45 @@ Status Bundle::loadedEntry(int device, const DispatchEntry &entry,
 Status Bundle::selectLoaded(int device, std::string_view op, int64_t length,
                             Loaded *&out) {
   out = nullptr;
-  const Context *ctx = nullptr;
-  KDA2RT_TRY(contextFor(device, ctx));
-  int major = 0, minor = 0;
-  KDA2RT_TRY(ctx->computeCapability(major, minor));
+  const Device *dev = nullptr;
+  KDA2RT_TRY(contextFor(device, dev));
   const DispatchEntry *entry = nullptr;
-  Status s = table_.select(op, major, minor, length, entry);
+  Status s = table_.select(op, dev->major, dev->minor, length, entry);
   if (!s.ok())
     return s.prepend("bundle '" + name_ + "'");
   return loadedEntry(device, *entry, out);
+}
+
+Bundle::OpStats &Bundle::opStats(std::string_view op) {
+  auto it = stats_.find(op);
+  if (it == stats_.end())
+    it = stats_.emplace(std::string(op), std::make_unique<OpStats>()).first;
+  return *it->second;
+}
+
+Status Bundle::route(int device, std::string_view op, int64_t length,
+                     const Route *&out) {
+  for (const auto &r : routes_)
+    if (r->device == device && r->length == length && r->op == op) {
+      out = r.get();
+      return Status::success();
+    }
+  Loaded *loaded = nullptr;
+  KDA2RT_TRY(selectLoaded(device, op, length, loaded));
+  auto r = std::make_unique<Route>();
+  r->device = device;
+  r->op = std::string(op);
+  r->length = length;
+  r->loaded = loaded;
+  r->stats = &opStats(op);
+  out = r.get();
+  if (routes_.size() < kMaxRoutes) {
+    routes_.push_back(std::move(r));
+  } else {
+    routes_[nextRoute_] = std::move(r);
+    nextRoute_ = (nextRoute_ + 1) % kMaxRoutes;
+  }
+  return Status::success();
 }
 
 Status Bundle::select(int device, std::string_view op, int64_t length,
@@ -185,70 +250,106 @@ Status Bundle::select(int device, std::string_view op, int64_t length,
   return Status::success();
 }
 
+Status Bundle::counterBuffer(Loaded &loaded, CUdeviceptr &out) {
+  out = 0;
+  size_t n = loaded.kernel.info().counters.size();
+  if (!counters_ || n == 0)
+    return Status::success();
+  if (!loaded.counters) {
+    KDA2RT_TRY(loaded.ctx->allocate(n * sizeof(uint64_t), loaded.counters));
+    KDA2RT_TRY(loaded.ctx->zero(loaded.counters, n * sizeof(uint64_t)));
+  }
+  out = loaded.counters;
+  return Status::success();
+}
+
+Status Bundle::beginTiming(OpStats &stats, const Context &ctx,
+                           CUstream stream, TimedCall &call) {
+  if (stats.pending.size() >= kMaxPendingEvents)
+    KDA2RT_TRY(resolvePending(stats, /*wait=*/true));
+  // Recycle the events of finished calls before creating new ones
+  // (cuEventCreate costs microseconds; cuEventQuery does not wait).
+  if (stats.freeEvents.size() < 2 && !stats.pending.empty() &&
+      ctx.driver().api().cuEventQuery)
+    KDA2RT_TRY(resolvePending(stats, /*wait=*/false));
+  const Driver &driver = ctx.driver();
+  const Driver::Api &api = driver.api();
+  call.ctx = &ctx;
+  CUevent *events[] = {&call.start, &call.stop};
+  for (CUevent *e : events) {
+    // Reuse the events of resolved calls (same context) before creating.
+    if (!stats.freeEvents.empty() && stats.eventCtx == &ctx) {
+      *e = stats.freeEvents.back();
+      stats.freeEvents.pop_back();
+      continue;
+    }
+    Status s = driver.check(api.cuEventCreate(e, 0), "cuEventCreate");
+    if (!s.ok()) {
+      if (call.start)
+        stats.freeEvents.push_back(call.start);
+      return s;
+    }
+  }
+  Status s = driver.check(api.cuEventRecord(call.start, stream),
+                          "cuEventRecord");
+  if (!s.ok()) {
+    stats.freeEvents.push_back(call.start);
+    stats.freeEvents.push_back(call.stop);
+  }
+  stats.eventCtx = &ctx;
+  return s;
+}
+
+Status Bundle::endTiming(OpStats &stats, const TimedCall &call,
+                         CUstream stream, Status launched) {
+  const Driver &driver = call.ctx->driver();
+  if (launched.ok())
+    launched = driver.check(driver.api().cuEventRecord(call.stop, stream),
+                            "cuEventRecord");
+  if (launched.ok()) {
+    stats.pending.push_back(call);
+  } else {
+    stats.freeEvents.push_back(call.start);
+    stats.freeEvents.push_back(call.stop);
+  }
+  return launched;
+}
+
+void Bundle::countCall(OpStats &stats, double hostStartUs) {
+  double us = nowUs() - hostStartUs;
+  ++stats.stats.calls;
+  stats.stats.hostUsTotal += us;
+  stats.stats.hostUsMax = std::max(stats.stats.hostUsMax, us);
+}
+
 Status Bundle::launchWith(std::string_view op, Loaded &loaded,
                           const LaunchArgs &args, CUstream stream,
                           double hostStartUs) {
   const Kernel &kernel = loaded.kernel;
   const LaunchArgs *use = &args;
   LaunchArgs withCounters;
-  bool hasCounters = !kernel.info().counters.empty();
-  if (counters_ && hasCounters) {
+  CUdeviceptr counters = 0;
+  KDA2RT_TRY(counterBuffer(loaded, counters));
+  if (counters) {
     bool given = false;
     for (const LaunchArgs::Pointer &p : args.pointers())
       given |= p.name == "counters";
     if (!given) {
-      if (!loaded.counters) {
-        size_t bytes = kernel.info().counters.size() * sizeof(uint64_t);
-        KDA2RT_TRY(loaded.ctx->allocate(bytes, loaded.counters));
-        KDA2RT_TRY(loaded.ctx->zero(loaded.counters, bytes));
-      }
       withCounters = args;
-      withCounters.ptr("counters", loaded.counters);
+      withCounters.ptr("counters", counters);
       use = &withCounters;
     }
   }
-  auto &slot = stats_[std::string(op)];
-  if (!slot)
-    slot = std::make_unique<OpStats>();
-  OpStats &stats = *slot;
-  const Driver::Api &api = loaded.ctx->driver().api();
+  OpStats &stats = opStats(op);
   TimedCall call;
-  if (timing_) {
-    if (stats.pending.size() >= kMaxPendingEvents)
-      KDA2RT_TRY(resolvePending(stats));
-    call.ctx = loaded.ctx;
-    const Driver &driver = loaded.ctx->driver();
-    Status s = driver.check(api.cuEventCreate(&call.start, 0), "cuEventCreate");
-    if (s.ok())
-      s = driver.check(api.cuEventCreate(&call.stop, 0), "cuEventCreate");
-    if (s.ok())
-      s = driver.check(api.cuEventRecord(call.start, stream), "cuEventRecord");
-    if (!s.ok()) {
-      if (call.start)
-        (void)api.cuEventDestroy(call.start);
-      if (call.stop)
-        (void)api.cuEventDestroy(call.stop);
-      return s;
-    }
-  }
+  if (timing_)
+    KDA2RT_TRY(beginTiming(stats, *loaded.ctx, stream, call));
   Status s = kernel.launch(*use, stream);
-  if (timing_) {
-    if (s.ok())
-      s = loaded.ctx->driver().check(api.cuEventRecord(call.stop, stream),
-                                     "cuEventRecord");
-    if (s.ok()) {
-      stats.pending.push_back(call);
-    } else {
-      (void)api.cuEventDestroy(call.start);
-      (void)api.cuEventDestroy(call.stop);
-    }
-  }
+  if (timing_)
+    s = endTiming(stats, call, stream, s);
   if (!s.ok())
     return s.prepend("bundle '" + name_ + "', op '" + std::string(op) + "'");
-  double us = nowUs() - hostStartUs;
-  ++stats.stats.calls;
-  stats.stats.hostUsTotal += us;
-  stats.stats.hostUsMax = std::max(stats.stats.hostUsMax, us);
+  countCall(stats, hostStartUs);
   return Status::success();
 }
 
@@ -275,22 +376,47 @@ Status Bundle::launch(int device, std::string_view op, const LaunchArgs &args,
     return invalid("bundle '" + name_ + "', op '" + std::string(op) +
                    "' dispatches on dimension '" + dim +
                    "': give its size with the launch arguments");
-  Loaded *loaded = nullptr;
-  KDA2RT_TRY(selectLoaded(device, op, length, loaded));
-  return launchWith(op, *loaded, args, stream, start);
+  const Route *r = nullptr;
+  KDA2RT_TRY(route(device, op, length, r));
+  return launchWith(op, *r->loaded, args, stream, start);
 }
 
+// The decode hot path: a cached route, the kernel's prepared launch, pooled
+// timing events. Without timing and counters it allocates nothing, waits for
+// nothing and looks nothing up by name beyond comparing the op with the few
+// cached routes.
 Status Bundle::launchKdaDecode(int device, std::string_view op,
                                const KdaDecodeArgs &args, CUstream stream) {
   double start = nowUs();
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  Loaded *loaded = nullptr;
-  KDA2RT_TRY(selectLoaded(device, op, args.t, loaded));
-  LaunchArgs launch;
-  Status s = kdaDecodeLaunchArgs(loaded->kernel.info(), args, launch);
+  const Route *r = nullptr;
+  KDA2RT_TRY(route(device, op, args.t, r));
+  Loaded &loaded = *r->loaded;
+  if (!loaded.planTried) {
+    loaded.planTried = true;
+    (void)KdaDecodePlan::create(loaded.kernel, loaded.plan);
+  }
+  if (!loaded.plan.valid()) {
+    LaunchArgs launch;
+    Status s = kdaDecodeLaunchArgs(loaded.kernel.info(), args, launch);
+    if (!s.ok())
+      return s.prepend("bundle '" + name_ + "', op '" + std::string(op) +
+                       "'");
+    return launchWith(op, loaded, launch, stream, start);
+  }
+  CUdeviceptr counters = 0;
+  KDA2RT_TRY(counterBuffer(loaded, counters));
+  OpStats &stats = *r->stats;
+  TimedCall call;
+  if (timing_)
+    KDA2RT_TRY(beginTiming(stats, *loaded.ctx, stream, call));
+  Status s = loaded.plan.launch(args, stream, counters);
+  if (timing_)
+    s = endTiming(stats, call, stream, s);
   if (!s.ok())
     return s.prepend("bundle '" + name_ + "', op '" + std::string(op) + "'");
-  return launchWith(op, *loaded, launch, stream, start);
+  countCall(stats, start);
+  return Status::success();
 }
 
 Status Bundle::decodeStep(int device, std::string_view op,
@@ -326,20 +452,41 @@ Status Bundle::decodeStep(int device, std::string_view op,
   return states.advance(ids, n);
 }
 
-Status Bundle::resolvePending(OpStats &op) {
+Status Bundle::resolvePending(OpStats &op, bool wait) {
   Status result;
-  for (TimedCall &call : op.pending) {
+  size_t kept = 0;
+  for (size_t i = 0; i < op.pending.size(); ++i) {
+    TimedCall &call = op.pending[i];
     const Driver &driver = call.ctx->driver();
     const Driver::Api &api = driver.api();
     float ms = 0;
+    if (op.eventCtx && op.eventCtx != call.ctx) {
+      // Pooled events belong to one context: drop those of another.
+      for (CUevent e : op.freeEvents)
+        (void)op.eventCtx->driver().api().cuEventDestroy(e);
+      op.freeEvents.clear();
+    }
     Status s = call.ctx->makeCurrent();
-    if (s.ok())
-      s = driver.check(api.cuEventSynchronize(call.stop), "cuEventSynchronize");
+    if (s.ok() && !wait && api.cuEventQuery) {
+      CUresult rc = api.cuEventQuery(call.stop);
+      if (rc == cu::ErrorNotReady) {
+        // Still running: keep it and the later calls (they complete in
+        // launch order on a stream) for later.
+        for (size_t j = i; j < op.pending.size(); ++j)
+          op.pending[kept++] = op.pending[j];
+        break;
+      }
+      s = driver.check(rc, "cuEventQuery");
+    } else if (s.ok()) {
+      s = driver.check(api.cuEventSynchronize(call.stop),
+                       "cuEventSynchronize");
+    }
     if (s.ok())
       s = driver.check(api.cuEventElapsedTime(&ms, call.start, call.stop),
                        "cuEventElapsedTime");
-    (void)api.cuEventDestroy(call.start);
-    (void)api.cuEventDestroy(call.stop);
+    op.freeEvents.push_back(call.start);
+    op.freeEvents.push_back(call.stop);
+    op.eventCtx = call.ctx;
     if (!s.ok()) {
       if (result.ok())
         result = s;
@@ -351,9 +498,29 @@ Status Bundle::resolvePending(OpStats &op) {
     st.gpuMsLast = ms;
     st.gpuMsTotal += ms;
     ++st.timedCalls;
+    if (op.window.size() < kGpuWindow) {
+      op.window.push_back(ms);
+    } else {
+      op.window[op.windowNext] = ms;
+      op.windowNext = (op.windowNext + 1) % kGpuWindow;
+    }
   }
-  op.pending.clear();
+  op.pending.resize(kept);
   return result;
+}
+
+void Bundle::percentiles(OpStats &op) {
+  // Nearest rank over the window of the last kGpuWindow timed calls.
+  if (!op.window.empty()) {
+    std::vector<float> sorted = op.window;
+    std::sort(sorted.begin(), sorted.end());
+    auto rank = [&](double p) {
+      size_t i = static_cast<size_t>(std::ceil(p * sorted.size()));
+      return static_cast<double>(sorted[i ? i - 1 : 0]);
+    };
+    op.stats.gpuMsP50 = rank(0.50);
+    op.stats.gpuMsP99 = rank(0.99);
+  }
 }
 
 Status Bundle::setProfiling(bool timing, bool counters) {
@@ -380,7 +547,25 @@ Status Bundle::stats(std::string_view op, CallStats &out) {
   auto it = stats_.find(op);
   if (it == stats_.end())
     return Status::success();
-  Status s = resolvePending(*it->second);
+  Status s = resolvePending(*it->second, /*wait=*/true);
+  percentiles(*it->second);
+  out = it->second->stats;
+  return s;
+}
+
+Status Bundle::pollStats(std::string_view op, CallStats &out) {
+  out = CallStats();
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (table_.dimOf(op).empty()) {
+    const DispatchEntry *unused = nullptr;
+    return table_.select(op, 0, 0, 0, unused).prepend("bundle '" + name_ +
+                                                      "'");
+  }
+  auto it = stats_.find(op);
+  if (it == stats_.end())
+    return Status::success();
+  Status s = resolvePending(*it->second, /*wait=*/false);
+  percentiles(*it->second);
   out = it->second->stats;
   return s;
 }
@@ -421,10 +606,12 @@ Status Bundle::resetStats() {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   Status result;
   for (auto &[op, stats] : stats_) {
-    Status s = resolvePending(*stats);
+    Status s = resolvePending(*stats, /*wait=*/true);
     if (result.ok())
       result = s;
     stats->stats = CallStats();
+    stats->window.clear();
+    stats->windowNext = 0;
   }
   for (auto &[key, loaded] : loaded_)
     if (loaded->counters) {

@@ -315,8 +315,13 @@ int kda2rt_kda_decode(kda2rt_kernel kernel, const kda2rt_kda_decode_args *args,
   if (!kernel || !args)
     return finish(invalid("kda2rt_kda_decode: kernel or args is NULL"), err,
                   errlen);
-  return finish(launchKdaDecode(kernel->kernel, toKdaDecodeArgs(*args),
-                                static_cast<CUstream>(stream)),
+  std::call_once(kernel->planOnce, [kernel] {
+    (void)KdaDecodePlan::create(kernel->kernel, kernel->plan);
+  });
+  KdaDecodeArgs a = toKdaDecodeArgs(*args);
+  CUstream s = static_cast<CUstream>(stream);
+  return finish(kernel->plan.valid() ? kernel->plan.launch(a, s)
+                                     : launchKdaDecode(kernel->kernel, a, s),
                 err, errlen);
 }
 

@@ -10,11 +10,16 @@
 
 #include "kda2/Runtime/KDA.h"
 
+#include <mutex>
 #include <string>
 
-/// A kernel handle: a copy of the Kernel (valid while its module is loaded).
+/// A kernel handle: a copy of the Kernel (valid while its module is loaded)
+/// and, for decode kernels, its prepared launch (made by the first
+/// kda2rt_kda_decode call; invalid when the metadata does not fit it).
 struct kda2rt_kernel_s {
   kda2::runtime::Kernel kernel;
+  std::once_flag planOnce;
+  kda2::runtime::KdaDecodePlan plan;
 };
 
 namespace kda2::runtime::capi {

@@ -116,6 +116,17 @@ Status Driver::load(Driver &out, const char *library) {
   }
   resolve(handle, "cuModuleLoadDataEx", api.cuModuleLoadDataEx); // optional
   resolve(handle, "cuTensorMapEncodeTiled", api.cuTensorMapEncodeTiled);
+  resolve(handle, "cuEventQuery", api.cuEventQuery);
+  resolve(handle, "cuStreamCreate", api.cuStreamCreate);
+  resolve(handle, "cuStreamDestroy_v2", api.cuStreamDestroy);
+  resolve(handle, "cuMemcpyDtoD_v2", api.cuMemcpyDtoD);
+  resolve(handle, "cuStreamBeginCapture_v2", api.cuStreamBeginCapture);
+  resolve(handle, "cuStreamEndCapture", api.cuStreamEndCapture);
+  resolve(handle, "cuGraphInstantiateWithFlags",
+          api.cuGraphInstantiateWithFlags);
+  resolve(handle, "cuGraphLaunch", api.cuGraphLaunch);
+  resolve(handle, "cuGraphExecDestroy", api.cuGraphExecDestroy);
+  resolve(handle, "cuGraphDestroy", api.cuGraphDestroy);
 
   out.handle_ = handle;
   out.library_ = std::move(lib);

@@ -1174,6 +1174,25 @@ Status Kernel::launch(const LaunchArgs &args, CUstream stream,
   return s;
 }
 
+Status Kernel::launchPrepared(CUfunction func, const unsigned grid[3],
+                              void **params, CUstream stream) const {
+  if (!valid())
+    return Status::error(ErrorCode::InvalidArgument,
+                         "launch of an invalid (not loaded) kernel");
+  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+    return Status::success();
+  KDA2RT_TRY(makeCurrent(*driver_, ctx_));
+  CUresult rc = driver_->api().cuLaunchKernel(
+      func, grid[0], grid[1], grid[2], info_.block[0], info_.block[1],
+      info_.block[2], info_.sharedBytes, stream, params, nullptr);
+  if (rc == cu::Success)
+    return Status::success();
+  return driver_->check(rc, "cuLaunchKernel")
+      .prepend("kernel '" + info_.name + "' (grid " + std::to_string(grid[0]) +
+               "x" + std::to_string(grid[1]) + "x" + std::to_string(grid[2]) +
+               ")");
+}
+
 Status Kernel::readCounters(CUdeviceptr counters,
                             std::vector<CounterValue> &out) const {
   out.clear();

@@ -54,10 +54,12 @@ FailureOr<std::string> mlir::kda2::compileToPTX(ModuleOp module,
   return ptx;
 }
 
-/// Finds ptxas: the explicit option, the toolkit's bin/, then PATH.
-static std::string findPtxas(const PTXOptions &options) {
-  if (!options.ptxas.empty())
-    return llvm::sys::fs::can_execute(options.ptxas) ? options.ptxas : "";
+/// Finds a CUDA toolkit program: the explicit path if given, else
+/// --kda2-cuda-path, $CUDA_HOME, /usr/local/cuda (each with bin/), then PATH.
+static std::string findCudaTool(StringRef tool, StringRef explicitPath,
+                                const PTXOptions &options) {
+  if (!explicitPath.empty())
+    return llvm::sys::fs::can_execute(explicitPath) ? explicitPath.str() : "";
   SmallVector<std::string> roots;
   if (!options.cudaPath.empty())
     roots.push_back(options.cudaPath);
@@ -66,13 +68,18 @@ static std::string findPtxas(const PTXOptions &options) {
   roots.push_back("/usr/local/cuda");
   for (const std::string &root : roots) {
     SmallString<256> path(root);
-    llvm::sys::path::append(path, "bin", "ptxas");
+    llvm::sys::path::append(path, "bin", tool);
     if (llvm::sys::fs::can_execute(path))
       return std::string(path);
   }
-  if (llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName("ptxas"))
+  if (llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName(tool))
     return *found;
   return "";
+}
+
+/// Finds ptxas: the explicit option, the toolkit's bin/, then PATH.
+static std::string findPtxas(const PTXOptions &options) {
+  return findCudaTool("ptxas", options.ptxas, options);
 }
 
 bool mlir::kda2::isPtxasAvailable(const PTXOptions &options) {
@@ -148,8 +155,10 @@ mlir::kda2::assembleCubin(Location loc, StringRef ptx,
           resources && at != StringRef::npos)
         resources->push_back({line.substr(at + 26).split('\'').first.str()});
       if (resources && !resources->empty() &&
-          line.contains("Used ") && line.contains(" registers"))
+          line.contains("Used ") && line.contains(" registers")) {
         resources->back().registers = countBefore(line, " registers");
+        resources->back().sharedBytes = countBefore(line, " bytes smem");
+      }
       size_t spill = line.find(" bytes spill stores");
       if (spill == StringRef::npos)
         continue;
@@ -173,6 +182,115 @@ mlir::kda2::assembleCubin(Location loc, StringRef ptx,
   if (!cubin)
     return emitError(loc) << "cannot read the cubin ptxas wrote";
   return (*cubin)->getBuffer().str();
+}
+
+//===----------------------------------------------------------------------===//
+// Dumps (--dump-asm, --dump-memory-usage)
+//===----------------------------------------------------------------------===//
+
+/// The metadata text of every kernel in `ptx`: the byte arrays
+/// `__kda2_meta_<K>[N] = {b0, b1, ...}` decoded.
+static std::vector<std::pair<std::string, std::string>>
+metadataFromPTX(StringRef ptx) {
+  std::vector<std::pair<std::string, std::string>> out;
+  StringRef prefix = "__kda2_meta_";
+  for (size_t at = ptx.find(prefix); at != StringRef::npos;
+       at = ptx.find(prefix, at + 1)) {
+    StringRef rest = ptx.substr(at + prefix.size());
+    size_t bracket = rest.find('[');
+    size_t open = rest.find('{'), close = rest.find('}');
+    if (bracket == StringRef::npos || open == StringRef::npos ||
+        close == StringRef::npos || close < open ||
+        rest.substr(0, bracket).contains_insensitive(";"))
+      continue;
+    std::string text;
+    SmallVector<StringRef> bytes;
+    rest.substr(open + 1, close - open - 1).split(bytes, ',');
+    for (StringRef b : bytes) {
+      unsigned v = 0;
+      if (b.trim().getAsInteger(10, v) || v == 0)
+        break;
+      text += static_cast<char>(v);
+    }
+    out.emplace_back(rest.substr(0, bracket).str(), std::move(text));
+  }
+  return out;
+}
+
+/// Prints the PTX and, when a disassembler is found, the cubin's SASS.
+static void dumpAssembly(StringRef ptx, StringRef cubin,
+                         const PTXOptions &options, raw_ostream &os) {
+  os << "// ===== kda2-translate --dump-asm: PTX (" << options.chip
+     << ") =====\n"
+     << ptx << "\n";
+  std::string tool =
+      options.disassembler.empty()
+          ? findCudaTool("cuobjdump", "", options)
+          : findCudaTool("", options.disassembler, options);
+  if (tool.empty() && options.disassembler.empty())
+    tool = findCudaTool("nvdisasm", "", options);
+  if (tool.empty()) {
+    os << "// ===== SASS: not shown: "
+       << (options.disassembler.empty()
+               ? std::string("neither cuobjdump nor nvdisasm was found (in "
+                             "--kda2-cuda-path, $CUDA_HOME or /usr/local/cuda "
+                             "bin/, or on PATH)")
+               : "the disassembler '" + options.disassembler +
+                     "' is not an executable")
+       << " =====\n";
+    return;
+  }
+  SmallString<128> cubinPath, outPath;
+  if (llvm::sys::fs::createTemporaryFile("kda2", "cubin", cubinPath) ||
+      llvm::sys::fs::createTemporaryFile("kda2", "sass", outPath)) {
+    os << "// ===== SASS: not shown: cannot create temporary files =====\n";
+    return;
+  }
+  llvm::FileRemover removeCubin(cubinPath), removeOut(outPath);
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream f(cubinPath, ec);
+    f << cubin;
+  }
+  bool nvdisasm = llvm::sys::path::filename(tool).starts_with("nvdisasm");
+  SmallVector<StringRef> args = {tool};
+  if (!nvdisasm)
+    args.push_back("-sass");
+  args.push_back(cubinPath);
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(outPath),
+                                          StringRef(outPath)};
+  int rc = llvm::sys::ExecuteAndWait(tool, args, std::nullopt, redirects);
+  auto text = llvm::MemoryBuffer::getFile(outPath);
+  os << "// ===== SASS (" << tool << (nvdisasm ? "" : " -sass") << ")"
+     << (rc != 0 ? " failed with exit code " + std::to_string(rc) : "")
+     << " =====\n"
+     << (text ? (*text)->getBuffer() : "") << "\n";
+}
+
+/// Prints one line per kernel: registers, static and dynamic shared memory,
+/// stack and spills.
+static void dumpMemoryUsage(ArrayRef<KernelResources> resources,
+                            StringRef ptx, const PTXOptions &options,
+                            raw_ostream &os) {
+  auto metadata = metadataFromPTX(ptx);
+  os << "// ===== kda2-translate --dump-memory-usage (" << options.chip
+     << ", from ptxas -v and the kernel metadata) =====\n";
+  for (const KernelResources &r : resources) {
+    unsigned dynamicSmem = 0;
+    for (const auto &[kernel, text] : metadata)
+      if (kernel == r.kernel) {
+        SmallVector<StringRef> lines;
+        StringRef(text).split(lines, '\n');
+        for (StringRef line : lines)
+          if (line.consume_front("smem "))
+            (void)line.trim().getAsInteger(10, dynamicSmem);
+      }
+    os << "kernel " << r.kernel << ": registers " << r.registers
+       << ", shared memory " << r.sharedBytes << " bytes static + "
+       << dynamicSmem << " bytes dynamic, stack " << r.stackBytes
+       << " bytes, spill stores " << r.spillStoreBytes
+       << " bytes, spill loads " << r.spillLoadBytes << " bytes\n";
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -202,6 +320,20 @@ struct TranslationOptions {
       llvm::cl::desc("Print ptxas's per-kernel resource report (registers, "
                      "shared memory, stack, spills) to stderr"),
       llvm::cl::init(false)};
+  llvm::cl::opt<bool> dumpAsm{
+      "dump-asm",
+      llvm::cl::desc("With --kda2-to-cubin: print the PTX and the SASS "
+                     "(cuobjdump or nvdisasm, when found) to stderr"),
+      llvm::cl::init(false)};
+  llvm::cl::opt<bool> dumpMemoryUsage{
+      "dump-memory-usage",
+      llvm::cl::desc("With --kda2-to-cubin: print registers, shared memory, "
+                     "stack and spills per kernel to stderr"),
+      llvm::cl::init(false)};
+  llvm::cl::opt<std::string> disassembler{
+      "kda2-disassembler",
+      llvm::cl::desc("cuobjdump or nvdisasm executable for --dump-asm"),
+      llvm::cl::init("")};
 
   PTXOptions get() const {
     PTXOptions options;
@@ -211,6 +343,9 @@ struct TranslationOptions {
     options.cudaPath = cudaPath;
     options.ptxas = ptxas;
     options.resourceReport = resourceReport;
+    options.dumpAsm = dumpAsm;
+    options.dumpMemoryUsage = dumpMemoryUsage;
+    options.disassembler = disassembler;
     return options;
   }
 };
@@ -247,10 +382,16 @@ void mlir::kda2::registerPTXTranslations() {
         FailureOr<std::string> ptx = compileToPTX(module, ptxOptions);
         if (failed(ptx))
           return failure();
-        FailureOr<std::string> cubin =
-            assembleCubin(module.getLoc(), *ptx, ptxOptions);
+        SmallVector<KernelResources> resources;
+        FailureOr<std::string> cubin = assembleCubin(
+            module.getLoc(), *ptx, ptxOptions,
+            ptxOptions.dumpMemoryUsage ? &resources : nullptr);
         if (failed(cubin))
           return failure();
+        if (ptxOptions.dumpAsm)
+          dumpAssembly(*ptx, *cubin, ptxOptions, llvm::errs());
+        if (ptxOptions.dumpMemoryUsage)
+          dumpMemoryUsage(resources, *ptx, ptxOptions, llvm::errs());
         os << *cubin;
         return success();
       },

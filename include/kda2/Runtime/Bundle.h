@@ -28,7 +28,13 @@ struct KDA2RT_API CallStats {
   int64_t timedCalls = 0;
   double hostUsTotal = 0, hostUsMax = 0;
   double gpuMsTotal = 0, gpuMsMin = 0, gpuMsMax = 0, gpuMsLast = 0;
+  /// Percentiles of the kernel times of the last kGpuWindow timed calls
+  /// (0 when none was timed).
+  double gpuMsP50 = 0, gpuMsP99 = 0;
 };
+
+/// Timed calls whose kernel times the percentiles of CallStats cover.
+inline constexpr size_t kGpuWindow = 1024;
 
 class KDA2RT_API Bundle {
 public:
@@ -67,6 +73,11 @@ public:
   Status setProfiling(bool timing, bool counters);
   /// Statistics of `op` (resolves pending timing events: synchronous).
   Status stats(std::string_view op, CallStats &out);
+  /// Statistics of `op` without waiting: only the timing events the GPU
+  /// has reached are resolved (what a monitor thread reads).
+  Status pollStats(std::string_view op, CallStats &out);
+  /// The ops of the table, sorted.
+  std::vector<std::string> ops() const { return table_.ops(); }
   /// The op's counters summed by name over its kernels' buffers.
   Status readCounters(std::string_view op, std::vector<CounterValue> &out);
   /// Zeroes statistics and counter buffers.
@@ -76,21 +87,43 @@ private:
   Bundle() = default;
   struct Loaded;
   struct OpStats;
-  Status contextFor(int device, const Context *&out);
+  struct Device;
+  struct Route;
+  struct TimedCall;
+  Status contextFor(int device, const Device *&out);
   Status loadedEntry(int device, const DispatchEntry &entry, Loaded *&out);
   Status selectLoaded(int device, std::string_view op, int64_t length,
                       Loaded *&out);
+  /// The cached (loaded kernel, statistics) of (device, op, length),
+  /// selected and loaded on a miss.
+  Status route(int device, std::string_view op, int64_t length,
+               const Route *&out);
+  OpStats &opStats(std::string_view op);
+  Status counterBuffer(Loaded &loaded, CUdeviceptr &out);
+  Status beginTiming(OpStats &stats, const Context &ctx, CUstream stream,
+                     TimedCall &call);
+  Status endTiming(OpStats &stats, const TimedCall &call, CUstream stream,
+                   Status launched);
+  void countCall(OpStats &stats, double hostStartUs);
   Status launchWith(std::string_view op, Loaded &loaded,
                     const LaunchArgs &args, CUstream stream,
                     double hostStartUs);
-  Status resolvePending(OpStats &stats);
+  /// Records the kernel times of pending timed calls (all of them, waiting,
+  /// or without waiting those the GPU has finished) and recycles their
+  /// events.
+  Status resolvePending(OpStats &stats, bool wait);
+  /// Updates the P50/P99 of the window.
+  void percentiles(OpStats &stats);
 
   std::string name_;
   std::string description_;
   DispatchTable table_;
   std::vector<kda2rt_bundle_image> images_;
   std::recursive_mutex mutex_;
-  std::map<int, std::unique_ptr<Context>> contexts_;
+  std::map<int, std::unique_ptr<Device>> devices_;
+  /// Recently used routes (a few; replaced round-robin).
+  std::vector<std::unique_ptr<Route>> routes_;
+  size_t nextRoute_ = 0;
   std::map<std::pair<int, size_t>, std::unique_ptr<Module>> modules_;
   std::map<std::pair<int, const DispatchEntry *>, std::unique_ptr<Loaded>>
       loaded_;

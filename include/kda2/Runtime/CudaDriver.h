@@ -27,6 +27,8 @@ struct CUmod_st;
 struct CUfunc_st;
 struct CUstream_st;
 struct CUevent_st;
+struct CUgraph_st;
+struct CUgraphExec_st;
 
 namespace kda2::runtime {
 
@@ -38,12 +40,21 @@ using CUmodule = ::CUmod_st *;
 using CUfunction = ::CUfunc_st *;
 using CUstream = ::CUstream_st *;
 using CUevent = ::CUevent_st *;
+using CUgraph = ::CUgraph_st *;
+using CUgraphExec = ::CUgraphExec_st *;
 
 /// The few driver constants the runtime needs (values from cuda.h).
 namespace cu {
 constexpr CUresult Success = 0;
 constexpr CUresult ErrorNoDevice = 100;
 constexpr CUresult ErrorNotFound = 500;
+constexpr CUresult ErrorNotReady = 600;
+constexpr unsigned StreamNonBlocking = 1;
+constexpr int StreamCaptureModeThreadLocal = 1;
+constexpr int AttrClockRate = 13;           // kHz
+constexpr int AttrMemoryClockRate = 36;     // kHz
+constexpr int AttrGlobalMemoryBusWidth = 37; // bits
+constexpr int AttrL2CacheSize = 38;          // bytes
 constexpr int AttrComputeCapabilityMajor = 75;
 constexpr int AttrComputeCapabilityMinor = 76;
 constexpr int AttrMultiprocessorCount = 16;
@@ -148,6 +159,22 @@ public:
     CUresult (*cuModuleLoadDataEx)(CUmodule *module, const void *image,
                                    unsigned numOptions, int *options,
                                    void **optionValues);
+    /// Optional (null if absent): whether an event has completed
+    /// (CUDA_ERROR_NOT_READY while not), for non-blocking statistics.
+    CUresult (*cuEventQuery)(CUevent event);
+    /// Optional (null if absent): streams, device-to-device copies and CUDA
+    /// graphs, used by the tools (kda2-perf, kda2-calibrate).
+    CUresult (*cuStreamCreate)(CUstream *stream, unsigned flags);
+    CUresult (*cuStreamDestroy)(CUstream stream); // _v2
+    CUresult (*cuMemcpyDtoD)(CUdeviceptr dst, CUdeviceptr src,
+                             size_t bytes); // _v2
+    CUresult (*cuStreamBeginCapture)(CUstream stream, int mode); // _v2
+    CUresult (*cuStreamEndCapture)(CUstream stream, CUgraph *graph);
+    CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec *exec, CUgraph graph,
+                                            unsigned long long flags);
+    CUresult (*cuGraphLaunch)(CUgraphExec exec, CUstream stream);
+    CUresult (*cuGraphExecDestroy)(CUgraphExec exec);
+    CUresult (*cuGraphDestroy)(CUgraph graph);
   };
 
   /// The library loaded when none is named: $KDA2RT_LIBCUDA if set, else

@@ -51,6 +51,56 @@ KDA2RT_API Status launchKdaDecode(const Kernel &kernel,
                                   const KdaDecodeArgs &args,
                                   CUstream stream);
 
+/// A decode launch prepared once per kernel, for the per-token hot path.
+/// create() does the checks that depend only on the metadata (the decode
+/// arguments exist, head dimensions, element type) and resolves every
+/// kernel parameter and grid term to a field of KdaDecodeArgs; launch() then
+/// checks only the call's values (the same errors as checkKdaDecode, which
+/// builds the message when one fails), fills the parameter slots on the
+/// stack and calls cuLaunchKernel: no allocation, no lookup by name.
+/// Kernels whose metadata the plan cannot express (other parameters or
+/// dimensions, tensor maps, more than kMaxParams parameters) are rejected by
+/// create() with a message; use launchKdaDecode for them.
+class KDA2RT_API KdaDecodePlan {
+public:
+  static constexpr size_t kMaxParams = 32;
+
+  static Status create(const Kernel &kernel, KdaDecodePlan &out);
+  bool valid() const { return kernel_ != nullptr; }
+  const Kernel *kernel() const { return kernel_; }
+  /// Checks `args` and launches on `stream`; `counters` is passed as the
+  /// kernel's counters buffer when it declares one (an error if it does and
+  /// `counters` is 0).
+  Status launch(const KdaDecodeArgs &args, CUstream stream,
+                CUdeviceptr counters = 0) const;
+
+  /// Where a parameter or a grid size comes from.
+  enum class Source : uint8_t {
+    Q, K, V, G, Beta, H0, O, Ht, N, T, H, Scale, Counters, Constant
+  };
+
+private:
+  struct GridTerm {
+    Source source = Source::Constant;
+    int64_t constant = 1;
+  };
+  const Kernel *kernel_ = nullptr;
+  Source params_[kMaxParams] = {};
+  bool paramIsF32_[kMaxParams] = {};
+  size_t numParams_ = 0;
+  GridTerm gridX_[kMaxParams] = {};
+  size_t numGridX_ = 0;
+  Source gridY_[kMaxParams] = {};
+  size_t numGridY_ = 0;
+  int64_t kDim_ = 0, vDim_ = 0;
+  DType dtype_ = DType::BF16;
+  /// The `variant <dim> <size>` copies: the dimension, size and function.
+  Source variantDim_[kMaxParams] = {};
+  int64_t variantSize_[kMaxParams] = {};
+  CUfunction variantFunc_[kMaxParams] = {};
+  size_t numVariants_ = 0;
+};
+
 } // namespace kda2::runtime
 
 #endif // KDA2_RUNTIME_KDA_H

@@ -250,6 +250,17 @@ public:
   Status readCounters(CUdeviceptr counters,
                       std::vector<CounterValue> &out) const;
 
+  /// The function of info().variants[i] (null if out of range).
+  CUfunction variantHandle(size_t i) const {
+    return i < variantFuncs_.size() ? variantFuncs_[i] : nullptr;
+  }
+  /// Launches `func` (this kernel or one of its variants) on `stream` with
+  /// a parameter array the caller prepared in `arg` order, after making the
+  /// module's context current. No argument checks and no allocation: the
+  /// hot path of prepared launches (KdaDecodePlan).
+  Status launchPrepared(CUfunction func, const unsigned grid[3],
+                        void **params, CUstream stream) const;
+
 private:
   friend class Module;
   const Driver *driver_ = nullptr;

@@ -348,6 +348,71 @@ KDA2RT_API int kda2rt_bundle_decode_step(kda2rt_bundle bundle, int device,
                                          void *stream, char *err,
                                          size_t errlen) KDA2RT_NOEXCEPT;
 
+/*===--------------------------------------------------------------------===*
+ * Monitor (kda2::runtime::Monitor): a background thread that reads the
+ * statistics of every registered bundle each interval, reports samples and
+ * raises alerts through a callback. One monitor per process.
+ *===--------------------------------------------------------------------===*/
+
+#define KDA2RT_MONITOR_SAMPLE 0 /* periodic statistics of one op */
+#define KDA2RT_MONITOR_ALERT 1  /* a threshold was crossed */
+
+#define KDA2RT_MONITOR_LOG_STDERR 1    /* print samples and alerts */
+#define KDA2RT_MONITOR_READ_COUNTERS 2 /* read kernel counter slots each tick
+                                          (synchronous device copies) */
+
+/* A threshold on a kernel counter slot (a `counter` of the metadata). */
+typedef struct kda2rt_monitor_counter_threshold {
+  const char *name;
+  double max;
+} kda2rt_monitor_counter_threshold;
+
+/* Alert thresholds; 0 turns one off. gpu_p99_ms needs timing on
+ * (kda2rt_bundle_set_profiling); counter thresholds read the counters. */
+typedef struct kda2rt_monitor_thresholds {
+  double gpu_p99_ms;   /* P99 kernel time over the last 1024 timed calls */
+  double host_us_mean; /* mean host time per call since the last tick */
+  const kda2rt_monitor_counter_threshold *counters;
+  int num_counters;
+} kda2rt_monitor_thresholds;
+
+/* What the callback receives; the strings live until it returns. */
+typedef struct kda2rt_monitor_event {
+  int kind; /* KDA2RT_MONITOR_SAMPLE or KDA2RT_MONITOR_ALERT */
+  const char *bundle, *op;
+  const char *metric; /* "stats", "gpu_p99_ms", "host_us_mean",
+                         "counter:<name>" */
+  double value, threshold;
+  int64_t new_calls, calls;
+  double host_us_mean, gpu_ms_p50, gpu_ms_p99, gpu_ms_max;
+  const char *message; /* one line of text */
+} kda2rt_monitor_event;
+
+typedef void (*kda2rt_monitor_callback)(const kda2rt_monitor_event *event,
+                                        void *user);
+
+/* Starts the monitor thread: every interval_ms (1..3600000) it reads every
+ * registered bundle's statistics (without waiting for the GPU) and calls
+ * `callback` (may be NULL with KDA2RT_MONITOR_LOG_STDERR) from the monitor
+ * thread. thresholds may be NULL. Errors: bad interval, negative threshold,
+ * a counter threshold without a name or on a hardware counter (see
+ * kda2rt_monitor_unavailable_counters), already running. */
+KDA2RT_API int kda2rt_monitor_start(int interval_ms,
+                                    const kda2rt_monitor_thresholds *thresholds,
+                                    kda2rt_monitor_callback callback,
+                                    void *user, int flags, char *err,
+                                    size_t errlen) KDA2RT_NOEXCEPT;
+/* Stops and joins the thread (no-op when not running). */
+KDA2RT_API int kda2rt_monitor_stop(char *err, size_t errlen) KDA2RT_NOEXCEPT;
+/* 1 while the monitor runs. */
+KDA2RT_API int kda2rt_monitor_running(void) KDA2RT_NOEXCEPT;
+/* The counters the monitor cannot provide (hardware counters: libkda2rt has
+ * no CUPTI dependency), with the reason. Writes up to `capacity` entries
+ * and returns how many there are. */
+KDA2RT_API int kda2rt_monitor_unavailable_counters(const char **names,
+                                                   const char **reasons,
+                                                   int capacity) KDA2RT_NOEXCEPT;
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -29,6 +29,16 @@ struct PTXOptions {
   /// Print ptxas's resource report (registers, shared memory, stack and
   /// spills per kernel) to stderr.
   bool resourceReport = false;
+  /// --dump-asm: print the PTX and, when cuobjdump or nvdisasm is found, the
+  /// SASS of the cubin to stderr (saying so plainly when neither is).
+  bool dumpAsm = false;
+  /// --dump-memory-usage: print registers, shared memory (static, from
+  /// ptxas, and dynamic, from the kernel metadata), stack and spills per
+  /// kernel to stderr.
+  bool dumpMemoryUsage = false;
+  /// The disassembler for --dump-asm (cuobjdump or nvdisasm); empty: found
+  /// under the toolkit's bin/ or on PATH.
+  std::string disassembler;
 };
 
 /// What ptxas reports for one kernel (`ptxas -v`).
@@ -39,6 +49,8 @@ struct KernelResources {
   /// Stack frame and spill bytes ("N bytes stack frame, S bytes spill
   /// stores, L bytes spill loads").
   unsigned stackBytes = 0, spillStoreBytes = 0, spillLoadBytes = 0;
+  /// Static shared memory ("N bytes smem"), in bytes.
+  unsigned sharedBytes = 0;
 };
 
 /// Lowers a clone of `module` (kda2 kernels) to PTX text. Diagnostics go to

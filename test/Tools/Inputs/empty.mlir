@@ -1,0 +1,3 @@
+// An empty module (inputs of tool tests).
+module {
+}

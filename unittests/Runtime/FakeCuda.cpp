@@ -1,0 +1,315 @@
+//===- FakeCuda.cpp - a fake CUDA driver for GPU-less tests ---------------===//
+//
+// The entry points libkda2rt resolves from libcuda.so.1, implemented on the
+// host (see FakeCuda.h): one device of compute capability 9.0, host memory
+// as device memory, fake cubins, counting launches, host-clock events and a
+// minimal stream capture / graph launch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FakeCuda.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace {
+using CUresult = int;
+constexpr CUresult kOk = 0, kInvalidValue = 1, kInvalidImage = 200,
+                   kNotFound = 500;
+
+struct FakeModule {
+  const char *image = nullptr;
+  size_t size = 0;
+  std::vector<std::string *> functions;
+};
+
+struct FakeEvent {
+  double ms = 0;
+};
+
+struct FakeGraph {
+  int64_t kernels = 0;
+};
+
+struct FakeStream {
+  bool capturing = false;
+  int64_t captured = 0;
+};
+
+std::atomic<int64_t> gLaunches{0};
+std::mutex gMutex;
+std::string gLastKernel;
+thread_local void *tCurrent = nullptr;
+int gContext = 0; // its address is the context handle
+
+double nowMs() {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+/// The size a fake cubin records (0 if `image` is not one).
+size_t fakeSize(const char *image) {
+  if (std::memcmp(image, kda2::fake::kMagic, 16) != 0)
+    return 0;
+  char digits[17] = {0};
+  std::memcpy(digits, image + 16, 16);
+  return std::strtoull(digits, nullptr, 10);
+}
+} // namespace
+
+extern "C" {
+
+CUresult cuInit(unsigned) { return kOk; }
+CUresult cuDeviceGetCount(int *count) {
+  *count = 1;
+  return kOk;
+}
+CUresult cuDeviceGet(int *device, int ordinal) {
+  if (ordinal != 0)
+    return kInvalidValue;
+  *device = 0;
+  return kOk;
+}
+CUresult cuDeviceGetName(char *name, int len, int) {
+  std::snprintf(name, static_cast<size_t>(len), "kda2 fake GPU");
+  return kOk;
+}
+CUresult cuDeviceGetAttribute(int *value, int attribute, int) {
+  switch (attribute) {
+  case 75: // compute capability major
+    *value = 9;
+    break;
+  case 76:
+    *value = 0;
+    break;
+  case 16: // multiprocessors
+    *value = 132;
+    break;
+  case 13: // clock rate, kHz
+    *value = 1980000;
+    break;
+  case 36: // memory clock, kHz
+    *value = 2619000;
+    break;
+  case 37: // bus width, bits
+    *value = 6144;
+    break;
+  case 38: // L2 bytes
+    *value = 50 << 20;
+    break;
+  default:
+    *value = 0;
+  }
+  return kOk;
+}
+CUresult cuDevicePrimaryCtxRetain(void **ctx, int) {
+  *ctx = &gContext;
+  return kOk;
+}
+CUresult cuDevicePrimaryCtxRelease_v2(int) { return kOk; }
+CUresult cuCtxSetCurrent(void *ctx) {
+  tCurrent = ctx;
+  return kOk;
+}
+CUresult cuCtxGetCurrent(void **ctx) {
+  *ctx = tCurrent;
+  return kOk;
+}
+
+CUresult cuModuleLoadData(void **module, const void *image) {
+  size_t size = fakeSize(static_cast<const char *>(image));
+  if (!size)
+    return kInvalidImage;
+  auto *m = new FakeModule;
+  m->image = static_cast<const char *>(image);
+  m->size = size;
+  *module = m;
+  return kOk;
+}
+CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned,
+                            int *, void **) {
+  return cuModuleLoadData(module, image);
+}
+CUresult cuModuleUnload(void *module) {
+  auto *m = static_cast<FakeModule *>(module);
+  for (std::string *f : m->functions)
+    delete f;
+  delete m;
+  return kOk;
+}
+CUresult cuModuleGetGlobal_v2(uint64_t *ptr, size_t *bytes, void *module,
+                              const char *name) {
+  auto *m = static_cast<FakeModule *>(module);
+  std::string key(name);
+  key += '\0';
+  std::string_view image(m->image, m->size);
+  size_t at = image.find(key);
+  if (at == std::string_view::npos)
+    return kNotFound;
+  const char *text = m->image + at + key.size();
+  *ptr = reinterpret_cast<uintptr_t>(text);
+  *bytes = std::strlen(text) + 1;
+  return kOk;
+}
+CUresult cuModuleGetFunction(void **func, void *module, const char *name) {
+  auto *m = static_cast<FakeModule *>(module);
+  std::string meta = std::string("\nname ") + name + "\n";
+  if (std::string_view(m->image, m->size).find(meta) ==
+          std::string_view::npos &&
+      std::string_view(m->image, m->size).find(std::string(" ") + name +
+                                               "\n") == std::string_view::npos)
+    return kNotFound;
+  m->functions.push_back(new std::string(name));
+  *func = m->functions.back();
+  return kOk;
+}
+CUresult cuFuncSetAttribute(void *, int, int) { return kOk; }
+
+CUresult cuMemAlloc_v2(uint64_t *ptr, size_t bytes) {
+  void *p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  if (!p)
+    return 2; // CUDA_ERROR_OUT_OF_MEMORY
+  *ptr = reinterpret_cast<uintptr_t>(p);
+  return kOk;
+}
+CUresult cuMemFree_v2(uint64_t ptr) {
+  std::free(reinterpret_cast<void *>(static_cast<uintptr_t>(ptr)));
+  return kOk;
+}
+CUresult cuMemcpyHtoD_v2(uint64_t dst, const void *src, size_t bytes) {
+  std::memcpy(reinterpret_cast<void *>(static_cast<uintptr_t>(dst)), src,
+              bytes);
+  return kOk;
+}
+CUresult cuMemcpyDtoH_v2(void *dst, uint64_t src, size_t bytes) {
+  std::memcpy(dst, reinterpret_cast<const void *>(static_cast<uintptr_t>(src)),
+              bytes);
+  return kOk;
+}
+CUresult cuMemcpyDtoD_v2(uint64_t dst, uint64_t src, size_t bytes) {
+  std::memmove(reinterpret_cast<void *>(static_cast<uintptr_t>(dst)),
+               reinterpret_cast<const void *>(static_cast<uintptr_t>(src)),
+               bytes);
+  return kOk;
+}
+CUresult cuMemsetD8_v2(uint64_t dst, unsigned char value, size_t count) {
+  std::memset(reinterpret_cast<void *>(static_cast<uintptr_t>(dst)), value,
+              count);
+  return kOk;
+}
+
+CUresult cuLaunchKernel(void *func, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned, unsigned, unsigned, unsigned, void *stream,
+                        void **, void **) {
+  if (!func || !gx || !gy || !gz)
+    return kInvalidValue;
+  if (stream && static_cast<FakeStream *>(stream)->capturing) {
+    ++static_cast<FakeStream *>(stream)->captured;
+    return kOk;
+  }
+  ++gLaunches;
+  std::lock_guard<std::mutex> lock(gMutex);
+  gLastKernel = *static_cast<std::string *>(func);
+  return kOk;
+}
+
+CUresult cuStreamCreate(void **stream, unsigned) {
+  *stream = new FakeStream;
+  return kOk;
+}
+CUresult cuStreamDestroy_v2(void *stream) {
+  delete static_cast<FakeStream *>(stream);
+  return kOk;
+}
+CUresult cuStreamSynchronize(void *) { return kOk; }
+CUresult cuStreamBeginCapture_v2(void *stream, int) {
+  if (!stream)
+    return kInvalidValue; // the legacy stream cannot be captured
+  auto *s = static_cast<FakeStream *>(stream);
+  s->capturing = true;
+  s->captured = 0;
+  return kOk;
+}
+CUresult cuStreamEndCapture(void *stream, void **graph) {
+  auto *s = static_cast<FakeStream *>(stream);
+  s->capturing = false;
+  auto *g = new FakeGraph;
+  g->kernels = s->captured;
+  *graph = g;
+  return kOk;
+}
+CUresult cuGraphInstantiateWithFlags(void **exec, void *graph,
+                                     unsigned long long) {
+  auto *g = new FakeGraph(*static_cast<FakeGraph *>(graph));
+  *exec = g;
+  return kOk;
+}
+CUresult cuGraphLaunch(void *exec, void *) {
+  gLaunches += static_cast<FakeGraph *>(exec)->kernels;
+  return kOk;
+}
+CUresult cuGraphExecDestroy(void *exec) {
+  delete static_cast<FakeGraph *>(exec);
+  return kOk;
+}
+CUresult cuGraphDestroy(void *graph) {
+  delete static_cast<FakeGraph *>(graph);
+  return kOk;
+}
+
+CUresult cuEventCreate(void **event, unsigned) {
+  *event = new FakeEvent;
+  return kOk;
+}
+CUresult cuEventRecord(void *event, void *) {
+  static_cast<FakeEvent *>(event)->ms = nowMs();
+  return kOk;
+}
+CUresult cuEventSynchronize(void *) { return kOk; }
+CUresult cuEventQuery(void *) { return kOk; }
+CUresult cuEventElapsedTime(float *ms, void *start, void *stop) {
+  *ms = static_cast<float>(static_cast<FakeEvent *>(stop)->ms -
+                           static_cast<FakeEvent *>(start)->ms);
+  return kOk;
+}
+CUresult cuEventDestroy_v2(void *event) {
+  delete static_cast<FakeEvent *>(event);
+  return kOk;
+}
+
+CUresult cuGetErrorName(CUresult error, const char **name) {
+  switch (error) {
+  case kInvalidValue:
+    *name = "CUDA_ERROR_INVALID_VALUE";
+    break;
+  case kInvalidImage:
+    *name = "CUDA_ERROR_INVALID_IMAGE";
+    break;
+  case kNotFound:
+    *name = "CUDA_ERROR_NOT_FOUND";
+    break;
+  default:
+    *name = "CUDA_ERROR_UNKNOWN";
+  }
+  return kOk;
+}
+CUresult cuGetErrorString(CUresult, const char **text) {
+  *text = "fake CUDA driver error";
+  return kOk;
+}
+
+int64_t kda2_fake_cuda_launches(void) { return gLaunches.load(); }
+const char *kda2_fake_cuda_last_kernel(void) {
+  static thread_local std::string copy;
+  std::lock_guard<std::mutex> lock(gMutex);
+  copy = gLastKernel;
+  return copy.c_str();
+}
+
+} // extern "C"

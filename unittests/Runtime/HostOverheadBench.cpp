@@ -1,0 +1,194 @@
+//===- HostOverheadBench.cpp - host time of the decode launch path --------===//
+//
+// Google Benchmark of libkda2rt's host-side cost per decode call, on the
+// fake driver (FakeCuda.h: cuLaunchKernel only counts), so it runs without
+// a GPU and measures the runtime alone: dispatch, route and state-pool
+// lookups, argument checks, parameter packing. Compare:
+//   BundleDecode        kda2rt_bundle_kda_decode (cached route + prepared launch)
+//   BundleDecodeTimed   the same with CUDA-event timing on (pooled events)
+//   BundleDecodeStep    kda2rt_bundle_decode_step of 64 sequences (pool lookup)
+//   KernelDecodePlan    KdaDecodePlan::launch alone
+//   KernelDecodeGeneric launchKdaDecode: LaunchArgs by name + computeLaunchConfig
+//                       (the path every decode call took before the plan)
+// On a GPU, kda2-perf --host-overhead reports the same quantity against the
+// real driver.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FakeCuda.h"
+
+#include "kda2/Runtime/Bundle.h"
+#include "kda2/Runtime/kda2rt.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+
+#ifndef KDA2_FAKE_CUDA
+#error "KDA2_FAKE_CUDA (the fake driver library) must be defined"
+#endif
+
+using namespace kda2::runtime;
+
+namespace {
+
+const int kUseFakeDriver = setenv("KDA2RT_LIBCUDA", KDA2_FAKE_CUDA, 1);
+
+/// A registered bundle over a fake decode cubin, its buffers and a pool.
+struct Fixture {
+  std::string image;
+  kda2rt_bundle_image imageDesc;
+  kda2rt_bundle_entry entry;
+  kda2rt_bundle_desc desc;
+  kda2rt_bundle bundle = nullptr;
+  kda2rt_state_pool pool = nullptr;
+  std::vector<int64_t> ids;
+  void *buffer = nullptr;
+  kda2rt_kda_decode_args args = {};
+  Module module;
+  Kernel kernel;
+  KdaDecodePlan plan;
+  std::string error;
+
+  Fixture() {
+    (void)kUseFakeDriver;
+    image = kda2::fake::fakeCubin(
+        {{"dec", kda2::fake::decodeMetadata("dec", 128, true)},
+         {"dec__t_1", kda2::fake::decodeMetadata("dec__t_1", 128)}});
+    imageDesc = {"fake.cubin", "sm_90a", image.data(), image.size()};
+    entry = {"kda_decode", "t", "sm_90a", "dec", 0, 0, 1, 0};
+    desc = {KDA2RT_BUNDLE_ABI_VERSION, "bench", 1, &imageDesc, 1, &entry};
+    char err[512] = {0};
+    const int64_t n = 64, h = 4, d = 128;
+    bool ok =
+        kda2rt_bundle_register(&desc, &bundle, err, sizeof(err)) == 0 &&
+        kda2rt_mem_alloc(0, 8 << 20, &buffer, err, sizeof(err)) == 0 &&
+        kda2rt_state_pool_create(0, h, d, d, "f32", 1ull << 30, 0, &pool, err,
+                                 sizeof(err)) == 0;
+    for (int64_t i = 0; i < n; ++i)
+      ids.push_back(100 + i);
+    ok = ok && kda2rt_state_create(pool, ids.data(), static_cast<int>(n),
+                                   nullptr, nullptr, err, sizeof(err)) == 0;
+    char *b = static_cast<char *>(buffer);
+    args.q = b;
+    args.k = b + (1 << 20);
+    args.v = b + (2 << 20);
+    args.g = b + (3 << 20);
+    args.beta = b + (4 << 20);
+    args.h0 = b + (5 << 20);
+    args.o = b + (6 << 20);
+    args.ht = b + (7 << 20);
+    args.n = n;
+    args.t = 1;
+    args.h = h;
+    args.k_dim = args.v_dim = d;
+    args.dtype = "bf16";
+    Context ctx;
+    Status s = ok ? Context::create(0, ctx) : Status::success();
+    if (ok && s.ok())
+      s = Module::loadData(ctx, image.data(), image.size(), module);
+    if (ok && s.ok())
+      s = module.getKernel("dec", kernel);
+    if (ok && s.ok())
+      s = KdaDecodePlan::create(kernel, plan);
+    if (!ok)
+      error = err;
+    else if (!s.ok())
+      error = s.message();
+  }
+
+  KdaDecodeArgs cppArgs() const {
+    KdaDecodeArgs a;
+    a.q = args.q;
+    a.k = args.k;
+    a.v = args.v;
+    a.g = args.g;
+    a.beta = args.beta;
+    a.h0 = args.h0;
+    a.o = args.o;
+    a.ht = args.ht;
+    a.n = args.n;
+    a.t = args.t;
+    a.h = args.h;
+    a.kDim = args.k_dim;
+    a.vDim = args.v_dim;
+    a.dtype = args.dtype;
+    return a;
+  }
+};
+
+Fixture &fixture() {
+  static Fixture *f = new Fixture;
+  return *f;
+}
+
+bool ready(benchmark::State &state) {
+  if (fixture().error.empty())
+    return true;
+  state.SkipWithError(fixture().error.c_str());
+  return false;
+}
+
+void BundleDecode(benchmark::State &state) {
+  if (!ready(state))
+    return;
+  Fixture &f = fixture();
+  kda2rt_bundle_set_profiling(f.bundle, 0, 0, nullptr, 0);
+  for (auto _ : state)
+    if (kda2rt_bundle_kda_decode(f.bundle, 0, "kda_decode", &f.args, nullptr,
+                                 nullptr, 0) != 0)
+      state.SkipWithError(kda2rt_last_error());
+}
+
+void BundleDecodeTimed(benchmark::State &state) {
+  if (!ready(state))
+    return;
+  Fixture &f = fixture();
+  kda2rt_bundle_set_profiling(f.bundle, 1, 0, nullptr, 0);
+  for (auto _ : state)
+    if (kda2rt_bundle_kda_decode(f.bundle, 0, "kda_decode", &f.args, nullptr,
+                                 nullptr, 0) != 0)
+      state.SkipWithError(kda2rt_last_error());
+  kda2rt_bundle_set_profiling(f.bundle, 0, 0, nullptr, 0);
+}
+
+void BundleDecodeStep(benchmark::State &state) {
+  if (!ready(state))
+    return;
+  Fixture &f = fixture();
+  for (auto _ : state)
+    if (kda2rt_bundle_decode_step(f.bundle, 0, "kda_decode", f.pool,
+                                  f.ids.data(), static_cast<int>(f.ids.size()),
+                                  &f.args, nullptr, nullptr, 0) != 0)
+      state.SkipWithError(kda2rt_last_error());
+}
+
+void KernelDecodePlan(benchmark::State &state) {
+  if (!ready(state))
+    return;
+  Fixture &f = fixture();
+  KdaDecodeArgs a = f.cppArgs();
+  for (auto _ : state)
+    if (!f.plan.launch(a, nullptr).ok())
+      state.SkipWithError("plan launch failed");
+}
+
+void KernelDecodeGeneric(benchmark::State &state) {
+  if (!ready(state))
+    return;
+  Fixture &f = fixture();
+  KdaDecodeArgs a = f.cppArgs();
+  for (auto _ : state)
+    if (!launchKdaDecode(f.kernel, a, nullptr).ok())
+      state.SkipWithError("launch failed");
+}
+
+BENCHMARK(BundleDecode);
+BENCHMARK(BundleDecodeTimed);
+BENCHMARK(BundleDecodeStep);
+BENCHMARK(KernelDecodePlan);
+BENCHMARK(KernelDecodeGeneric);
+
+} // namespace
+
+BENCHMARK_MAIN();
