@@ -74,7 +74,10 @@ def main():
                         help="fwd: kda_chunk_fwd.tirx (one kernel); split, split32: "
                              "kda_chunk_split.tirx (prep + scan) with C = 16, 32; "
                              "split32_vb16, split32_vb8, split_vb16: 16 or 8 value "
-                             "columns per scan CTA; split32_vfirst: V-first state")
+                             "columns per scan CTA; split32_vfirst: V-first state; "
+                             "h32_vb8, h32_vb16, h32, h_vb16: the output off the chain "
+                             "(kda_chunk_h.tirx: prep, then a state-only scan writing each "
+                             "chunk's state, then a parallel output kernel)")
     parser.add_argument("--shapes", default="2x1024x8,2x2048x8,1x4096x8,8x4096x16,1x32768x32",
                         help="BxTxH, or L1+L2+...xH for a packed varlen batch (cu_seqlens)")
     parser.add_argument("--gate", default="logsigmoid", choices=("logsigmoid", "lb5"))
@@ -95,17 +98,28 @@ def main():
     split = {}
     d = args.dim
     # split32_vb16: 8 blocks of 16 value columns per head (twice the CTAs).
+    # h*: the same prep, then kda_chunk_h.tirx's state scan and output kernel.
     for variant, cubin, chunk, vfirst, vb in (
             ("split", f"kda_chunk_split_k{d}", 16, False, 32),
             ("split32", f"kda_chunk_split_c32_k{d}", 32, False, 32),
             ("split32_vb16", f"kda_chunk_split_c32_vb16_k{d}", 32, False, 16),
             ("split32_vb8", f"kda_chunk_split_c32_vb8_k{d}", 32, False, 8),
             ("split_vb16", f"kda_chunk_split_vb16_k{d}", 16, False, 16),
-            ("split32_vfirst", f"kda_chunk_split_c32_vfirst_k{d}", 32, True, 32)):
+            ("split32_vfirst", f"kda_chunk_split_c32_vfirst_k{d}", 32, True, 32),
+            ("h32", f"kda_chunk_split_c32_k{d}", 32, False, 32),
+            ("h32_vb16", f"kda_chunk_split_c32_vb16_k{d}", 32, False, 16),
+            ("h32_vb8", f"kda_chunk_split_c32_vb8_k{d}", 32, False, 8),
+            ("h_vb16", f"kda_chunk_split_vb16_k{d}", 16, False, 16)):
         if variant in variants:
             module = rt.load(os.path.join(args.kernels, f"{cubin}.sm_90a.cubin"))
-            split[variant] = (rt.kernel(module, "kda_chunk_prep"),
-                              rt.kernel(module, "kda_chunk_scan"), chunk, vfirst, vb)
+            prep = rt.kernel(module, "kda_chunk_prep")
+            if variant.startswith("h"):
+                hmod = rt.load(os.path.join(
+                    args.kernels, cubin.replace("kda_chunk_split", "kda_chunk_h") + ".sm_90a.cubin"))
+                scan = (rt.kernel(hmod, "kda_chunk_scan_h"), rt.kernel(hmod, "kda_chunk_out"))
+            else:
+                scan = rt.kernel(module, "kda_chunk_scan")
+            split[variant] = (prep, scan, chunk, vfirst, vb)
     chunk_kda = None
     if args.fla:
         sys.path.insert(0, args.fla)
@@ -168,8 +182,24 @@ def main():
                                             "g": flat(g), "beta": flat(beta),
                                             "cu_seqlens": cu, **mid},
                                            dims, {"scale": scale}, stream)
-                scan = scan_kernel.prepare({**mid, "h0": h0_run, "cu_seqlens": cu,
-                                            "o": flat(o), "ht": ht}, dims, {}, stream)
+                if isinstance(scan_kernel, tuple):  # state scan + output kernel
+                    hs = {"hs": e(N, H, nc, K, V), "us": e(N, H, nc, C, V)}
+                    no = lambda *names: {k: v for k, v in dims.items()  # noqa: E731
+                                         if k not in names}
+                    pick = lambda *names: {k: mid[k] for k in names}  # noqa: E731
+                    scan_h = scan_kernel[0].prepare(
+                        {**pick("vc", "kl", "wn", "tp", "gl"), **hs, "h0": h0_run,
+                         "cu_seqlens": cu, "ht": ht}, no("tt"), {}, stream)
+                    out = scan_kernel[1].prepare(
+                        {**pick("qd", "pb"), **hs, "cu_seqlens": cu, "o": flat(o)},
+                        no("ncv"), {}, stream)
+
+                    def scan(scan_h=scan_h, out=out):
+                        scan_h()
+                        out()
+                else:
+                    scan = scan_kernel.prepare({**mid, "h0": h0_run, "cu_seqlens": cu,
+                                                "o": flat(o), "ht": ht}, dims, {}, stream)
 
                 def launch(prep=prep, scan=scan):
                     prep()
@@ -185,6 +215,8 @@ def main():
             if args.per_kernel and variant != "fwd":
                 row["prep_us"] = graph_time_us(prep, replays=10)
                 row["scan_us"] = graph_time_us(scan, replays=10)
+                if variant.startswith("h"):
+                    row["out_us"] = graph_time_us(out, replays=10)
             row["tflops"] = flops(1, tt, H, K, V) / (row["us"] * 1e-6) / 1e12
             rows.append(row)
         fla = {}
@@ -214,12 +246,13 @@ def main():
               f"| {r.get('fla_us', float('nan')) / 1000:.3f} "
               f"| {r.get('fla_err_o', float('nan')):.2e} | {r.get('ratio', float('nan')):.2f} |")
     if args.per_kernel:
-        print("\n| kernel | B | T | H | prep ms | scan ms | both ms |")
-        print("|---|---|---|---|---|---|---|")
+        print("\n| kernel | B | T | H | prep ms | scan ms | (of it: output) | all ms |")
+        print("|---|---|---|---|---|---|---|---|")
         for r in results:
             if "prep_us" in r:
+                out_ms = f"{r['out_us'] / 1000:.4f}" if "out_us" in r else "-"
                 print(f"| {r['variant']} | {r['B']} | {r['T']} | {r['H']} | {r['prep_us'] / 1000:.4f} "
-                      f"| {r['scan_us'] / 1000:.4f} | {r['us'] / 1000:.4f} |")
+                      f"| {r['scan_us'] / 1000:.4f} | {out_ms} | {r['us'] / 1000:.4f} |")
     out_dir = os.environ.get("OUT")
     if out_dir:
         with open(os.path.join(out_dir, "kda_prefill.json"), "w") as f:

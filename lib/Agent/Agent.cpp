@@ -568,7 +568,7 @@ static std::vector<int64_t> bindingDomain(StringRef name) {
   if (name == "C")
     return {16, 32};
   if (name == "VB")
-    return {16, 32, 64};
+    return {8, 16, 32, 64};
   if (name == "LANES")
     return {2, 4, 8};
   return {};
