@@ -459,8 +459,9 @@ static Metadata readMetadata(gpu::GPUFuncOp kernel) {
       } else if (arg.kind == "tensormap" && fields.size() >= 4) {
         arg.tensor = fields[3].str();
         auto boxIt = llvm::find(fields, "box");
+        // The box extents, up to an optional trailing `swizzle <bytes>`.
         for (auto it = boxIt == fields.end() ? boxIt : std::next(boxIt);
-             it != fields.end(); ++it)
+             it != fields.end() && *it != "swizzle"; ++it)
           arg.box.push_back(toInt(*it));
       }
       meta.args.push_back(std::move(arg));

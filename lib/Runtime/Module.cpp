@@ -465,7 +465,7 @@ Status MetadataParser::argDirective(size_t line,
     return addArg(line, std::move(arg));
   }
   if (kind == "tensormap") {
-    // arg tensormap <name> <source> <rank> <d0> ... box <b0> ...
+    // arg tensormap <name> <source> <rank> <d0> ... box <b0> ... [swizzle 128]
     if (n < 3)
       return error(line, "'arg tensormap' takes at least 3 fields (name "
                          "source rank), got " +
@@ -483,11 +483,20 @@ Status MetadataParser::argDirective(size_t line,
                              ", which is not an earlier pointer argument");
     int64_t rank = 0;
     KDA2RT_TRY(integer(line, f[4], "tensor map rank", 1, 5, rank));
-    if (f.size() != static_cast<size_t>(6 + 2 * rank) || f[5 + rank] != "box")
+    size_t plain = static_cast<size_t>(6 + 2 * rank);
+    if ((f.size() != plain && f.size() != plain + 2) || f[5 + rank] != "box")
       return error(line, "'arg tensormap " + arg.name + "' of rank " +
                              std::to_string(rank) +
-                             " takes <rank> dimensions, 'box' and <rank> "
-                             "extents");
+                             " takes <rank> dimensions, 'box', <rank> "
+                             "extents and an optional 'swizzle 128'");
+    if (f.size() == plain + 2) {
+      if (f[plain] != "swizzle" || f[plain + 1] != "128")
+        return error(line, "tensor map " + quoted(arg.name) +
+                               ": expected 'swizzle 128' after the box, got " +
+                               quoted(std::string(f[plain])) + " " +
+                               quoted(std::string(f[plain + 1])));
+      arg.swizzle = 128;
+    }
     for (int64_t i = 0; i < rank; ++i) {
       int64_t d = 0, b = 0;
       KDA2RT_TRY(integer(line, f[5 + i], "tensor map dimension", 0,
@@ -631,6 +640,8 @@ std::string kda2::runtime::formatKernelMetadata(const KernelInfo &info) {
       s += " box";
       for (uint32_t b : a.box)
         s += " " + std::to_string(b);
+      if (a.swizzle)
+        s += " swizzle " + std::to_string(a.swizzle);
       break;
     }
     s += "\n";
@@ -921,6 +932,7 @@ Status kda2::runtime::computeLaunchConfig(const KernelInfo &info,
       req.dtype = src->dtype;
       req.address = given->value;
       req.box = a.box;
+      req.swizzle = a.swizzle;
       uint64_t eb = dtypeSize(src->dtype), stride = eb;
       for (size_t i = 0; i < a.mapDims.size(); ++i) {
         const ShapeDim &d = src->shape[a.mapDims[i]];
@@ -1139,7 +1151,9 @@ Status Kernel::launch(const LaunchArgs &args, CUstream stream,
             static_cast<uint32_t>(r.dims.size()),
             reinterpret_cast<void *>(static_cast<uintptr_t>(r.address)),
             r.dims.data(), r.strides.data(), r.box.data(), ones.data(),
-            /*interleave=*/0, /*swizzle=*/0, /*l2Promotion 128B=*/2,
+            /*interleave=*/0,
+            /*swizzle (CU_TENSOR_MAP_SWIZZLE_128B = 3)=*/r.swizzle == 128 ? 3 : 0,
+            /*l2Promotion 128B=*/2,
             /*oobFill=*/0),
         "cuTensorMapEncodeTiled");
     if (!encoded.ok()) {

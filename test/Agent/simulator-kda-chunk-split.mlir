@@ -5,7 +5,8 @@
 // RUN: FileCheck %s --input-file=%t.json --check-prefix=TRACE
 // The real prefill kernels (scripts/build-kernels.sh's kda_chunk_split_c32_k128)
 // at (n, t, h) = (1, 256, 8): the scan runs on tensor cores and loads its
-// operands with TMA copies completing mbarrier phases (8 chunks of 7 tiles:
+// operands with TMA copies completing mbarrier phases (8 chunks of 7 tiles,
+// three of them 256 bytes wide and swizzled, so two 128-byte boxes each:
 // the chunk loop's bound comes from cu_seqlens, whose contents `data=`
 // gives); the trace has a track per warp.
 
@@ -15,11 +16,13 @@
 // CHECK: pipes (simulated SM): alu {{[1-9][0-9]*}}, sfu {{[1-9][0-9]*}}, tensor {{[1-9][0-9]*}}, shared {{[1-9][0-9]*}}, global {{[1-9][0-9]*}}, tma 0,
 // CHECK-LABEL: simulator: @kda_chunk_scan on H200-SXM
 // CHECK: grid: 4x8x1 (32 CTAs), block: 128x1x1
-// CHECK: shared memory/CTA: 97304 B
+// 1024 bytes more than the buffers: the swizzled ones are moved to a
+// 1024-byte boundary of the dynamic shared memory.
+// CHECK: shared memory/CTA: 98328 B
 // CHECK: CTAs/SM: 2 (limited by shared memory)
 // CHECK: waves: 1 (1 CTAs resident on the simulated SM)
 // CHECK: predicted time: {{[0-9]+\.[0-9]+}} us
-// CHECK: pipes (simulated SM): alu {{[1-9][0-9]*}}, sfu 0, tensor {{[1-9][0-9]*}}, shared {{[1-9][0-9]*}}, global {{[1-9][0-9]*}}, tma 56,
+// CHECK: pipes (simulated SM): alu {{[1-9][0-9]*}}, sfu 0, tensor {{[1-9][0-9]*}}, shared {{[1-9][0-9]*}}, global {{[1-9][0-9]*}}, tma 80,
 // CHECK: stalls (warp-cycles, simulated SM): dependency {{[0-9]+}}, memory {{[1-9][0-9]*}}, barrier {{[1-9][0-9]*}},
 // CHECK-NOT: note: some warps waited
 

@@ -221,6 +221,14 @@ struct Run {
   double flops = 0, bytes = 0;
   CUstream stream = nullptr;
   std::function<Status()> launchOnce;
+
+  Run() = default;
+  Run(const Run &) = delete;
+  Run &operator=(const Run &) = delete;
+  ~Run() {
+    if (stream && ctx.driver().api().cuStreamDestroy)
+      (void)ctx.driver().api().cuStreamDestroy(stream);
+  }
 };
 
 int64_t dimOr(const Options &o, const std::string &name, int64_t fallback) {

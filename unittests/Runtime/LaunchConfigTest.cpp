@@ -345,6 +345,30 @@ TEST(TensorMapConfig, DensePhysicalStridesAndBox) {
   EXPECT_EQ(formatKernelMetadata(again), formatKernelMetadata(info));
 }
 
+// `swizzle 128`: the map asks for CU_TENSOR_MAP_SWIZZLE_128B (the kernel
+// reads the tile with the 128-byte swizzle); it survives parse and format.
+TEST(TensorMapConfig, Swizzle128) {
+  std::string meta = kTmaMeta;
+  meta.replace(meta.find("box 32 64 1 1\n"), 14, "box 32 64 1 1 swizzle 128\n");
+  KernelInfo info;
+  ASSERT_TRUE(parseKernelMetadata(meta, info).ok());
+  LaunchArgs args;
+  args.ptr("a", reinterpret_cast<const void *>(0x10000))
+      .ptr("x", reinterpret_cast<const void *>(0x20000));
+  args.dim("b", 2).dim("c", 3).dim("s", 33);
+  LaunchConfig cfg;
+  Status s = computeLaunchConfig(info, args, cfg);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(cfg.tensorMaps.size(), 2u);
+  EXPECT_EQ(cfg.tensorMaps[0].swizzle, 128);
+  EXPECT_EQ(cfg.tensorMaps[1].swizzle, 0);
+  std::string formatted = formatKernelMetadata(info);
+  EXPECT_NE(formatted.find("box 32 64 1 1 swizzle 128\n"), std::string::npos);
+  KernelInfo again;
+  ASSERT_TRUE(parseKernelMetadata(formatted, again).ok());
+  EXPECT_EQ(formatKernelMetadata(again), formatted);
+}
+
 TEST(TensorMapConfig, RejectsWhatTmaCannotRead) {
   std::string meta = kTmaMeta;
   KernelInfo info;
@@ -398,7 +422,13 @@ TEST(TensorMapConfig, MetadataErrors) {
             0u);
   EXPECT_EQ(parse("arg tensormap m a 4 3 2 1 0 32 64 1 1"),
             "line 11: 'arg tensormap m' of rank 4 takes <rank> dimensions, "
-            "'box' and <rank> extents");
+            "'box', <rank> extents and an optional 'swizzle 128'");
+  EXPECT_EQ(parse("arg tensormap m a 4 3 2 1 0 box 32 64 1 1 swizzle 64"),
+            "line 11: tensor map 'm': expected 'swizzle 128' after the box, "
+            "got 'swizzle' '64'");
+  EXPECT_EQ(parse("arg tensormap m a 4 3 2 1 0 box 32 64 1 1 swizzle"),
+            "line 11: 'arg tensormap m' of rank 4 takes <rank> dimensions, "
+            "'box', <rank> extents and an optional 'swizzle 128'");
   EXPECT_EQ(parse("arg tensormap m a 6 3 2 1 0 box 32 64 1 1")
                 .rfind("line 11: bad integer '6' in tensor map rank", 0),
             0u);

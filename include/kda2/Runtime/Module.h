@@ -69,6 +69,9 @@ struct KDA2RT_API ArgInfo {
   std::string source;
   std::vector<int> mapDims;
   std::vector<uint32_t> box;
+  /// Shared-memory swizzle span in bytes (0: none; 128:
+  /// CU_TENSOR_MAP_SWIZZLE_128B), from a trailing `swizzle 128`.
+  int swizzle = 0;
   /// 1-based metadata line of this argument.
   size_t line = 0;
 };
@@ -178,6 +181,7 @@ struct KDA2RT_API TensorMapRequest {
   std::vector<uint64_t> dims;    // elements, innermost first
   std::vector<uint64_t> strides; // bytes, of dims 1..rank-1
   std::vector<uint32_t> box;     // elements, innermost first
+  int swizzle = 0;               // bytes: 0 or 128
 };
 
 struct KDA2RT_API LaunchConfig {

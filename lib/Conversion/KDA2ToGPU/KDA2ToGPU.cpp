@@ -268,6 +268,9 @@ struct TmaMap {
   SmallVector<int64_t> mapDims, box;
   std::string name;
   unsigned param = 0;
+  /// 128-byte swizzle (CU_TENSOR_MAP_SWIZZLE_128B): the box is 128 bytes
+  /// wide and a tile row of W elements arrives as W * eb / 128 boxes.
+  bool swizzle = false;
 };
 
 struct Specialization {
@@ -325,6 +328,12 @@ private:
   void checkTileCopy(StoreOp store);
   void planTmaCopies();
   void planTmaPipelines();
+  /// Picks swizzledBuffers (after a first planTmaCopies).
+  void chooseSwizzledBuffers();
+  /// The flat (1-D memref, element index) of logical element (row, col) of
+  /// a swizzled buffer, `prefix` its stage index when staged.
+  std::pair<Value, Value> swizzledElement(Value memref, ArrayRef<Value> prefix,
+                                          Value row, Value col, Location loc);
   /// Unrolls the loops of `#pragma unroll` (innermost first).
   LogicalResult unrollLoops();
   void issueTmaCopies(ArrayRef<StoreOp> group, Value barrierIndex,
@@ -475,6 +484,10 @@ private:
   DenseMap<Operation *, unsigned> tmaCopies;
   SmallVector<TmaMap> tmaMaps;
   DenseSet<Value> tmaBuffers;
+  /// TMA destinations read only by tensor-core products, stored with the
+  /// 128-byte swizzle (chooseSwizzledBuffers): physical memref [pieces, R,
+  /// 128 / eb] of a logical [R, W] tile, 1024-byte aligned.
+  DenseSet<Value> swizzledBuffers;
   DenseSet<Operation *> tmaGrouped;
   /// `#pragma tma_pipeline` loops: their TMA copies (issued one iteration
   /// ahead into the other of two buffer stages) and the index computations
@@ -657,6 +670,13 @@ LogicalResult KernelLowering::analyze() {
   if (failed(chooseSharedPadding()))
     return failure();
   planTmaCopies();
+  chooseSwizzledBuffers();
+  if (!swizzledBuffers.empty()) { // again, with the swizzled maps
+    tmaMaps.clear();
+    tmaCopies.clear();
+    tmaBuffers.clear();
+    planTmaCopies();
+  }
   planTmaPipelines();
   return success();
 }
@@ -901,6 +921,8 @@ std::string KernelLowering::buildMetadata() {
     os << " box";
     for (int64_t e : tma.box)
       os << " " << e;
+    if (tma.swizzle)
+      os << " swizzle 128";
     os << "\n";
   }
   for (const Specialization &v : variants)
@@ -947,12 +969,17 @@ LogicalResult KernelLowering::run() {
     auto type = cast<KDA2TensorType>(alloc.getType());
     SmallVector<int64_t> shape(type.getShape());
     shape.back() += sharedPadding.lookup(alloc.getResult());
+    bool swizzled = swizzledBuffers.contains(alloc.getResult());
+    if (swizzled) { // [R, W] as W * eb / 128 boxes of [R, 128 / eb]
+      int64_t perRow = 128 / elementBytes(type.getElementType());
+      shape = {shape[1] / perRow, shape[0], perRow};
+    }
     if (stagedBuffers.contains(alloc.getResult()))
       shape.insert(shape.begin(), 2);
     auto memref = MemRefType::get(shape, signless(type.getElementType()),
                                   AffineMap(), workgroupSpace);
     sharedTypes.push_back(memref);
-    sharedBytes = llvm::alignTo(sharedBytes, 128) +
+    sharedBytes = llvm::alignTo(sharedBytes, swizzled ? 1024 : 128) +
                   memref.getNumElements() * elementBytes(memref.getElementType());
     sharedAllocs.push_back(alloc);
   });
@@ -961,8 +988,10 @@ LogicalResult KernelLowering::run() {
   // that much (the metadata's `smem` line, which makes the runtime raise
   // the kernel's dynamic shared memory limit).
   bool dynamicShared = sharedBytes > 48 * 1024;
+  // Dynamic shared memory starts after the static attributions: 1024 bytes
+  // more let the swizzled buffers be moved to a 1024-byte boundary.
   if (dynamicShared)
-    dynamicSharedBytes = sharedBytes;
+    dynamicSharedBytes = sharedBytes + (swizzledBuffers.empty() ? 0 : 1024);
   else
     workgroup.append(sharedTypes.begin(), sharedTypes.end());
   // Scratch for the cross-warp reductions of lanes(P) loops (one f32 per
@@ -1000,10 +1029,13 @@ LogicalResult KernelLowering::run() {
     if (dynamicShared)
       break;
     map.map(alloc.getResult(), func.getWorkgroupAttributions()[i]);
-    // TMA writes boxes to 128-byte aligned shared addresses.
+    // TMA writes boxes to 128-byte aligned shared addresses (1024 for the
+    // 128-byte swizzle).
     if (tmaBuffers.contains(alloc.getResult()))
-      func.setWorkgroupAttributionAttr(i, "llvm.align",
-                                       b.getI64IntegerAttr(128));
+      func.setWorkgroupAttributionAttr(
+          i, "llvm.align",
+          b.getI64IntegerAttr(
+              swizzledBuffers.contains(alloc.getResult()) ? 1024 : 128));
   }
   if (scratchElements)
     reductionScratch = func.getWorkgroupAttributions()[staticBuffers];
@@ -1029,11 +1061,24 @@ LogicalResult KernelLowering::run() {
         MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
                         workgroupSpace));
     int64_t offset = 0;
+    // With swizzled buffers, every view moves by the distance from the
+    // window's start to the next 1024-byte boundary.
+    Value shift;
+    if (!swizzledBuffers.empty()) {
+      Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, base);
+      shift = arith::AndIOp::create(
+          b, loc,
+          arith::SubIOp::create(b, loc, constantIndex(0, loc), address),
+          constantIndex(1023, loc));
+    }
     for (auto [alloc, type] : llvm::zip(sharedAllocs, sharedTypes)) {
-      offset = llvm::alignTo(offset, 128);
+      offset = llvm::alignTo(
+          offset, swizzledBuffers.contains(alloc.getResult()) ? 1024 : 128);
+      Value at = constantIndex(offset, loc);
+      if (shift)
+        at = arith::AddIOp::create(b, loc, at, shift);
       map.map(alloc.getResult(),
-              memref::ViewOp::create(b, loc, type, base,
-                                     constantIndex(offset, loc), ValueRange()));
+              memref::ViewOp::create(b, loc, type, base, at, ValueRange()));
       offset += type.getNumElements() * elementBytes(type.getElementType());
     }
   }
@@ -2228,9 +2273,14 @@ void KernelLowering::planTmaCopies() {
       reject("the destination tile is not 128-byte aligned");
       continue;
     }
+    if (swizzledBuffers.contains(store.getDest())) {
+      candidate.swizzle = true;
+      candidate.box.front() = 128 / eb;
+    }
     auto same = llvm::find_if(tmaMaps, [&](const TmaMap &m) {
       return m.argIndex == candidate.argIndex &&
-             m.tileShape == candidate.tileShape;
+             m.tileShape == candidate.tileShape &&
+             m.swizzle == candidate.swizzle;
     });
     if (same == tmaMaps.end()) {
       std::string argName = kernel.getArgName(candidate.argIndex).str();
@@ -2243,6 +2293,88 @@ void KernelLowering::planTmaCopies() {
     tmaCopies[store] = same - tmaMaps.begin();
     tmaBuffers.insert(store.getDest());
   }
+}
+
+/// TMA destinations that only tensor-core products read (whole tiles, as
+/// operand a or b) get the 128-byte swizzle: the 16-byte chunk c of
+/// 128-byte row r of each 1024-byte block is stored at chunk c ^ (r % 8),
+/// so the eight rows an ldmatrix reads hit eight different bank groups
+/// (rows of 128 or 256 bytes otherwise put all eight in the same banks: an
+/// 8-way conflict). Needs 16-bit elements, rows a multiple of 128 bytes and
+/// a multiple of 8 rows.
+void KernelLowering::chooseSwizzledBuffers() {
+  SmallVector<Value> candidates(tmaBuffers.begin(), tmaBuffers.end());
+  for (Value buffer : candidates) {
+    auto type = cast<KDA2TensorType>(buffer.getType());
+    if (type.getRank() != 2 || elementBytes(type.getElementType()) != 2 ||
+        type.getShape()[1] * 2 % 128 != 0 || type.getShape()[0] % 8 != 0 ||
+        sharedPadding.lookup(buffer))
+      continue;
+    bool onlyProducts = true;
+    for (Operation *user : buffer.getUsers()) {
+      if (auto store = dyn_cast<StoreOp>(user)) {
+        // A whole-tile TMA copy whose tile rows are the tensor's innermost
+        // dimension (the boxes split that dimension).
+        auto copy = tmaCopies.find(store);
+        onlyProducts &= copy != tmaCopies.end() && store.getIndices().empty();
+        if (copy != tmaCopies.end()) {
+          const TmaMap &map = tmaMaps[copy->second];
+          auto source = cast<KDA2TensorType>(
+              tileCopies.lookup(store).getSource().getType());
+          onlyProducts &= map.mapDims.front() == source.getRank() - 1;
+        }
+      } else if (auto load = dyn_cast<LoadOp>(user)) {
+        onlyProducts &=
+            load.getIndices().empty() && !load->use_empty() &&
+            llvm::all_of(load->getUsers(), [&](Operation *u) {
+              auto product = dyn_cast<MatmulOp>(u);
+              return product && product.getAcc() != load.getResult();
+            });
+      } else {
+        onlyProducts = false;
+      }
+    }
+    if (onlyProducts)
+      swizzledBuffers.insert(buffer);
+  }
+}
+
+std::pair<Value, Value>
+KernelLowering::swizzledElement(Value memref, ArrayRef<Value> prefix, Value row,
+                                Value col, Location loc) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t eb = elementBytes(type.getElementType());
+  int64_t perRow = 128 / eb; // elements per 128-byte box row
+  auto c = [&](int64_t v) { return constantIndex(v, loc); };
+  SmallVector<Value> indices(prefix);
+  indices.push_back(arith::DivUIOp::create(b, loc, col, c(perRow)));
+  indices.push_back(row);
+  indices.push_back(arith::RemUIOp::create(b, loc, col, c(perRow)));
+  // Byte address of the unswizzled element, then the 128-byte swizzle on
+  // its address bits: bits 4-6 ^= bits 7-9 (the buffer is 1024-byte
+  // aligned, so these are the row within the 1024-byte block).
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value offset = c(0);
+  int64_t stride = 1;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    offset = arith::AddIOp::create(
+        b, loc, offset, arith::MulIOp::create(b, loc, indices[d], c(stride)));
+    stride *= type.getShape()[d];
+  }
+  Value linear = arith::AddIOp::create(
+      b, loc, base, arith::MulIOp::create(b, loc, offset, c(eb)));
+  Value bits = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, linear, c(3)), c(0x70));
+  Value physical = arith::XOrIOp::create(b, loc, linear, bits);
+  Value element = arith::DivUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, physical, base), c(eb));
+  auto flatType = MemRefType::get({type.getNumElements()},
+                                  type.getElementType(), AffineMap(),
+                                  type.getMemorySpace());
+  Value flat = memref::ReinterpretCastOp::create(
+      b, loc, flatType, memref, /*offset=*/0,
+      ArrayRef<int64_t>{type.getNumElements()}, ArrayRef<int64_t>{1});
+  return {flat, element};
 }
 
 /// The `!llvm.ptr<3>` of an element of a shared (workgroup) memref.
@@ -2337,14 +2469,29 @@ void KernelLowering::issueTmaCopies(ArrayRef<StoreOp> group,
       coords.push_back(
           arith::IndexCastOp::create(b, loc, b.getI32Type(), index));
     }
-    // The CTA's shared window inside the (1-CTA) cluster's.
-    Value dstCluster = LLVM::AddrSpaceCastOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7),
-        sharedPointer(dst.memref, dstIndices, loc));
-    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        b, loc, dstCluster, tmaDescriptors[&map - tmaMaps.data()], coords,
-        bar, ValueRange(), Value(), Value(), NVVM::TMALoadMode::TILE, false,
-        NVVM::CTAGroupKindAttr(), Value());
+    // A swizzled tile arrives as boxes 128 bytes wide, box p to the
+    // buffer's piece p (its columns p * 128 / eb onwards).
+    auto tile = cast<RankedTensorType>(copy.getValue().getType());
+    int64_t pieces = map.swizzle ? tile.getShape().back() / map.box.front() : 1;
+    for (int64_t piece = 0; piece < pieces; ++piece) {
+      SmallVector<Value> pieceCoords(coords);
+      SmallVector<Value> pieceDst(dstIndices);
+      if (map.swizzle) {
+        pieceCoords.front() = arith::AddIOp::create(
+            b, loc, coords.front(),
+            arith::ConstantOp::create(
+                b, loc, b.getI32IntegerAttr(piece * map.box.front())));
+        pieceDst.push_back(constantIndex(piece, loc));
+      }
+      // The CTA's shared window inside the (1-CTA) cluster's.
+      Value dstCluster = LLVM::AddrSpaceCastOp::create(
+          b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7),
+          sharedPointer(dst.memref, pieceDst, loc));
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          b, loc, dstCluster, tmaDescriptors[&map - tmaMaps.data()],
+          pieceCoords, bar, ValueRange(), Value(), Value(),
+          NVVM::TMALoadMode::TILE, false, NVVM::CTAGroupKindAttr(), Value());
+    }
   }
 }
 
@@ -2670,9 +2817,19 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
 
   // Registers of one fragment: i32 words for bf16, f16x2 for f16 (the
   // operand types nvvm.mma.sync takes).
+  bool aSwizzled = swizzledBuffers.contains(aLoad.getSource());
+  bool bSwizzled = swizzledBuffers.contains(bLoad.getSource());
   auto fragment = [&](Value memref, SmallVector<Value> indices, bool trans,
                       int64_t tiles) {
     auto type = VectorType::get({tiles, 2}, elt);
+    if (memref == aMem ? aSwizzled : bSwizzled) {
+      // Each lane's 16-byte row segment, at its swizzled place.
+      Value row = indices[indices.size() - 2], col = indices.back();
+      indices.pop_back_n(2);
+      auto [flat, element] = swizzledElement(memref, indices, row, col, loc);
+      memref = flat;
+      indices = {element};
+    }
     Value v = nvgpu::LdMatrixOp::create(b, loc, type, memref, indices,
                                         b.getBoolAttr(trans),
                                         b.getI32IntegerAttr(tiles));
