@@ -4,7 +4,8 @@
 # kernel alone, prefill prep and scan kernels of six schedules at three
 # shapes and seven decode schedules at two batch sizes, then profiles the
 # prefill scan with Nsight Compute when it is there.
-#   bench/fidelity_measure.sh <kernels dir>     (results under $OUT)
+#   bench/fidelity_measure.sh <kernels dir>     (results under $OUT; KDA2_NCU=0
+#                                               skips the Nsight Compute part)
 set -uo pipefail
 kernels=${1:-build/kernels}
 out=${OUT:-.}
@@ -20,7 +21,7 @@ python3 bench/kda_prefill.py --kernels "$kernels" --per-kernel --no-reference \
 cp "$out/kda_prefill.json" "$out/fidelity_prefill.json" 2>/dev/null
 python3 bench/kda_decode.py --kernels "$kernels" --only sweep 2>&1 | grep '^| decode' | head -20
 cp "$out/kda_decode.json" "$out/fidelity_decode.json" 2>/dev/null
-if command -v ncu > /dev/null; then
+if [ "${KDA2_NCU:-1}" != 0 ] && command -v ncu > /dev/null; then
   for k in kda_chunk_scan kda_chunk_prep; do
     ncu --clock-control none --kernel-name "$k" --launch-count 1 --set full \
       -o "$out/ncu_$k" python3 bench/kda_prefill.py --kernels "$kernels" --no-reference \
