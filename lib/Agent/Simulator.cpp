@@ -35,6 +35,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -701,6 +702,16 @@ void Compiler::setMemAccess(Node &node, Value base, ValueRange indices,
       access.stridesKnown = false;
   } else {
     access.space = pointerSpace(base.getType());
+  }
+  // A register tile (an alloca) indexed by constants only, as fully
+  // unrolled loops leave it: LLVM promotes it to registers (a move).
+  if (access.space == Space::Local &&
+      llvm::all_of(indices, [](Value index) {
+        return matchPattern(index, m_Constant());
+      })) {
+    node.cls = Cls::None;
+    node.eval = isStore ? Eval::None : Eval::Unknown;
+    return;
   }
   switch (access.space) {
   case Space::Shared:
@@ -1374,10 +1385,30 @@ void WarpInterpreter::run(int64_t cta, unsigned warpIndex, int64_t cap,
 }
 
 void WarpInterpreter::runRegion(int32_t regionIndex, uint32_t mask) {
+  // Straight-line code (fully unrolled loops, predicated loads: one basic
+  // block) is list-scheduled by ptxas with its global loads first; the run
+  // of plain instructions since the last branch, loop or barrier is
+  // reordered that way when it ends.
+  size_t runBegin = out->size();
+  auto endRun = [&] {
+    if (profile.simulator.unrollPartialThreshold > 0)
+      hoistGlobalLoads(runBegin, out->size());
+  };
+  auto finish = llvm::make_scope_exit([&] { endRun(); });
   for (int32_t nodeIndex : prog.regions[regionIndex]) {
     if (returned || stats.overBudget)
       return;
     const Node &node = prog.nodes[nodeIndex];
+    // Branches, loops, barriers and TMA/mbarrier steps end a run.
+    bool boundary = node.kind != NodeKind::Plain || node.cls == Cls::Barrier ||
+                    node.cls == Cls::TMA || node.cls == Cls::MbarInit ||
+                    node.cls == Cls::MbarArrive || node.cls == Cls::MbarWait;
+    if (boundary)
+      endRun();
+    auto nextRun = llvm::make_scope_exit([&] {
+      if (boundary)
+        runBegin = out->size();
+    });
     switch (node.kind) {
     case NodeKind::Return:
       returned = true;

@@ -39,6 +39,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -1285,6 +1286,13 @@ LogicalResult KernelLowering::unrollLoops() {
       return emitError(loc) << "'#pragma unroll': the loop could not be "
                                "unrolled";
   }
+  // The copies' loop variables are constants now: fold what they decide
+  // (compile-time selects such as `where(j < i, ...)`, index arithmetic)
+  // and drop what is left unused, so the IR (and the simulator reading it)
+  // matches what LLVM makes of it.
+  if (!loops.empty())
+    (void)applyPatternsGreedily(func, FrozenRewritePatternSet(
+                                          RewritePatternSet(func.getContext())));
   return success();
 }
 
