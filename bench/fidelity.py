@@ -200,11 +200,15 @@ def main():
     parser.add_argument("--profile-file", default=None,
                         help="a modified profile YAML (its name must equal its stem; "
                              "it replaces the built-in profile of that name)")
-    parser.add_argument("--prefill", default=os.path.join(DATA, "fidelity_prefill_2026-12-01.json"))
-    parser.add_argument("--decode", default=os.path.join(DATA, "fidelity_decode_2026-12-01.json"))
-    parser.add_argument("--templates-rev", default="2563a6d",
+    # The second measurement (kernels of commit e4561a5, templates as of
+    # abc9778); the first one (fidelity_*_2026-12-01.json, kernels of
+    # 2563a6d) needs the compiler of that commit.
+    parser.add_argument("--prefill", default=os.path.join(DATA, "fidelity_prefill_2026-12-01b.json"))
+    parser.add_argument("--decode", default=os.path.join(DATA, "fidelity_decode_2026-12-01b.json"))
+    parser.add_argument("--templates-rev", default="abc9778",
                         help="git revision whose templates/ the measured kernels were built "
-                             "from (default 2563a6d, the 2026-12-01 measurements); "
+                             "from (default abc9778, the second 2026-12-01 measurement; 2563a6d "
+                             "for the first); "
                              "'worktree': the working tree's")
     parser.add_argument("--estimate-registers", action="store_true",
                         help="let the simulator estimate registers instead of ptxas's count")
