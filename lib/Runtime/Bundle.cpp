@@ -536,7 +536,7 @@ Status Bundle::setProfiling(bool timing, bool counters) {
   return Status::success();
 }
 
-Status Bundle::stats(std::string_view op, CallStats &out) {
+Status Bundle::readStats(std::string_view op, CallStats &out, bool wait) {
   out = CallStats();
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (table_.dimOf(op).empty()) {
@@ -547,27 +547,18 @@ Status Bundle::stats(std::string_view op, CallStats &out) {
   auto it = stats_.find(op);
   if (it == stats_.end())
     return Status::success();
-  Status s = resolvePending(*it->second, /*wait=*/true);
+  Status s = resolvePending(*it->second, wait);
   percentiles(*it->second);
   out = it->second->stats;
   return s;
 }
 
+Status Bundle::stats(std::string_view op, CallStats &out) {
+  return readStats(op, out, /*wait=*/true);
+}
+
 Status Bundle::pollStats(std::string_view op, CallStats &out) {
-  out = CallStats();
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  if (table_.dimOf(op).empty()) {
-    const DispatchEntry *unused = nullptr;
-    return table_.select(op, 0, 0, 0, unused).prepend("bundle '" + name_ +
-                                                      "'");
-  }
-  auto it = stats_.find(op);
-  if (it == stats_.end())
-    return Status::success();
-  Status s = resolvePending(*it->second, /*wait=*/false);
-  percentiles(*it->second);
-  out = it->second->stats;
-  return s;
+  return readStats(op, out, /*wait=*/false);
 }
 
 Status Bundle::readCounters(std::string_view op,

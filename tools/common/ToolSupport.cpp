@@ -381,3 +381,13 @@ Status EventPool::elapsed(size_t a, size_t b, double &ms) const {
   ms = f;
   return Status::success();
 }
+
+int kda2::tools::reportOptionError(const char *tool, const std::string &error,
+                                   const char *usage) {
+  if (error == "help") {
+    std::printf("%s", usage);
+    return 0;
+  }
+  std::fprintf(stderr, "%s: error: %s\n%s", tool, error.c_str(), usage);
+  return 1;
+}

@@ -161,6 +161,11 @@ private:
   std::vector<runtime::CUevent> events_;
 };
 
+/// After a failed option parse (`error` "help" for --help): the usage on
+/// stdout and 0, else "<tool>: error: <error>" and the usage on stderr, 1.
+int reportOptionError(const char *tool, const std::string &error,
+                      const char *usage);
+
 } // namespace kda2::tools
 
 #endif // KDA2_TOOLS_COMMON_TOOLSUPPORT_H

@@ -416,15 +416,8 @@ Status writeProfile(const std::string &path, const Profile &base,
 int main(int argc, char **argv) {
   Options o;
   std::string error;
-  if (!parseOptions(argc, argv, o, error)) {
-    if (error == "help") {
-      std::printf("%s", kUsage);
-      return 0;
-    }
-    std::fprintf(stderr, "kda2-calibrate: error: %s\n%s", error.c_str(),
-                 kUsage);
-    return 1;
-  }
+  if (!parseOptions(argc, argv, o, error))
+    return reportOptionError("kda2-calibrate", error, kUsage);
   Metric hbm{"hbm_gbps", "device-memory copy bandwidth", "GB/s"};
   Metric l2{"l2_gbps", "L2 read bandwidth", "GB/s"};
   Metric smem{"smem_gbps", "shared-memory read bandwidth", "GB/s"};

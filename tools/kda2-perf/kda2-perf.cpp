@@ -583,14 +583,8 @@ Status timeGraph(const Options &o, Run &r, Timing &out, std::string &why) {
 int main(int argc, char **argv) {
   Options o;
   std::string error;
-  if (!parseOptions(argc, argv, o, error)) {
-    if (error == "help") {
-      std::printf("%s", kUsage);
-      return 0;
-    }
-    std::fprintf(stderr, "kda2-perf: error: %s\n%s", error.c_str(), kUsage);
-    return 1;
-  }
+  if (!parseOptions(argc, argv, o, error))
+    return reportOptionError("kda2-perf", error, kUsage);
   Profile profile;
   bool haveProfile = false;
   if (!o.profile.empty()) {

@@ -313,15 +313,21 @@ const char *kTmaMeta = "kda2-kernel-v1\n"
                        "arg tensormap a__tma a 4 3 2 1 0 box 32 64 1 1\n"
                        "arg tensormap x__tma x 3 2 1 0 box 8 16 1\n"
                        "end\n";
+
+/// Arguments of kTmaMeta's kernel: aligned pointers, b = 2, c = 3, s = 33.
+LaunchArgs tmaArgs() {
+  LaunchArgs args;
+  args.ptr("a", reinterpret_cast<const void *>(0x10000))
+      .ptr("x", reinterpret_cast<const void *>(0x20000));
+  args.dim("b", 2).dim("c", 3).dim("s", 33);
+  return args;
+}
 } // namespace
 
 TEST(TensorMapConfig, DensePhysicalStridesAndBox) {
   KernelInfo info;
   ASSERT_TRUE(parseKernelMetadata(kTmaMeta, info).ok());
-  LaunchArgs args;
-  args.ptr("a", reinterpret_cast<const void *>(0x10000))
-      .ptr("x", reinterpret_cast<const void *>(0x20000));
-  args.dim("b", 2).dim("c", 3).dim("s", 33);
+  LaunchArgs args = tmaArgs();
   LaunchConfig cfg;
   Status s = computeLaunchConfig(info, args, cfg);
   ASSERT_TRUE(s.ok()) << s.message();
@@ -352,10 +358,7 @@ TEST(TensorMapConfig, Swizzle128) {
   meta.replace(meta.find("box 32 64 1 1\n"), 14, "box 32 64 1 1 swizzle 128\n");
   KernelInfo info;
   ASSERT_TRUE(parseKernelMetadata(meta, info).ok());
-  LaunchArgs args;
-  args.ptr("a", reinterpret_cast<const void *>(0x10000))
-      .ptr("x", reinterpret_cast<const void *>(0x20000));
-  args.dim("b", 2).dim("c", 3).dim("s", 33);
+  LaunchArgs args = tmaArgs();
   LaunchConfig cfg;
   Status s = computeLaunchConfig(info, args, cfg);
   ASSERT_TRUE(s.ok()) << s.message();
@@ -387,11 +390,7 @@ TEST(TensorMapConfig, RejectsWhatTmaCannotRead) {
   std::string narrow = meta;
   narrow.replace(narrow.find("64 32\n"), 6, "64 6\n");
   ASSERT_TRUE(parseKernelMetadata(narrow, info).ok());
-  LaunchArgs args;
-  args.ptr("a", reinterpret_cast<const void *>(0x10000))
-      .ptr("x", reinterpret_cast<const void *>(0x20000));
-  args.dim("b", 2).dim("c", 3).dim("s", 33);
-  s = computeLaunchConfig(info, args, cfg);
+  s = computeLaunchConfig(info, tmaArgs(), cfg);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.message(), "kernel 'tma': tensor map 'a__tma': a row of 'a' is "
                          "12 bytes, not a multiple of 16 (TMA needs 16-byte "

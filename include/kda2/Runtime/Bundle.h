@@ -112,6 +112,8 @@ private:
   /// or without waiting those the GPU has finished) and recycles their
   /// events.
   Status resolvePending(OpStats &stats, bool wait);
+  /// stats() (wait) and pollStats() (no wait).
+  Status readStats(std::string_view op, CallStats &out, bool wait);
   /// Updates the P50/P99 of the window.
   void percentiles(OpStats &stats);
 
