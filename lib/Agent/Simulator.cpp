@@ -2734,7 +2734,14 @@ FailureOr<SimulationReport> Simulator::run(const LaunchOptions &launch,
                                         unused))
                        .cycles;
     }
-    cycles = full.cycles * uint64_t(report.waves - 1) + tailCycles;
+    // The GPU starts a CTA whenever one ends, so the waves overlap: the
+    // grid takes (CTAs / CTAs per wave) full-wave times, but no less than
+    // the full waves and the tail one after another would with the tail's
+    // residency faster.
+    double fractional = double(report.ctas) / double(ctasPerWave);
+    uint64_t overlapped = uint64_t(double(full.cycles) * fractional);
+    cycles = std::min(full.cycles * uint64_t(report.waves - 1) + tailCycles,
+                      std::max(overlapped, full.cycles));
   }
 
   // --- Whole-grid figures.

@@ -12,6 +12,13 @@
 // CHECK: grid: 1056x2x1 (2112 CTAs)
 // CHECK: waves: 8 (2 CTAs resident on the simulated SM)
 // CHECK: cycles: [[#CYCLES+CYCLES]]
+// A partial last wave: 594 CTAs are 2.25 waves of 264. The GPU starts a CTA
+// whenever one ends, so the grid takes 2.25 full-wave times (not two full
+// waves and a tail after them): 9/16 of @once's four waves.
+// CHECK-LABEL: simulator: @partial on H200-SXM
+// CHECK: grid: 594x1x1 (594 CTAs)
+// CHECK: waves: 3 (2 CTAs resident on the simulated SM)
+// CHECK: cycles: [[#div(mul(CYCLES,9),16)]]
 
 module attributes {gpu.container_module} {
   gpu.module @k {
@@ -43,5 +50,19 @@ module attributes {gpu.container_module} {
       gpu.return
     }
     llvm.mlir.global external constant @__kda2_meta_twice("kda2-kernel-v1\0Aname twice\0Ablock 1024 1 1\0Agrid.x 2 n\0Agrid.y 2\0Aarg ptr p f32 inout 1 ?\0Aarg dim n\0Aend\0A\00") {addr_space = 1 : i32}
+    gpu.func @partial(%p: !llvm.ptr<1>, %n: i64) kernel attributes {known_block_size = array<i32: 1024, 1, 1>} {
+      %tid = gpu.thread_id x
+      %bid = gpu.block_id x
+      %c1024 = arith.constant 1024 : index
+      %base = arith.muli %bid, %c1024 : index
+      %i = arith.addi %base, %tid : index
+      %i64 = arith.index_cast %i : index to i64
+      %addr = llvm.getelementptr %p[%i64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+      %v = llvm.load %addr : !llvm.ptr<1> -> f32
+      %w = arith.mulf %v, %v : f32
+      llvm.store %w, %addr : f32, !llvm.ptr<1>
+      gpu.return
+    }
+    llvm.mlir.global external constant @__kda2_meta_partial("kda2-kernel-v1\0Aname partial\0Ablock 1024 1 1\0Agrid.x 594\0Aarg ptr p f32 inout 1 ?\0Aarg dim n\0Aend\0A\00") {addr_space = 1 : i32}
   }
 }
