@@ -325,6 +325,20 @@ int kda2rt_kda_decode(kda2rt_kernel kernel, const kda2rt_kda_decode_args *args,
                 err, errlen);
 }
 
+int kda2rt_kda_decode_query(kda2rt_kernel kernel,
+                            const kda2rt_kda_decode_args *args, char *reason,
+                            size_t reasonlen) noexcept {
+  if (!kernel || !args) {
+    (void)finish(invalid("kda2rt_kda_decode_query: kernel or args is NULL"),
+                 reason, reasonlen);
+    return -1;
+  }
+  // A "no" is an answer, not an error: the last-error slot stays as it is.
+  Status s = checkKdaDecode(kernel->kernel.info(), toKdaDecodeArgs(*args));
+  copyString(s.ok() ? std::string() : s.message(), reason, reasonlen);
+  return s.ok() ? 1 : 0;
+}
+
 int kda2rt_read_counters(kda2rt_kernel kernel, const void *counters,
                          double *values, int64_t *raw, int capacity,
                          char *err, size_t errlen) noexcept {

@@ -326,6 +326,34 @@ TEST(FakeKernel, CApiDecodeUsesThePreparedLaunch) {
   EXPECT_NE(std::string(err).find("argument 'beta' is not 16-byte aligned"),
             std::string::npos)
       << err;
+  // The capability query answers the same questions without launching.
+  a.beta = b + 8192;
+  char reason[512] = "stale";
+  before = fakeLaunches();
+  EXPECT_EQ(kda2rt_kda_decode_query(kernel, &a, reason, sizeof(reason)), 1);
+  EXPECT_STREQ(reason, "");
+  a.k_dim = a.v_dim = 128; // the kernel was built for 64
+  EXPECT_EQ(kda2rt_kda_decode_query(kernel, &a, reason, sizeof(reason)), 0);
+  EXPECT_NE(std::string(reason).find("was compiled for K=64, V=64, got "
+                                     "K=128, V=128"),
+            std::string::npos)
+      << reason;
+  a.k_dim = a.v_dim = 64;
+  a.ht = b + 16384; // = h0
+  EXPECT_EQ(kda2rt_kda_decode_query(kernel, &a, reason, sizeof(reason)), 0);
+  EXPECT_NE(std::string(reason).find("h0 and ht alias"), std::string::npos)
+      << reason;
+  a.ht = b + 49152;
+  a.dtype = "f32";
+  EXPECT_EQ(kda2rt_kda_decode_query(kernel, &a, reason, sizeof(reason)), 0);
+  EXPECT_NE(std::string(reason).find("dtype 'f32' is not a KDA input type"),
+            std::string::npos)
+      << reason;
+  EXPECT_EQ(kda2rt_kda_decode_query(nullptr, &a, reason, sizeof(reason)), -1);
+  EXPECT_NE(std::string(reason).find("kernel or args is NULL"),
+            std::string::npos);
+  EXPECT_EQ(kda2rt_kda_decode_query(kernel, nullptr, nullptr, 0), -1);
+  EXPECT_EQ(fakeLaunches(), before); // nothing ran
   kda2rt_mem_free(0, buf, nullptr, 0);
   EXPECT_EQ(kda2rt_module_unload(module, err, sizeof(err)), KDA2RT_OK);
 }

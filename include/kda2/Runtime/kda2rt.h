@@ -136,7 +136,7 @@ KDA2RT_API int kda2rt_read_counters(kda2rt_kernel kernel, const void *counters,
  * NULL means "bf16"),
  * beta [n, t, h] fp32, h0/ht fp32 states ([n, h, K, V] for a K-first kernel,
  * [n, h, V, K] for a V-first one). Contiguous, 16-byte aligned device
- * buffers; h0 is read, ht written (they must not alias). scale <= 0 selects
+ * buffers; h0 is read, ht written (they must not alias). scale 0 selects
  * k_dim^-1/2. The head dimensions must be the ones the kernel was compiled
  * for (64, 128 or 256). */
 typedef struct kda2rt_kda_decode_args {
@@ -151,6 +151,17 @@ KDA2RT_API int kda2rt_kda_decode(kda2rt_kernel kernel,
                                  const kda2rt_kda_decode_args *args,
                                  void *stream, char *err,
                                  size_t errlen) KDA2RT_NOEXCEPT;
+
+/* Whether kda2rt_kda_decode(kernel, args, ...) would accept the call, without
+ * touching the GPU: 1 if it is supported (`reason` becomes ""), 0 if not
+ * (`reason` says why: not a decode kernel, head dimensions other than the
+ * kernel's, dtype, non-positive sizes, scale, a NULL or misaligned operand,
+ * h0 aliasing ht), -1 when kernel or args is NULL. An engine asks once per
+ * shape class at start-up instead of finding out at the first call. */
+KDA2RT_API int kda2rt_kda_decode_query(kda2rt_kernel kernel,
+                                       const kda2rt_kda_decode_args *args,
+                                       char *reason,
+                                       size_t reasonlen) KDA2RT_NOEXCEPT;
 
 /* Minimal memory helpers for programs without another CUDA library. */
 KDA2RT_API int kda2rt_mem_alloc(int device, size_t bytes, void **out,
