@@ -1275,22 +1275,65 @@ LogicalResult KernelLowering::run() {
 }
 
 LogicalResult KernelLowering::unrollLoops() {
-  SmallVector<scf::ForOp> loops;
-  func.walk([&](scf::ForOp forOp) { // post-order: inner loops first
-    if (forOp->hasAttr(kUnrollAttr))
-      loops.push_back(forOp);
-  });
-  for (scf::ForOp forOp : loops) {
-    Location loc = forOp.getLoc();
-    if (failed(loopUnrollFull(forOp)))
-      return emitError(loc) << "'#pragma unroll': the loop could not be "
-                               "unrolled";
+  // Rounds: every marked loop whose trip count is a constant now is
+  // unrolled (inner loops first); the copies of an unrolled loop turn the
+  // extents of inner loops that depended on its variable into constants
+  // for the next round.
+  bool any = false;
+  while (true) {
+    SmallVector<std::pair<scf::ForOp, int64_t>> ready;
+    SmallVector<scf::ForOp> waiting;
+    func.walk([&](scf::ForOp forOp) { // post-order: inner loops first
+      if (!forOp->hasAttr(kUnrollAttr))
+        return;
+      if (std::optional<int64_t> trips =
+              foldIndexConstant(forOp.getUpperBound()))
+        ready.push_back({forOp, *trips});
+      else
+        waiting.push_back(forOp);
+    });
+    if (ready.empty()) {
+      if (!waiting.empty())
+        return emitError(waiting.front().getLoc())
+               << "'#pragma unroll' needs a constant trip count (bind the "
+                  "extent's names with --tirx-bind)";
+      break;
+    }
+    // Unroll only the loops no other ready loop contains this round (the
+    // outer one's copies would clone the inner ones), chosen before any is
+    // unrolled (unrolling erases the loop).
+    SmallVector<std::pair<scf::ForOp, int64_t>> innermost;
+    for (auto [forOp, trips] : ready)
+      if (llvm::none_of(ready, [&, forOp = forOp](auto &other) {
+            return other.first != forOp &&
+                   forOp->isProperAncestor(other.first);
+          }))
+        innermost.push_back({forOp, trips});
+    for (auto [forOp, trips] : innermost) {
+      Location loc = forOp.getLoc();
+      if (trips > kMaxUnroll)
+        return emitError(loc) << "'#pragma unroll' on a loop of " << trips
+                              << " iterations (at most " << kMaxUnroll << ")";
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(forOp);
+      if (trips <= 0) { // no iteration: the results are the inits
+        forOp->replaceAllUsesWith(forOp.getInitArgs());
+        forOp->erase();
+        any = true;
+        continue;
+      }
+      forOp.setUpperBound(constantIndex(trips, loc));
+      if (failed(loopUnrollFull(forOp)))
+        return emitError(loc) << "'#pragma unroll': the loop could not be "
+                                 "unrolled";
+      any = true;
+    }
   }
   // The copies' loop variables are constants now: fold what they decide
   // (compile-time selects such as `where(j < i, ...)`, index arithmetic)
   // and drop what is left unused, so the IR (and the simulator reading it)
   // matches what LLVM makes of it.
-  if (!loops.empty())
+  if (any)
     (void)applyPatternsGreedily(func, FrozenRewritePatternSet(
                                           RewritePatternSet(func.getContext())));
   return success();
@@ -1639,17 +1682,25 @@ LogicalResult KernelLowering::lowerLoop(LoopOp loop) {
     auto forOp = scf::ForOp::create(b, loc, constantIndex(0, loc), upper,
                                     constantIndex(1, loc));
     if (hasPragma(loop, PragmaKind::unroll)) {
-      // Unrolled once the whole kernel is lowered (unrollLoops).
+      // Unrolled once the whole kernel is lowered (unrollLoops). Inside an
+      // unrolled loop the extent may depend on its variable (a triangular
+      // `for j in schedule.serial(i)`): constant once the outer one is.
       std::optional<int64_t> trips = foldIndexConstant(upper);
-      if (!trips)
+      bool inUnrolled = false;
+      for (auto outer = loop->getParentOfType<LoopOp>(); outer && !inUnrolled;
+           outer = outer->getParentOfType<LoopOp>())
+        inUnrolled = outer.getMapping() == LoopMapping::serial &&
+                     hasPragma(outer, PragmaKind::unroll);
+      if (!trips && !inUnrolled)
         return loop.emitOpError()
                << "'#pragma unroll' needs a constant trip count (bind the "
                   "extent's names with --tirx-bind)";
-      if (*trips > kMaxUnroll)
+      if (trips && *trips > kMaxUnroll)
         return loop.emitOpError()
                << "'#pragma unroll' on a loop of " << *trips
                << " iterations (at most " << kMaxUnroll << ")";
-      forOp.setUpperBound(constantIndex(*trips, loc));
+      if (trips)
+        forOp.setUpperBound(constantIndex(*trips, loc));
       forOp->setAttr(kUnrollAttr, b.getUnitAttr());
     }
     OpBuilder::InsertionGuard guard(b);
