@@ -43,4 +43,15 @@ fi
 # (The build runs the GoogleTest binaries to list their tests, under ASan.)
 cmake --build "$build" -- -j"${KDA2_JOBS:-$(nproc)}"
 cd "$build"
-ctest --output-on-failure -j"${KDA2_JOBS:-$(nproc)}"
+# LeakSanitizer's stop-the-world tracer itself sometimes crashes at process exit
+# ("Tracer caught signal 11 ... LeakSanitizer has encountered a fatal error"):
+# an intermittent upstream fault (google/sanitizers#1353), not a leak report
+# and not a failure of the program under test. When it shows up, the failed
+# tests run once more and must pass then; a real failure fails again.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! ctest --output-on-failure -j"${KDA2_JOBS:-$(nproc)}" 2>&1 | tee "$log"; then
+  grep -q "LeakSanitizer has encountered a fatal error" "$log" || exit 1
+  echo "== LeakSanitizer's tracer crashed (see above); running the failed tests once more"
+  ctest --output-on-failure --rerun-failed
+fi
