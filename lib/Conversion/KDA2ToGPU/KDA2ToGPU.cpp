@@ -316,6 +316,7 @@ private:
   LogicalResult lowerBlock(Block &block);
   LogicalResult lowerOp(Operation *op);
   LogicalResult lowerLoop(LoopOp loop);
+  LogicalResult lowerIf(IfOp branch);
   bool placeLanesAcrossWarps(LoopOp loop);
   LogicalResult lowerLoad(LoadOp load);
   Value predicatedLoad(TensorInfo &info, ArrayRef<Value> indices, Value cond,
@@ -895,6 +896,12 @@ std::string KernelLowering::buildMetadata() {
           os << " " << tensor.getShape()[d];
       }
       os << "\n";
+      // A recurrent state's memory order, for the runtime to check the
+      // caller's against (the shape alone cannot tell when K == V).
+      if (auto state = kernel.getArgAttrOfType<StateLayoutAttr>(
+              i, KDA2Dialect::getStateAttrName()))
+        os << "state " << argName << " "
+           << stringifyStateLayout(state.getValue()) << "\n";
       if (auto it = argPadding.find(i); it != argPadding.end()) {
         SmallVector<std::pair<StringRef, int64_t>> pads;
         for (const auto &entry : it->second)
@@ -1448,8 +1455,11 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
       emitBarrier(op.getLoc());
     if (failed(lowerOp(&op)))
       return failure();
-    // A block or serial loop leaves `pending` as its body left it.
+    // A block or serial loop, or an `if`, leaves `pending` as its body
+    // left it.
     auto loop = dyn_cast<LoopOp>(op);
+    if (isa<IfOp>(op))
+      continue;
     if (!loop || loop.getMapping() == LoopMapping::thread)
       pending.merge(accesses);
   }
@@ -1526,6 +1536,7 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
         return success();
       })
       .Case<LoopOp>([&](LoopOp loop) { return lowerLoop(loop); })
+      .Case<IfOp>([&](IfOp branch) { return lowerIf(branch); })
       .Case<LoadOp>([&](LoadOp load) {
         return fragmentLoads.contains(load) || copyLoads.contains(load)
                    ? success()
@@ -1714,6 +1725,34 @@ LogicalResult KernelLowering::lowerLoop(LoopOp loop) {
     break;
   }
   return loop.emitOpError() << "unsupported loop mapping";
+}
+
+/// `kda2.if` becomes scf.if. In uniform code each branch is lowered like a
+/// loop body that runs at most once (barriers inside it for its own shared
+/// accesses); `pending` afterwards holds what either branch left. The
+/// verifier has made sure a condition that differs between threads guards
+/// nothing that needs every thread (shuffles, barriers, products).
+LogicalResult KernelLowering::lowerIf(IfOp branch) {
+  Location loc = branch.getLoc();
+  Block *elseBlock = branch.getElseBlock();
+  bool hasElse = elseBlock && !elseBlock->empty();
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange(),
+                                lookup(branch.getCondition()), hasElse);
+  OpBuilder::InsertionGuard guard(b);
+  SharedAccesses before = pending;
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  if (failed(lowerUniformBody(*branch.getThenBlock(), loc,
+                              /*backEdge=*/false)))
+    return failure();
+  if (!hasElse)
+    return success();
+  SharedAccesses afterThen = std::move(pending);
+  pending = std::move(before);
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  if (failed(lowerUniformBody(*elseBlock, loc, /*backEdge=*/false)))
+    return failure();
+  pending.merge(afterThen);
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -91,8 +91,12 @@ private:
   LogicalResult emitTopLevel(const ast::Stmt &stmt);
   LogicalResult emitGmem(const ast::GmemDeclStmt &decl);
   LogicalResult emitGrid(const ast::GmemDeclStmt &decl);
+  LogicalResult checkStateLayout(const ast::NameRef &name, Layout &layout,
+                                 bool layoutGiven, StateLayout state,
+                                 const ast::DeclAttr &attr);
   LogicalResult emitSmem(const ast::SmemDeclStmt &decl);
   LogicalResult emitFor(const ast::ForStmt &loop);
+  LogicalResult emitIf(const ast::IfStmt &branch);
   LogicalResult emitBody(const std::vector<ast::StmtPtr> &body);
   LogicalResult emitStatement(const ast::Stmt &stmt);
   LogicalResult emitAssign(const ast::AssignStmt &assign);
@@ -126,6 +130,7 @@ private:
   FailureOr<Value> emitBinaryOp(ast::BinaryOp op, Value lhs, Value rhs,
                                 SMLoc at);
   FailureOr<Value> toCondition(Value value, SMLoc at);
+  FailureOr<Value> emitLogical(const ast::BinaryExpr &binary);
   FailureOr<std::pair<Value, Value>> unify(Value lhs, Value rhs, SMLoc at);
   Value castElement(Value value, Type element, Location at);
   FailureOr<Value> coerceForStore(Value value, Type expected, SMLoc at,
@@ -151,6 +156,8 @@ private:
   llvm::StringSet<> dimNames;
   llvm::StringSet<> boundDims;
   llvm::StringSet<> gmemDeclared;
+  /// The declared type of each tensor parameter and result, as written.
+  llvm::StringMap<const ast::TensorType *> declaredTypes;
   std::vector<llvm::StringMap<Binding>> scopes;
   /// True when `name` is bound in an enclosing scope (a loop variable or a
   /// local value).
@@ -314,6 +321,7 @@ LogicalResult Emitter::emitKernel(const ast::Kernel &kernelAst) {
   dimNames.clear();
   boundDims.clear();
   gmemDeclared.clear();
+  declaredTypes.clear();
   scopes.clear();
   loops.clear();
   resultNames.clear();
@@ -341,6 +349,10 @@ LogicalResult Emitter::emitKernel(const ast::Kernel &kernelAst) {
   SmallVector<std::pair<std::string, SMLoc>> argNames;
   llvm::StringSet<> scalarNames;
   auto addArg = [&](const ast::Param &param, StringRef name) -> LogicalResult {
+    if (param.isInOut && !param.scalarType.empty())
+      return error(param.inOutLoc)
+             << "'inout' applies to tensors; scalar '" << name
+             << "' is passed by value";
     if (!param.scalarType.empty()) {
       FailureOr<Type> scalar =
           elementType(param.scalarType, param.scalarTypeLoc);
@@ -366,6 +378,7 @@ LogicalResult Emitter::emitKernel(const ast::Kernel &kernelAst) {
                               << "' is declared more than once in the kernel "
                                  "signature";
     argIndex[name] = argTypes.size();
+    declaredTypes[name] = &param.type;
     argTypes.push_back(*type);
     tensorTypes.push_back(*type);
     argNames.push_back({name.str(), param.loc});
@@ -383,6 +396,10 @@ LogicalResult Emitter::emitKernel(const ast::Kernel &kernelAst) {
 
   kernel = KernelOp::create(builder, loc(kernelAst.loc), kernelAst.name,
                             builder.getFunctionType(argTypes, {}));
+  for (auto [i, param] : llvm::enumerate(kernelAst.params))
+    if (param.isInOut)
+      kernel.setArgAttr(i, KDA2Dialect::getIOAttrName(),
+                        IOKindAttr::get(context, IOKind::inout));
   for (unsigned i = kernelAst.params.size(); i < argTypes.size(); ++i)
     kernel.setArgAttr(i, KDA2Dialect::getIOAttrName(),
                       IOKindAttr::get(context, IOKind::out));
@@ -454,6 +471,7 @@ LogicalResult Emitter::emitTopLevel(const ast::Stmt &stmt) {
     return emitFor(cast<ast::ForStmt>(stmt));
   case ast::Stmt::Kind::Assign:
   case ast::Stmt::Kind::Store:
+  case ast::Stmt::Kind::If:
     return error(stmt.loc)
            << "statement outside a schedule loop; computation belongs "
               "inside 'for … in schedule.block/warp/thread(…)'";
@@ -483,7 +501,10 @@ LogicalResult Emitter::emitGmem(const ast::GmemDeclStmt &decl) {
   if (failed(rejectAnnotations(decl, "a GMEM declaration")))
     return failure();
   Layout layout = Layout::row_major;
+  bool layoutGiven = false;
   Packing packing = Packing::none;
+  std::optional<StateLayout> state;
+  const ast::DeclAttr *stateAttr = nullptr;
   for (const ast::DeclAttr &attr : decl.attrs) {
     bool isIdent = attr.valueKind == ast::DeclAttr::ValueKind::Identifier;
     if (attr.key == "layout") {
@@ -499,6 +520,7 @@ LogicalResult Emitter::emitGmem(const ast::GmemDeclStmt &decl) {
                << "unknown layout; expected row_major, BHSD, BSHD, BHS, "
                   "BSH, KV, VK or a name bound with --tirx-bind=<name>=<layout>";
       layout = *parsed;
+      layoutGiven = true;
     } else if (attr.key == "packing") {
       std::optional<Packing> parsed =
           isIdent ? symbolizePacking(attr.stringValue) : std::nullopt;
@@ -506,9 +528,21 @@ LogicalResult Emitter::emitGmem(const ast::GmemDeclStmt &decl) {
         return error(attr.valueLoc)
                << "unknown packing; expected none or vnni4";
       packing = *parsed;
+    } else if (attr.key == "state") {
+      StringRef name = attr.stringValue;
+      if (auto bound = options.stateBindings.find(name.str());
+          isIdent && bound != options.stateBindings.end())
+        name = bound->second;
+      state = isIdent ? symbolizeStateLayout(name) : std::nullopt;
+      if (!state)
+        return error(attr.valueLoc)
+               << "unknown state layout; expected kv (each state a K x V "
+                  "matrix stored K-major), vk (V-major) or a name bound "
+                  "with --tirx-bind=<name>=kv|vk";
+      stateAttr = &attr;
     } else {
       return error(attr.loc) << "unknown GMEM attribute '" << attr.key
-                             << "'; expected layout or packing";
+                             << "'; expected layout, packing or state";
     }
   }
   SmallVector<Value> operands;
@@ -521,8 +555,71 @@ LogicalResult Emitter::emitGmem(const ast::GmemDeclStmt &decl) {
       return error(name.loc) << "'" << name.name
                              << "' is already declared by a GMEM line";
     operands.push_back(kernel.getArgument(it->second));
+    if (state && failed(checkStateLayout(name, layout, layoutGiven, *state,
+                                         *stateAttr)))
+      return failure();
+    layoutGiven |= state.has_value(); // the first state fixed it
+    if (state)
+      kernel.setArgAttr(it->second, KDA2Dialect::getStateAttrName(),
+                        StateLayoutAttr::get(context, *state));
   }
   GmemOp::create(builder, loc(decl.loc), operands, layout, packing);
+  return success();
+}
+
+/// `GMEM {state=kv|vk} h0`: the tensor holds recurrent states. Its last two
+/// dimensions must be named K and V, and the order the declared type and
+/// `layout` store them in must be the one `state` states: the check that
+/// keeps a transposed state from compiling, also when K == V. Without
+/// `layout=`, `layout` becomes the one that stores the state as stated.
+LogicalResult Emitter::checkStateLayout(const ast::NameRef &name,
+                                        Layout &layout, bool layoutGiven,
+                                        StateLayout state,
+                                        const ast::DeclAttr &attr) {
+  const ast::TensorType *type = declaredTypes.lookup(name.name);
+  if (!type)
+    return error(name.loc) << "'" << name.name
+                           << "' is a scalar; only tensors hold states";
+  size_t rank = type->dims.size();
+  auto dimName = [](const ast::Dim &d) {
+    return d.kind == ast::Dim::Kind::Named
+               ? d.name
+               : d.kind == ast::Dim::Kind::Static ? std::to_string(d.size)
+                                                  : std::string("?");
+  };
+  if (rank < 2)
+    return error(name.loc) << "state '" << name.name
+                           << "' must have rank 2 or more (its last two "
+                              "dimensions are K and V)";
+  std::string a = dimName(type->dims[rank - 2]);
+  std::string b = dimName(type->dims[rank - 1]);
+  if (!((a == "K" && b == "V") || (a == "V" && b == "K")))
+    return error(type->dims[rank - 2].loc)
+           << "state '" << name.name
+           << "': its last two dimensions must be named K and V (in either "
+              "order), got "
+           << a << ", " << b;
+  // Without `layout=`, the state decides it: KV keeps the declared order,
+  // VK swaps the last two dimensions.
+  if (!layoutGiven) {
+    bool declaredKMajor = b == "V";
+    layout = declaredKMajor == (state == StateLayout::kv) ? Layout::KV
+                                                          : Layout::VK;
+    return success();
+  }
+  std::optional<SmallVector<int64_t>> perm =
+      getLayoutPermutation(layout, rank);
+  bool swapped = perm && (*perm)[rank - 1] == int64_t(rank - 2);
+  std::string inner = swapped ? a : b; // the dimension stored innermost
+  StateLayout stored = inner == "V" ? StateLayout::kv : StateLayout::vk;
+  if (stored != state)
+    return error(attr.valueLoc)
+           << "'" << name.name << "' is declared state="
+           << stringifyStateLayout(state) << " ("
+           << (state == StateLayout::kv ? "K-major" : "V-major")
+           << "), but its type [.., " << a << ", " << b << "] with layout "
+           << stringifyLayout(layout) << " stores it "
+           << (stored == StateLayout::kv ? "K-major (kv)" : "V-major (vk)");
   return success();
 }
 
@@ -725,12 +822,48 @@ LogicalResult Emitter::emitStatement(const ast::Stmt &stmt) {
     return error(stmt.loc) << "'return' inside a schedule loop";
   case ast::Stmt::Kind::For:
     return emitFor(cast<ast::ForStmt>(stmt));
+  case ast::Stmt::Kind::If:
+    return emitIf(cast<ast::IfStmt>(stmt));
   case ast::Stmt::Kind::Assign:
     return emitAssign(cast<ast::AssignStmt>(stmt));
   case ast::Stmt::Kind::Store:
     return emitStore(cast<ast::StoreStmt>(stmt));
   }
   return failure();
+}
+
+/// `if cond:` … `else:` …: a kda2.if whose regions hold the branches. Each
+/// branch is a scope of its own: names it binds are not visible after it.
+LogicalResult Emitter::emitIf(const ast::IfStmt &branch) {
+  if (failed(rejectAnnotations(branch, "an 'if' statement")))
+    return failure();
+  FailureOr<Value> condition = emitExpr(*branch.condition);
+  if (failed(condition))
+    return failure();
+  if (isa<RankedTensorType>(condition->getType()))
+    return error(ast::getStartLoc(*branch.condition))
+           << "the condition of 'if' must be a scalar, got the tile "
+           << condition->getType()
+           << "; use where(c, a, b) to choose element-wise";
+  condition = toCondition(*condition, branch.loc);
+  if (failed(condition))
+    return failure();
+  auto op = IfOp::create(builder, loc(branch.loc), *condition,
+                         /*withElseRegion=*/!branch.elseBody.empty());
+  auto emitRegion = [&](Block *block,
+                        const std::vector<ast::StmtPtr> &body) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(block);
+    scopes.emplace_back();
+    LogicalResult result = emitBody(body);
+    scopes.pop_back();
+    return result;
+  };
+  if (failed(emitRegion(op.getThenBlock(), branch.thenBody)))
+    return failure();
+  if (Block *elseBlock = op.getElseBlock())
+    return emitRegion(elseBlock, branch.elseBody);
+  return success();
 }
 
 /// The binary operator a compound assignment applies.
@@ -765,8 +898,10 @@ LogicalResult Emitter::emitAssign(const ast::AssignStmt &assign) {
         if (scope.count(assign.target))
           return error(assign.loc)
                  << "'" << assign.target
-                 << "' is defined outside this loop; loop-carried "
-                    "accumulation is not supported, use reduce.sum(…)";
+                 << "' is defined outside this loop or 'if' branch; "
+                    "loop-carried accumulation is not supported, use "
+                    "reduce.sum(…), and a branch cannot update an outer "
+                    "name (store into a REG tile instead)";
       return error(assign.loc) << "'" << assign.target << "' is not defined";
     }
     current = it->second.value;
@@ -1152,6 +1287,17 @@ FailureOr<Value> Emitter::emitExpr(const ast::Expr &expr, Type hint) {
     return emitCond(cast<ast::CondExpr>(expr));
   case ast::Expr::Kind::Unary: {
     const auto &unary = cast<ast::UnaryExpr>(expr);
+    if (unary.op == ast::UnaryOp::Not) {
+      FailureOr<Value> operand = emitExpr(*unary.operand);
+      if (failed(operand))
+        return failure();
+      operand = toCondition(*operand, unary.loc);
+      if (failed(operand))
+        return failure();
+      Value no = arith::ConstantOp::create(builder, loc(unary.loc),
+                                           builder.getBoolAttr(false));
+      return emitBinaryOp(ast::BinaryOp::Eq, *operand, no, unary.loc);
+    }
     if (isa<ast::IntLitExpr, ast::FloatLitExpr>(unary.operand.get()))
       return emitLiteral(*unary.operand, hint, true);
     FailureOr<Value> operand = emitExpr(*unary.operand, hint);
@@ -1222,6 +1368,10 @@ Emitter::emitIndices(const ast::IndexExpr &index, StringRef tensorName) {
     FailureOr<Value> value = emitExpr(expr, builder.getIndexType());
     if (failed(value))
       return failure();
+    // An integer scalar (a slot read from an int32 tensor) indexes as is.
+    if (value->getType().isSignlessInteger() &&
+        !value->getType().isInteger(1))
+      value = castElement(*value, builder.getIndexType(), loc(expr.loc));
     if (!value->getType().isIndex())
       return error(ast::getStartLoc(expr))
              << "index into '" << tensorName
@@ -1518,6 +1668,8 @@ static bool isLiteral(const ast::Expr &expr) {
 }
 
 FailureOr<Value> Emitter::emitBinary(const ast::BinaryExpr &binary) {
+  if (binary.op == ast::BinaryOp::And || binary.op == ast::BinaryOp::Or)
+    return emitLogical(binary);
   // Literals take the type of the other operand: emit the other one first.
   bool lhsLiteral = isLiteral(*binary.lhs);
   FailureOr<Value> lhs, rhs;
@@ -1535,6 +1687,39 @@ FailureOr<Value> Emitter::emitBinary(const ast::BinaryExpr &binary) {
   if (failed(lhs) || failed(rhs))
     return failure();
   return emitBinaryOp(binary.op, *lhs, *rhs, binary.loc);
+}
+
+/// `a and b`, `a or b`: both sides are conditions (non-booleans mean
+/// `!= 0`), combined element-wise as selects (`a ? b : false`,
+/// `a ? true : b`); both sides are evaluated.
+FailureOr<Value> Emitter::emitLogical(const ast::BinaryExpr &binary) {
+  FailureOr<Value> lhs = emitExpr(*binary.lhs);
+  if (failed(lhs))
+    return failure();
+  lhs = toCondition(*lhs, binary.loc);
+  if (failed(lhs))
+    return failure();
+  FailureOr<Value> rhs = emitExpr(*binary.rhs);
+  if (failed(rhs))
+    return failure();
+  rhs = toCondition(*rhs, binary.loc);
+  if (failed(rhs))
+    return failure();
+  auto lTile = dyn_cast<RankedTensorType>(lhs->getType());
+  auto rTile = dyn_cast<RankedTensorType>(rhs->getType());
+  if (lTile && rTile && lTile.getShape() != rTile.getShape())
+    return error(binary.loc) << "'" << ast::stringifyBinaryOp(binary.op)
+                             << "' of tiles of different shapes, "
+                             << lTile << " and " << rTile;
+  Type result = lTile ? Type(lTile) : rTile ? Type(rTile) : lhs->getType();
+  Location l = loc(binary.loc);
+  bool isAnd = binary.op == ast::BinaryOp::And;
+  Value constant =
+      arith::ConstantOp::create(builder, l, builder.getBoolAttr(!isAnd));
+  return Value(isAnd ? SelectOp::create(builder, l, result, *lhs, *rhs,
+                                        constant)
+                     : SelectOp::create(builder, l, result, *lhs, constant,
+                                        *rhs));
 }
 
 FailureOr<Value> Emitter::toCondition(Value value, SMLoc at) {
@@ -1633,10 +1818,14 @@ llvm::Error mlir::kda2::addTIRxBinding(ImportTIRxOptions &options,
     options.layoutBindings[name.str()] = value.str();
     return llvm::Error::success();
   }
+  if (!name.empty() && symbolizeStateLayout(value)) {
+    options.stateBindings[name.str()] = value.str();
+    return llvm::Error::success();
+  }
   if (name.empty() || value.getAsInteger(10, size) || size <= 0)
     return llvm::createStringError(
-        "--tirx-bind expects <name>=<positive size>, <name>=<element type> "
-        "or <name>=<layout>, got '" +
+        "--tirx-bind expects <name>=<positive size>, <name>=<element type>, "
+        "<name>=<layout> or <name>=<state layout kv|vk>, got '" +
         entry + "'");
   options.bindings[name.str()] = size;
   return llvm::Error::success();

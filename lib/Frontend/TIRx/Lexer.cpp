@@ -60,6 +60,12 @@ llvm::StringRef Token::getKindSpelling(Kind k) {
     return "REG";
   case kw_GRID:
     return "GRID";
+  case kw_and:
+    return "and";
+  case kw_or:
+    return "or";
+  case kw_not:
+    return "not";
   case l_paren:
     return "(";
   case r_paren:
@@ -409,6 +415,9 @@ Token Lexer::lexIdentifier(Token &tok, const char *start) {
                          .Case("SMEM", Token::kw_SMEM)
                          .Case("REG", Token::kw_REG)
                          .Case("GRID", Token::kw_GRID)
+                         .Case("and", Token::kw_and)
+                         .Case("or", Token::kw_or)
+                         .Case("not", Token::kw_not)
                          .Default(Token::identifier);
   return formToken(tok, kind, start);
 }

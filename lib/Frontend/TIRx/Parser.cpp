@@ -132,11 +132,20 @@ private:
   LogicalResult parseGmemDecl(StmtPtr &stmt);
   LogicalResult parseSmemDecl(StmtPtr &stmt);
   LogicalResult parseFor(unsigned indent, StmtPtr &stmt);
+  /// `if cond:` block [`else:` block] at indentation `indent`.
+  LogicalResult parseIf(unsigned indent, StmtPtr &stmt);
+  /// After the ':' of a loop or `if` header: the newline and the indented
+  /// block; `what` names the header in errors.
+  LogicalResult parseIndentedBlock(unsigned indent, StringRef what,
+                                   std::vector<StmtPtr> &body);
   LogicalResult parseReturn(StmtPtr &stmt);
   LogicalResult parseAssignOrStore(StmtPtr &stmt);
   LogicalResult parseStatementEnd();
 
   LogicalResult parseExpr(ExprPtr &expr);
+  LogicalResult parseOr(ExprPtr &expr);
+  LogicalResult parseAnd(ExprPtr &expr);
+  LogicalResult parseNot(ExprPtr &expr);
   LogicalResult parseComparison(ExprPtr &expr);
   LogicalResult parseAdditive(ExprPtr &expr);
   LogicalResult parseMultiplicative(ExprPtr &expr);
@@ -275,6 +284,14 @@ LogicalResult Parser::parseKernel(Kernel &kernel) {
 }
 
 LogicalResult Parser::parseParam(Param &param) {
+  // `inout pool: Tensor[...]`: read and written in place.
+  if (tok.is(Token::identifier) && tok.spelling == "inout") {
+    param.isInOut = true;
+    param.inOutLoc = tok.loc;
+    consume();
+    if (tok.isNot(Token::identifier))
+      return emitExpected("parameter name after 'inout'");
+  }
   if (tok.isNot(Token::identifier))
     return emitExpected("parameter name");
   param.loc = tok.loc;
@@ -588,6 +605,11 @@ LogicalResult Parser::parseStatement(unsigned indent, StmtPtr &stmt) {
     return parseSmemDecl(stmt);
   case Token::kw_for:
     return parseFor(indent, stmt);
+  case Token::kw_if:
+    return parseIf(indent, stmt);
+  case Token::kw_else:
+    return emitError(tok.loc, "'else' without a matching 'if' at this "
+                              "indentation");
   case Token::kw_return:
     return parseReturn(stmt);
   case Token::identifier:
@@ -678,24 +700,57 @@ LogicalResult Parser::parseFor(unsigned indent, StmtPtr &stmt) {
   if (tok.isNot(Token::colon))
     return emitExpected("':' after loop header");
   consume();
+  if (failed(parseIndentedBlock(indent, "loop header", loop->body)))
+    return failure();
+  stmt = std::move(loop);
+  return success();
+}
+
+LogicalResult Parser::parseIndentedBlock(unsigned indent, StringRef what,
+                                         std::vector<StmtPtr> &body) {
   if (tok.isNot(Token::newline))
-    return emitExpected("newline after ':' (the loop body goes on the "
-                        "following, indented lines)");
+    return emitExpected("newline after ':' (the body goes on the following, "
+                        "indented lines)");
   consume();
   if (tok.is(Token::error))
     return failure();
   if (tok.is(Token::r_brace) || tok.is(Token::eof) || tok.column <= indent)
-    return emitExpected("an indented block after loop header");
+    return emitExpected(("an indented block after " + what).str());
 
   unsigned bodyIndent = tok.column;
-  if (failed(parseBlock(bodyIndent, loop->body)))
+  if (failed(parseBlock(bodyIndent, body)))
     return failure();
   // The body ended on a line indented less than it; that line must line up
   // with this block or an outer one.
   if (tok.isNot(Token::r_brace) && tok.isNot(Token::eof) && tok.column > indent)
     return emitError(tok.loc, "inconsistent dedent: this line's indentation "
                               "matches no enclosing block");
-  stmt = std::move(loop);
+  return success();
+}
+
+LogicalResult Parser::parseIf(unsigned indent, StmtPtr &stmt) {
+  DepthGuard guard(*this);
+  if (tooDeep())
+    return emitTooDeep();
+  auto branch = std::make_unique<IfStmt>(tok.loc);
+  consume();
+  if (failed(parseExpr(branch->condition)))
+    return failure();
+  if (tok.isNot(Token::colon))
+    return emitExpected("':' after the condition of 'if'");
+  consume();
+  if (failed(parseIndentedBlock(indent, "'if'", branch->thenBody)))
+    return failure();
+  if (tok.is(Token::kw_else) && tok.column == indent) {
+    branch->elseLoc = tok.loc;
+    consume();
+    if (tok.isNot(Token::colon))
+      return emitExpected("':' after 'else'");
+    consume();
+    if (failed(parseIndentedBlock(indent, "'else'", branch->elseBody)))
+      return failure();
+  }
+  stmt = std::move(branch);
   return success();
 }
 
@@ -778,14 +833,14 @@ LogicalResult Parser::parseExpr(ExprPtr &expr) {
   DepthGuard guard(*this);
   if (tooDeep())
     return emitTooDeep();
-  if (failed(parseComparison(expr)))
+  if (failed(parseOr(expr)))
     return failure();
   if (tok.isNot(Token::kw_if))
     return success();
   SMLoc ifLoc = tok.loc;
   consume();
   ExprPtr condition, falseValue;
-  if (failed(parseComparison(condition)))
+  if (failed(parseOr(condition)))
     return failure();
   if (tok.isNot(Token::kw_else))
     return emitExpected("'else' in conditional expression");
@@ -794,6 +849,51 @@ LogicalResult Parser::parseExpr(ExprPtr &expr) {
     return failure();
   expr = std::make_unique<CondExpr>(
       ifLoc, std::move(expr), std::move(condition), std::move(falseValue));
+  return success();
+}
+
+LogicalResult Parser::parseOr(ExprPtr &expr) {
+  if (failed(parseAnd(expr)))
+    return failure();
+  while (tok.is(Token::kw_or)) {
+    SMLoc opLoc = tok.loc;
+    consume();
+    ExprPtr rhs;
+    if (failed(parseAnd(rhs)))
+      return failure();
+    expr = std::make_unique<BinaryExpr>(opLoc, BinaryOp::Or, std::move(expr),
+                                        std::move(rhs));
+  }
+  return success();
+}
+
+LogicalResult Parser::parseAnd(ExprPtr &expr) {
+  if (failed(parseNot(expr)))
+    return failure();
+  while (tok.is(Token::kw_and)) {
+    SMLoc opLoc = tok.loc;
+    consume();
+    ExprPtr rhs;
+    if (failed(parseNot(rhs)))
+      return failure();
+    expr = std::make_unique<BinaryExpr>(opLoc, BinaryOp::And, std::move(expr),
+                                        std::move(rhs));
+  }
+  return success();
+}
+
+LogicalResult Parser::parseNot(ExprPtr &expr) {
+  if (tok.isNot(Token::kw_not))
+    return parseComparison(expr);
+  DepthGuard guard(*this);
+  if (tooDeep())
+    return emitTooDeep();
+  SMLoc opLoc = tok.loc;
+  consume();
+  ExprPtr operand;
+  if (failed(parseNot(operand)))
+    return failure();
+  expr = std::make_unique<UnaryExpr>(opLoc, UnaryOp::Not, std::move(operand));
   return success();
 }
 

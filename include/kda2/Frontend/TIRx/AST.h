@@ -171,6 +171,7 @@ struct CallExpr : Expr {
 /// Unary operators.
 enum class UnaryOp {
   Neg, ///< `-x`
+  Not, ///< `not x`
 };
 
 /// Returns the source spelling of `op`, e.g. "-".
@@ -178,6 +179,8 @@ inline llvm::StringRef stringifyUnaryOp(UnaryOp op) {
   switch (op) {
   case UnaryOp::Neg:
     return "-";
+  case UnaryOp::Not:
+    return "not";
   }
   return "?";
 }
@@ -209,6 +212,8 @@ enum class BinaryOp {
   Mul, ///< `*`
   Div, ///< `/`
   Rem, ///< `%`
+  And, ///< `and`
+  Or,  ///< `or`
 };
 
 /// Returns the source spelling of `op`, e.g. "<=".
@@ -236,6 +241,10 @@ inline llvm::StringRef stringifyBinaryOp(BinaryOp op) {
     return "/";
   case BinaryOp::Rem:
     return "%";
+  case BinaryOp::And:
+    return "and";
+  case BinaryOp::Or:
+    return "or";
   }
   return "?";
 }
@@ -434,6 +443,7 @@ public:
     GmemDecl, ///< GmemDeclStmt: `GMEM {...} q, k`.
     SmemDecl, ///< SmemDeclStmt: `SMEM {...} s: Tensor[...]`.
     For,      ///< ForStmt: `for i in schedule.block(32):`.
+    If,       ///< IfStmt: `if slot >= 0:` … `else:` ….
     Assign,   ///< AssignStmt: `val = ...`, `acc += ...`.
     Store,    ///< StoreStmt: `s_mem[i, j] = ...`.
     Return,   ///< ReturnStmt: `return o, s`.
@@ -519,6 +529,23 @@ struct ForStmt : Stmt {
   std::vector<StmtPtr> body;
   /// LLVM-style RTTI hook.
   static bool classof(const Stmt *s) { return s->getKind() == Kind::For; }
+};
+
+/// `if condition:` followed by an indented block, optionally `else:` and
+/// another block at the same indentation as the `if`. `loc` is `if`.
+struct IfStmt : Stmt {
+  /// Constructs an empty conditional at `loc`.
+  explicit IfStmt(llvm::SMLoc loc) : Stmt(Kind::If, loc) {}
+  /// The condition; never null.
+  ExprPtr condition;
+  /// The statements run when the condition holds; at least one.
+  std::vector<StmtPtr> thenBody;
+  /// The statements run otherwise; empty without `else:`.
+  std::vector<StmtPtr> elseBody;
+  /// Location of `else` (invalid without it).
+  llvm::SMLoc elseLoc;
+  /// LLVM-style RTTI hook.
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::If; }
 };
 
 /// Assignment operators.
@@ -607,6 +634,11 @@ struct Param {
   /// The element type of a scalar parameter (`scale: f32`); empty for a
   /// tensor.
   std::string scalarType;
+  /// `inout name: Tensor[...]`: a parameter the kernel reads and writes in
+  /// place (a state pool).
+  bool isInOut = false;
+  /// Location of `inout` (invalid without it).
+  llvm::SMLoc inOutLoc;
   /// Location of the scalar type name.
   llvm::SMLoc scalarTypeLoc;
 };

@@ -31,6 +31,9 @@ struct ImportTIRxOptions {
   std::map<std::string, std::string> typeBindings;
   /// Layout parameters (`SL=VK`): `GMEM {layout=SL}` means that layout.
   std::map<std::string, std::string> layoutBindings;
+  /// Names bound to a state layout (`--tirx-bind=SS=kv`): usable as the
+  /// value of `state=` in GMEM declarations.
+  std::map<std::string, std::string> stateBindings;
 };
 
 /// The element type a .tirx dtype name denotes (f16, bf16, f32, f64, bool,

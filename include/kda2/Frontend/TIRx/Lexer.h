@@ -52,6 +52,9 @@ struct Token {
     kw_SMEM,   ///< `SMEM`
     kw_REG,    ///< `REG`
     kw_GRID,   ///< `GRID`
+    kw_and,    ///< `and`
+    kw_or,     ///< `or`
+    kw_not,    ///< `not`
 
     // Punctuation.
     l_paren,     ///< `(`

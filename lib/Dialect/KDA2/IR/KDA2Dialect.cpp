@@ -69,6 +69,22 @@ LogicalResult KDA2Dialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned regionIndex,
                                                     unsigned argIndex,
                                                     NamedAttribute attr) {
+  if (attr.getName() == getStateAttrName()) {
+    if (!isa<KernelOp>(op))
+      return op->emitError() << "'" << getStateAttrName()
+                             << "' is only valid on kda2.kernel arguments";
+    if (!isa<StateLayoutAttr>(attr.getValue()))
+      return op->emitError() << "'" << getStateAttrName() << "' of argument #"
+                             << argIndex << " must be #kda2.state<kv|vk>";
+    auto type = dyn_cast<KDA2TensorType>(
+        cast<KernelOp>(op).getArgumentTypes()[argIndex]);
+    if (!type || type.getRank() < 2)
+      return op->emitError() << "'" << getStateAttrName() << "' on argument #"
+                             << argIndex
+                             << ": a state is a tensor of rank 2 or more "
+                                "(its last two dimensions are K and V)";
+    return success();
+  }
   if (attr.getName() != getIOAttrName())
     return op->emitError() << "unknown kda2 argument attribute '"
                            << attr.getName().getValue() << "'";

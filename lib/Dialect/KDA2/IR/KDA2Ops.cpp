@@ -15,6 +15,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -282,20 +283,80 @@ LogicalResult KernelOp::verify() {
                            << " must live in gmem, got "
                            << stringifyMemorySpace(tensor.getMemorySpace());
   }
+  if (failed(verifyStateLayouts()))
+    return failure();
   ArrayAttr grid = getGridAttr();
   if (!grid)
     return success();
-  // Every grid dimension is implicit in some argument (among its leading
-  // run of grid dimensions).
+  // Every grid dimension is a dimension of some argument: the launch
+  // learns its size from there. (It need not lead one: a packed batch
+  // enumerates (sequence, head) with heads in the middle of [tokens, h, K].)
   llvm::StringSet<> covered;
   for (Type type : getArgumentTypes())
     if (auto tensor = dyn_cast<KDA2TensorType>(type))
-      for (unsigned d = 0, e = getImplicitGridRank(tensor, *this); d < e; ++d)
+      for (unsigned d = 0, e = tensor.getRank(); d < e; ++d)
         covered.insert(tensor.getDimName(d));
   for (auto nameAttr : grid.getAsRange<StringAttr>())
     if (!covered.contains(nameAttr.getValue()))
       return emitOpError() << "grid dimension '" << nameAttr.getValue()
-                           << "' does not lead any argument";
+                           << "' is not a dimension of any argument (the "
+                              "launch could not know its size)";
+  return success();
+}
+
+std::optional<std::pair<unsigned, StateLayout>> KernelOp::getStateLayout() {
+  for (unsigned i = 0, e = getNumArguments(); i < e; ++i)
+    if (auto state = getArgAttrOfType<StateLayoutAttr>(
+            i, KDA2Dialect::getStateAttrName()))
+      return std::make_pair(i, state.getValue());
+  return std::nullopt;
+}
+
+/// The states of one kernel, and of every kernel in the same module, share
+/// one layout: a prefill that writes K-major states and a decode that reads
+/// V-major ones would transpose every state silently (invisibly so when
+/// K == V).
+LogicalResult KernelOp::verifyStateLayouts() {
+  auto argName = [](KernelOp kernel, unsigned i) {
+    ArrayAttr names = kernel.getArgNamesAttr();
+    if (names && i < names.size())
+      return ("'" + cast<StringAttr>(names[i]).getValue() + "'").str();
+    return "#" + std::to_string(i);
+  };
+  std::optional<std::pair<unsigned, StateLayout>> first = getStateLayout();
+  if (!first)
+    return success();
+  for (unsigned i = 0, e = getNumArguments(); i < e; ++i)
+    if (auto state = getArgAttrOfType<StateLayoutAttr>(
+            i, KDA2Dialect::getStateAttrName());
+        state && state.getValue() != first->second)
+      return emitOpError() << "state " << argName(*this, i) << " is "
+                           << stringifyStateLayout(state.getValue())
+                           << " but state " << argName(*this, first->first)
+                           << " is " << stringifyStateLayout(first->second)
+                           << "; one kernel's states share one layout";
+  auto module = dyn_cast_or_null<ModuleOp>((*this)->getParentOp());
+  if (!module)
+    return success();
+  // Against the kernels before this one: a conflict is reported once, at
+  // the later kernel.
+  for (KernelOp other : module.getOps<KernelOp>()) {
+    if (other == *this)
+      break;
+    std::optional<std::pair<unsigned, StateLayout>> theirs =
+        other.getStateLayout();
+    if (theirs && theirs->second != first->second)
+      return emitOpError()
+             << "stores state " << argName(*this, first->first) << " "
+             << (first->second == StateLayout::kv ? "K-major (kv)"
+                                                  : "V-major (vk)")
+             << ", but kernel @" << other.getSymName() << " in the same module "
+             << "stores state " << argName(other, theirs->first) << " "
+             << (theirs->second == StateLayout::kv ? "K-major (kv)"
+                                                   : "V-major (vk)")
+             << "; the kernels of one module hand states to each other and "
+                "must agree";
+  }
   return success();
 }
 
@@ -462,6 +523,93 @@ LogicalResult GridIndexOp::verify() {
     return success();
   return emitOpError() << "'" << getName()
                        << "' is not a grid dimension of the enclosing kernel";
+}
+
+//===----------------------------------------------------------------------===//
+// IfOp
+//===----------------------------------------------------------------------===//
+
+void IfOp::build(OpBuilder &builder, OperationState &state, Value condition,
+                 bool withElseRegion) {
+  state.addOperands(condition);
+  state.addRegion()->push_back(new Block());
+  Region *elseRegion = state.addRegion();
+  if (withElseRegion)
+    elseRegion->push_back(new Block());
+}
+
+/// The innermost enclosing thread or warp loop whose induction variable
+/// `value` depends on (through the ops that compute it), or null.
+static LoopOp threadVariantSource(Value value) {
+  SmallVector<Value> work = {value};
+  llvm::SmallPtrSet<Value, 16> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto loop = dyn_cast<LoopOp>(arg.getOwner()->getParentOp());
+      if (loop && (loop.getMapping() == LoopMapping::thread ||
+                   loop.getMapping() == LoopMapping::warp))
+        return loop;
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    // A value computed inside a region (a loop body) is not traced further
+    // than its op's operands.
+    for (Value operand : def->getOperands())
+      work.push_back(operand);
+  }
+  return {};
+}
+
+LogicalResult IfOp::verify() {
+  if (!(*this)->getParentOfType<LoopOp>())
+    return emitOpError() << "must be inside a schedule loop";
+  if (!getElseRegion().empty() && getElseRegion().front().getNumArguments())
+    return emitOpError() << "regions take no arguments";
+  LoopOp source = threadVariantSource(getCondition());
+  if (!source)
+    return success();
+  // The condition can differ between threads: nothing in the regions may
+  // need every thread of a warp or block.
+  bool lanesCombine = source.getLanesPerIteration() > 1;
+  for (auto loop = (*this)->getParentOfType<LoopOp>(); loop && !lanesCombine;
+       loop = loop->getParentOfType<LoopOp>())
+    if (ArrayAttr annotations = loop.getAnnotationsAttr())
+      lanesCombine = llvm::any_of(
+          annotations, [](Attribute a) { return isa<WarpReduceAttr>(a); });
+  Operation *culprit = nullptr;
+  StringRef why;
+  (*this)->walk([&](Operation *op) {
+    if (culprit || op == getOperation())
+      return;
+    if (auto loop = dyn_cast<LoopOp>(op);
+        loop && loop.getMapping() != LoopMapping::serial) {
+      culprit = op;
+      why = "a parallel loop";
+    } else if (isa<MatmulOp>(op)) {
+      culprit = op;
+      why = "a tensor-core product (every thread of the warp takes part)";
+    } else if (isa<CounterOp>(op)) {
+      culprit = op;
+      why = "a counter";
+    } else if (isa<ReduceOp>(op) && lanesCombine) {
+      culprit = op;
+      why = "a reduction across the lanes of an iteration (warp shuffles)";
+    }
+  });
+  if (!culprit)
+    return success();
+  InFlightDiagnostic diag =
+      emitOpError() << "the condition depends on the variable of a "
+                    << stringifyLoopMapping(source.getMapping())
+                    << " loop, so threads of one warp can take different "
+                       "branches, but a branch holds "
+                    << why;
+  diag.attachNote(culprit->getLoc()) << "here";
+  diag.attachNote(source.getLoc()) << "the loop";
+  return diag;
 }
 
 //===----------------------------------------------------------------------===//

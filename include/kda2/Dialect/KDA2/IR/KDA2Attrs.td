@@ -101,6 +101,24 @@ def KDA2_IOKindAttr : EnumAttr<KDA2_Dialect, KDA2_IOKind, "io"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+def KDA2_StateLayout : I32EnumAttr<"StateLayout",
+    "memory order of a recurrent state's K x V matrix", [
+    I32EnumAttrCase<"kv", 0>, I32EnumAttrCase<"vk", 1>]> {
+  let cppNamespace = "::mlir::kda2";
+  let genSpecializedAttr = 0;
+}
+def KDA2_StateLayoutAttr : EnumAttr<KDA2_Dialect, KDA2_StateLayout, "state"> {
+  let summary = "`GMEM {state=kv|vk}`: the typed layout of a recurrent state";
+  let description = [{
+    On a kernel argument (`{kda2.state = #kda2.state<kv>}`): the argument
+    holds recurrent states, each a K x V matrix stored K-major (`kv`: element
+    (k, v) at k * V + v, flash-linear-attention's layout) or V-major (`vk`:
+    at v * K + k). Kernels of one module share one state layout, and the
+    runtime checks the layout a caller states against it, also when K == V.
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
 //===----------------------------------------------------------------------===//
 // Constraint annotations on loops
 //===----------------------------------------------------------------------===//

@@ -50,6 +50,10 @@ def KDA2_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getIOAttrName() {
       return "kda2.io";
     }
+    /// Name of the kernel-argument attribute giving a state's layout.
+    static constexpr ::llvm::StringLiteral getStateAttrName() {
+      return "kda2.state";
+    }
 
   private:
     void registerAttributes();

@@ -85,6 +85,12 @@ def KDA2_KernelOp : KDA2_Op<"kernel", [
   let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
                                  "::mlir::FunctionType":$type)>];
   let extraClassDeclaration = [{
+    /// The first argument with a `kda2.state` layout and that layout.
+    std::optional<std::pair<unsigned, ::mlir::kda2::StateLayout>>
+    getStateLayout();
+    /// Checks that the kernel's states, and those of the other kernels of
+    /// its module, share one layout.
+    ::llvm::LogicalResult verifyStateLayouts();
     //===------------------------------------------------------------------===//
     // FunctionOpInterface
     //===------------------------------------------------------------------===//
@@ -268,6 +274,48 @@ def KDA2_LoopOp : KDA2_Op<"loop", [SingleBlock, NoTerminator,
     /// Lanes per iteration (1 unless `lanes` is set).
     int64_t getLanesPerIteration() {
       return getLanes() ? static_cast<int64_t>(*getLanes()) : 1;
+    }
+  }];
+}
+
+def KDA2_IfOp : KDA2_Op<"if", [SingleBlock, NoTerminator, NoRegionArguments,
+    RecursiveMemoryEffects]> {
+  let summary = "run a region when a condition holds, another otherwise";
+  let description = [{
+    `if cond:` / `else:` in .tirx: the `then` region runs when `condition`
+    holds, the optional `else` region otherwise. Only statements inside a
+    schedule loop are conditional. Names bound in a region are local to it
+    (an `if` has no results); stores are its effect.
+
+    When the condition can differ between the threads of a
+    `schedule.thread` / `schedule.warp` loop (it depends on that loop's
+    variable), the regions may not hold what needs every thread of a warp
+    or block: lane reductions (warp shuffles), tensor-core products,
+    counters, or parallel loops. A condition of uniform code (outside thread
+    loops, or independent of their variables) has no such limit.
+
+    ```mlir
+    kda2.if %valid {
+      kda2.store %s, %pool[%slot, %c] : ...
+    } else {
+      kda2.store %zero, %o[%tok, %c] : ...
+    }
+    ```
+  }];
+  let arguments = (ins I1:$condition);
+  let regions = (region SizedRegion<1>:$thenRegion, AnyRegion:$elseRegion);
+  let assemblyFormat = [{
+    $condition $thenRegion (`else` $elseRegion^)? attr-dict
+  }];
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$condition,
+                                 "bool":$withElseRegion)>];
+  let extraClassDeclaration = [{
+    ::mlir::Block *getThenBlock() { return &getThenRegion().front(); }
+    /// The else block, or null.
+    ::mlir::Block *getElseBlock() {
+      return getElseRegion().empty() ? nullptr : &getElseRegion().front();
     }
   }];
 }
