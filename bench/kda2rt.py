@@ -49,25 +49,58 @@ class Runtime:
 
 
 class KdaDecodeArgs(C.Structure):
+    """kda2rt_kda_decode_args (kda2rt.h)."""
     _fields_ = [(name, P) for name in ("q", "k", "v", "g", "beta", "h0", "o", "ht")] + \
         [(name, C.c_int64) for name in ("n", "t", "h", "k_dim", "v_dim")] + \
-        [("scale", C.c_double), ("dtype", C.c_char_p)]
+        [("scale", C.c_double), ("dtype", C.c_char_p), ("state_layout", C.c_char_p)]
+
+
+class KdaDecodePoolArgs(C.Structure):
+    """kda2rt_kda_decode_pool_args (kda2rt.h; docs/Runtime.md, the serving contract)."""
+    _fields_ = [(name, P) for name in ("q", "k", "v", "g", "beta", "cu_seqlens",
+                                       "state_indices", "has_initial_state", "pool", "o")] + \
+        [(name, C.c_int64) for name in ("n", "total_tokens", "h", "k_dim", "v_dim", "slots")] + \
+        [("scale", C.c_double), ("dtype", C.c_char_p), ("state_dtype", C.c_char_p),
+         ("state_layout", C.c_char_p)]
 
 
 class Kernel:
     def __init__(self, runtime, handle):
         self.runtime, self.handle = runtime, handle
 
-    def kda_decode(self, q, k, v, g, beta, h0, o, ht, scale, stream, dtype="bf16"):
-        """The typed C ABI entry point kda2rt_kda_decode (argument checks + launch)."""
+    def kda_decode(self, q, k, v, g, beta, h0, o, ht, scale, stream, dtype="bf16",
+                   state_layout="kv"):
+        """The typed C ABI entry point kda2rt_kda_decode (argument checks + launch).
+        state_layout: "kv" (h0/ht [n, h, K, V]) or "vk" ([n, h, V, K]), the kernel's."""
         rt = self.runtime.rt
         rt.kda2rt_kda_decode.argtypes = [P, C.POINTER(KdaDecodeArgs), P, S, Z]
         rt.kda2rt_kda_decode.restype = I
         n, t, h, kd = q.shape
         args = KdaDecodeArgs(*(x.data_ptr() for x in (q, k, v, g, beta, h0, o, ht)),
-                             n, t, h, kd, v.shape[-1], scale, dtype.encode())
+                             n, t, h, kd, v.shape[-1], scale, dtype.encode(),
+                             state_layout.encode())
         self.runtime._check(rt.kda2rt_kda_decode(self.handle, C.byref(args), P(stream),
                                                  self.runtime._err, 4096), "kda_decode")
+
+    def kda_decode_pool(self, q, k, v, g, beta, cu_seqlens, state_indices,
+                        has_initial_state, pool, o, scale, stream, dtype="bf16",
+                        state_dtype="f32", state_layout="kv"):
+        """kda2rt_kda_decode_pool: q, k, g [T, h, K]; v, o [T, h, V]; beta [T, h];
+        cu_seqlens [n + 1], state_indices [n], has_initial_state [n] int32;
+        pool [slots, h, K, V] ("kv") or [slots, h, V, K] ("vk"), updated in place."""
+        rt = self.runtime.rt
+        rt.kda2rt_kda_decode_pool.argtypes = [P, C.POINTER(KdaDecodePoolArgs), P, S, Z]
+        rt.kda2rt_kda_decode_pool.restype = I
+        total, h, kd = q.shape
+        n = state_indices.shape[0]
+        args = KdaDecodePoolArgs(
+            *(x.data_ptr() for x in (q, k, v, g, beta, cu_seqlens, state_indices,
+                                     has_initial_state, pool, o)),
+            n, total, h, kd, v.shape[-1], pool.shape[0], scale, dtype.encode(),
+            state_dtype.encode(), state_layout.encode())
+        self.runtime._check(rt.kda2rt_kda_decode_pool(self.handle, C.byref(args), P(stream),
+                                                      self.runtime._err, 4096),
+                            "kda_decode_pool")
 
     def metadata(self):
         return self.runtime.rt.kda2rt_kernel_metadata(self.handle).decode()

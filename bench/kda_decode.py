@@ -132,7 +132,8 @@ def run_decode(rt, kernels, fla_fwd, B, T, H, D, variant, results, vb=None, lane
     # The typed C ABI (kda2rt_kda_decode) must give bit-identical results.
     o2, ht2 = torch.full_like(o, float("nan")), torch.full_like(ht, float("nan"))
     kernel.kda_decode(q, k, v, g, beta, h0_run, o2, ht2, scale,
-                      torch.cuda.current_stream().cuda_stream, dtype)
+                      torch.cuda.current_stream().cuda_stream, dtype,
+                      "kv" if variant == "kfirst" else "vk")
     torch.cuda.synchronize()
     c_abi_identical = bool(torch.equal(o, o2) and torch.equal(ht, ht2))
     ht_k = ht if variant == "kfirst" else ht.transpose(-1, -2)

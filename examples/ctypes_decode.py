@@ -11,7 +11,7 @@ recurrence (docs/Bundle.md, kda2/Runtime/Reference.h):
     S = (I - beta k k^T) diag(exp(g)) S + beta k v^T,   o = scale * S^T q
 
 usage: examples/ctypes_decode.py <bundle.so> [--lib build/lib/libkda2rt.so]
-       [--op kda_decode] [--n 8] [--h 4] [--dim 128] [--numpy]
+       [--op kda_decode] [--n 8] [--h 4] [--dim 128] [--layout kv|vk] [--numpy]
 Exit code 0 when the results match, 1 otherwise. Run on a GPU machine.
 """
 import argparse
@@ -28,7 +28,8 @@ class DecodeArgs(C.Structure):
     """kda2rt_kda_decode_args (kda2rt.h)."""
     _fields_ = ([(f, P) for f in ("q", "k", "v", "g", "beta", "h0", "o", "ht")]
                 + [(f, C.c_int64) for f in ("n", "t", "h", "k_dim", "v_dim")]
-                + [("scale", C.c_double), ("dtype", C.c_char_p)])
+                + [("scale", C.c_double), ("dtype", C.c_char_p),
+                   ("state_layout", C.c_char_p)])
 
 
 def bf16_round(x):
@@ -62,6 +63,10 @@ def main():
     ap.add_argument("--n", type=int, default=8)
     ap.add_argument("--h", type=int, default=4)
     ap.add_argument("--dim", type=int, default=128)
+    ap.add_argument("--layout", choices=("kv", "vk"), default="kv",
+                    help="the state layout of the bundle's kernel: kv = [n, h, K, V] "
+                    "(K-major), vk = [n, h, V, K] (V-major); the call is refused when "
+                    "it is not the kernel's")
     ap.add_argument("--numpy", action="store_true", help="do not use PyTorch")
     a = ap.parse_args()
 
@@ -93,9 +98,13 @@ def main():
     g = rng.uniform(-0.1, -0.001, (n, t, h, d)).astype(np.float32)
     beta = rng.uniform(0.1, 0.9, (n, t, h)).astype(np.float32)
     h0 = rng.uniform(-0.1, 0.1, (n, h, d, d)).astype(np.float32)
+    # The kernel's layout; the reference works K-major.
+    vk = a.layout == "vk"
+    h0_run = np.ascontiguousarray(h0.transpose(0, 1, 3, 2)) if vk else h0
     scale = d ** -0.5
     err = C.create_string_buffer(2048)
-    args = DecodeArgs(n=n, t=t, h=h, k_dim=d, v_dim=d, scale=scale, dtype=b"bf16")
+    args = DecodeArgs(n=n, t=t, h=h, k_dim=d, v_dim=d, scale=scale, dtype=b"bf16",
+                      state_layout=a.layout.encode())
 
     use_torch = not a.numpy
     if use_torch:
@@ -106,7 +115,7 @@ def main():
     if use_torch:
         dev = torch.device("cuda")
         tq, tk, tv = (torch.from_numpy(x).to(dev, torch.bfloat16) for x in (q, k, v))
-        tg, tb, th0 = (torch.from_numpy(x).to(dev) for x in (g, beta, h0))
+        tg, tb, th0 = (torch.from_numpy(x).to(dev) for x in (g, beta, h0_run))
         to = torch.full((n, t, h, d), float("nan"), dtype=torch.bfloat16, device=dev)
         tht = torch.full((n, h, d, d), float("nan"), dtype=torch.float32, device=dev)
         for f, x in zip(("q", "k", "v", "g", "beta", "h0", "o", "ht"),
@@ -124,7 +133,7 @@ def main():
         rt.kda2rt_memcpy_dtoh.argtypes = [I, P, P, Z, C.c_char_p, Z]
         rt.kda2rt_mem_free.argtypes = [I, P, C.c_char_p, Z]
         bits = lambda x: (x.view(np.uint32) >> 16).astype(np.uint16)
-        hosts = [bits(q), bits(k), bits(v), g, beta, h0,
+        hosts = [bits(q), bits(k), bits(v), g, beta, h0_run,
                  np.full((n, t, h, d), 0xFFFF, np.uint16),
                  np.full((n, h, d, d), np.nan, np.float32)]
         ptrs = []
@@ -147,6 +156,8 @@ def main():
         sys.exit(f"kda2_bundle_kda_decode -> {rc}: {err.value.decode()}")
 
     ref_o, ref_s = reference(q, k, v, g, beta, h0, scale)
+    if vk:
+        got_ht = got_ht.transpose(0, 1, 3, 2)
     rel = lambda x, y: float(np.linalg.norm(x - y) / np.linalg.norm(y))
     e_o, e_s = rel(got_o, ref_o), rel(got_ht, ref_s)
     ok = e_o < 2e-2 and e_s < 1e-3

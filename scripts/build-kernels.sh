@@ -46,6 +46,18 @@ compile kda_decode_gate_softplus.tirx kda_decode_gate_softplus_k128 \
   "IN=bf16,K=128,V=128,VB=32,NVB=4,LANES=4"
 compile kda_decode_varlen.tirx kda_decode_varlen_k128 "IN=bf16,K=128,V=128,VB=32,NVB=4,LANES=4"
 compile kda_decode_fused.tirx kda_decode_fused_k128 "IN=bf16,K=128,V=128,VB=32,NVB=4"
+# Serving: the indexed in-place state pool (decode, speculative decode),
+# fp32 and bf16 states, K- and V-major, K != V.
+for st in f32 bf16; do
+  for ss in kv vk; do
+    compile kda_decode_pool.tirx kda_decode_pool_k128_${st}_$ss \
+      "IN=bf16,ST=$st,SS=$ss,K=128,V=128,VB=32,NVB=4,LANES=4"
+    compile kda_decode_spec.tirx kda_decode_spec_k128_${st}_$ss \
+      "IN=bf16,ST=$st,SS=$ss,K=128,V=128,VB=32,NVB=4,LANES=4"
+  done
+done
+compile kda_decode_pool.tirx kda_decode_pool_k128v64_f32_vk "IN=bf16,ST=f32,SS=vk,K=128,V=64,VB=32,NVB=2,LANES=4"
+compile kda_decode_spec.tirx kda_decode_spec_k128v64_f32_kv "IN=bf16,ST=f32,SS=kv,K=128,V=64,VB=32,NVB=2,LANES=4"
 # fp16 inputs (q, k, v, o): the same templates with IN=f16.
 for d in 64 128 256; do
   compile kda_decode_vsplit.tirx kda_decode_vsplit_k${d}_vb32_l4_f16 \

@@ -441,6 +441,18 @@ Status Bundle::decodeStep(int device, std::string_view op,
     return invalid("decode step: the KDA decode kernels take f32 states, "
                    "the pool holds " +
                    std::string(dtypeName(layout.dtype)));
+  // The pool's layout must be the call's; checkKdaDecode then holds the
+  // call to the kernel's `state` lines, so pool and kernel agree.
+  StateOrder poolOrder = layout.vFirst ? StateOrder::VK : StateOrder::KV;
+  StateOrder callOrder;
+  if (args.stateLayout && parseStateOrder(args.stateLayout, callOrder) &&
+      callOrder != poolOrder)
+    return invalid(std::string("decode step: the state pool stores its "
+                               "states ") +
+                   stateOrderDescription(poolOrder) +
+                   (layout.vFirst ? " (created with KDA2RT_STATE_V_FIRST)"
+                                  : " (created without KDA2RT_STATE_V_FIRST)") +
+                   ", the call says " + stateOrderDescription(callOrder));
   StateView view;
   KDA2RT_TRY(states.lookupBatch(ids, n, view));
   auto ptr = [](CUdeviceptr p) {

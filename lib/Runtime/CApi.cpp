@@ -128,6 +128,32 @@ KdaDecodeArgs toKdaDecodeArgs(const kda2rt_kda_decode_args &args) {
   a.vDim = args.v_dim;
   a.scale = args.scale;
   a.dtype = args.dtype;
+  a.stateLayout = args.state_layout;
+  return a;
+}
+
+KdaDecodePoolArgs toKdaDecodePoolArgs(const kda2rt_kda_decode_pool_args &args) {
+  KdaDecodePoolArgs a;
+  a.q = args.q;
+  a.k = args.k;
+  a.v = args.v;
+  a.g = args.g;
+  a.beta = args.beta;
+  a.cuSeqlens = args.cu_seqlens;
+  a.stateIndices = args.state_indices;
+  a.hasInitialState = args.has_initial_state;
+  a.pool = args.pool;
+  a.o = args.o;
+  a.n = args.n;
+  a.totalTokens = args.total_tokens;
+  a.h = args.h;
+  a.kDim = args.k_dim;
+  a.vDim = args.v_dim;
+  a.slots = args.slots;
+  a.scale = args.scale;
+  a.dtype = args.dtype;
+  a.stateDtype = args.state_dtype;
+  a.stateLayout = args.state_layout;
   return a;
 }
 
@@ -335,6 +361,36 @@ int kda2rt_kda_decode_query(kda2rt_kernel kernel,
   }
   // A "no" is an answer, not an error: the last-error slot stays as it is.
   Status s = checkKdaDecode(kernel->kernel.info(), toKdaDecodeArgs(*args));
+  copyString(s.ok() ? std::string() : s.message(), reason, reasonlen);
+  return s.ok() ? 1 : 0;
+}
+int kda2rt_kda_decode_pool(kda2rt_kernel kernel,
+                           const kda2rt_kda_decode_pool_args *args,
+                           void *stream, char *err, size_t errlen) noexcept {
+  if (!kernel || !args)
+    return finish(invalid("kda2rt_kda_decode_pool: kernel or args is NULL"),
+                  err, errlen);
+  return finish(launchKdaDecodePool(kernel->kernel, toKdaDecodePoolArgs(*args),
+                                    static_cast<CUstream>(stream)),
+                err, errlen);
+}
+int kda2rt_kda_decode_pool_query(kda2rt_kernel kernel,
+                                 const kda2rt_kda_decode_pool_args *args,
+                                 char *reason, size_t reasonlen) noexcept {
+  if (!kernel || !args) {
+    (void)finish(
+        invalid("kda2rt_kda_decode_pool_query: kernel or args is NULL"),
+        reason, reasonlen);
+    return -1;
+  }
+  // Everything the call checks before the driver: the arguments, then the
+  // launch configuration (dimensions the kernel needs, grid limits).
+  const KernelInfo &info = kernel->kernel.info();
+  LaunchArgs launch;
+  Status s = kdaDecodePoolLaunchArgs(info, toKdaDecodePoolArgs(*args), launch);
+  LaunchConfig config;
+  if (s.ok())
+    s = computeLaunchConfig(info, launch, config);
   copyString(s.ok() ? std::string() : s.message(), reason, reasonlen);
   return s.ok() ? 1 : 0;
 }

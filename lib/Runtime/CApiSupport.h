@@ -42,6 +42,7 @@ Status launchArgsFromC(const char *fn, const char **ptr_names,
                        const char **scalar_names, const double *scalars,
                        int nscalar, LaunchArgs &out);
 KdaDecodeArgs toKdaDecodeArgs(const kda2rt_kda_decode_args &args);
+KdaDecodePoolArgs toKdaDecodePoolArgs(const kda2rt_kda_decode_pool_args &args);
 
 } // namespace kda2::runtime::capi
 

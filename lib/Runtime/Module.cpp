@@ -84,6 +84,40 @@ const char *kda2::runtime::scalarTypeName(ScalarType type) {
   return "?";
 }
 
+const char *kda2::runtime::stateOrderName(StateOrder order) {
+  switch (order) {
+  case StateOrder::KV:
+    return "kv";
+  case StateOrder::VK:
+    return "vk";
+  case StateOrder::None:
+    break;
+  }
+  return "none";
+}
+
+const char *kda2::runtime::stateOrderDescription(StateOrder order) {
+  switch (order) {
+  case StateOrder::KV:
+    return "K-major (kv)";
+  case StateOrder::VK:
+    return "V-major (vk)";
+  case StateOrder::None:
+    break;
+  }
+  return "undeclared";
+}
+
+bool kda2::runtime::parseStateOrder(std::string_view text, StateOrder &out) {
+  if (text == "kv")
+    out = StateOrder::KV;
+  else if (text == "vk")
+    out = StateOrder::VK;
+  else
+    return false;
+  return true;
+}
+
 //===----------------------------------------------------------------------===//
 // KernelInfo
 //===----------------------------------------------------------------------===//
@@ -241,11 +275,23 @@ private:
   Status directive(size_t line, const std::vector<std::string_view> &f);
   Status argDirective(size_t line, const std::vector<std::string_view> &f);
 
+  /// Resolves the `state` lines against the arguments (they may come
+  /// before or after the `arg ptr` line they name).
+  Status resolveStates();
+
+  /// A `state <arg> <kv|vk>` line, resolved after the whole text is read.
+  struct StateLine {
+    size_t line = 0;
+    std::string arg;
+    StateOrder order = StateOrder::None;
+  };
+
   std::string_view text_;
   KernelInfo &info_;
   size_t nameLine_ = 0, blockLine_ = 0, gridXLine_ = 0, gridYLine_ = 0,
          smemLine_ = 0, endLine_ = 0, countersLine_ = 0;
   std::vector<size_t> counterLines_;
+  std::vector<StateLine> states_;
 };
 
 Status MetadataParser::directive(size_t line,
@@ -368,6 +414,26 @@ Status MetadataParser::directive(size_t line,
         return error(line, "duplicate variant for " + v.dim + " = " +
                                std::to_string(v.value));
     info_.variants.push_back(std::move(v));
+    return Status::success();
+  }
+  if (d == "state") {
+    // state <arg> <kv|vk>: the layout of the recurrent state in pointer
+    // argument <arg> (checked against the arguments after the last line).
+    if (n != 2)
+      return fieldCount(line, d, 2, n);
+    StateLine st;
+    st.line = line;
+    KDA2RT_TRY(name(line, f[1], "argument name", st.arg));
+    if (!parseStateOrder(f[2], st.order))
+      return error(line, "bad state layout " + quoted(f[2]) +
+                             " (expected kv: K-major [.., K, V], or vk: "
+                             "V-major [.., V, K])");
+    for (const StateLine &other : states_)
+      if (other.arg == st.arg)
+        return error(line, "duplicate 'state' line for " + quoted(st.arg) +
+                               " (first on line " +
+                               std::to_string(other.line) + ")");
+    states_.push_back(std::move(st));
     return Status::success();
   }
   if (d == "end") {
@@ -522,6 +588,25 @@ Status MetadataParser::argDirective(size_t line,
                          "tensormap)");
 }
 
+Status MetadataParser::resolveStates() {
+  for (const StateLine &st : states_) {
+    ArgInfo *arg = nullptr;
+    for (ArgInfo &a : info_.args)
+      if (a.name == st.arg)
+        arg = &a;
+    if (!arg)
+      return error(st.line, "'state' names " + quoted(st.arg) +
+                                ", which is not an argument");
+    if (arg->kind != ArgInfo::Ptr)
+      return error(st.line, "'state' names " + quoted(st.arg) +
+                                ", which is not a pointer argument (line " +
+                                std::to_string(arg->line) + ")");
+    arg->stateLayout = st.order;
+    arg->stateLine = st.line;
+  }
+  return Status::success();
+}
+
 Status MetadataParser::run() {
   size_t nul = text_.find('\0');
   if (nul != std::string_view::npos)
@@ -564,6 +649,7 @@ Status MetadataParser::run() {
     return error(endLine_, "missing 'name' directive");
   if (!blockLine_)
     return error(endLine_, "missing 'block' directive");
+  KDA2RT_TRY(resolveStates());
   int64_t slots = 0;
   for (const ArgInfo &a : info_.args)
     if (a.kind == ArgInfo::Counters)
@@ -646,6 +732,9 @@ std::string kda2::runtime::formatKernelMetadata(const KernelInfo &info) {
     }
     s += "\n";
   }
+  for (const ArgInfo &a : info.args)
+    if (a.kind == ArgInfo::Ptr && a.stateLayout != StateOrder::None)
+      s += "state " + a.name + " " + stateOrderName(a.stateLayout) + "\n";
   for (const CounterInfo &c : info.counters)
     s += "counter " + c.name + (c.isFloat ? " f64\n" : " i64\n");
   for (const VariantInfo &v : info.variants)

@@ -215,6 +215,9 @@ int run(const Options &o) {
         a.v_dim = d;
         a.scale = scale;
         a.dtype = "bf16";
+        // The pool is K-major (created without KDA2RT_STATE_V_FIRST); the
+        // kernel's `state` lines must say so too.
+        a.state_layout = "kv";
         // h0/ht come from the pool: the states never leave the GPU.
         if (!check(kda2rt_bundle_decode_step(bundle, o.device, o.op.c_str(),
                                              pool, ids.data(),

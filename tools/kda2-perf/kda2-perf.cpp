@@ -380,7 +380,10 @@ Status prepareDecode(const Options &o, Run &r) {
     return Status::error(ErrorCode::InvalidArgument,
                          "--shape: n, t and h must be positive");
   p.f16 = q->dtype == DType::F16;
-  p.vFirst = info.name.find("vfirst") != std::string::npos;
+  // The state layout the kernel's metadata declares (its `state h0` line);
+  // a kernel without one is refused by checkKdaDecode at the launch.
+  StateOrder layout = info.findArg("h0")->stateLayout;
+  p.vFirst = layout == StateOrder::VK;
   ref::Random rng{static_cast<uint64_t>(o.seed)};
   ref::fillKdaDecodeProblem(rng, p);
   decodeWork(p, r.flops, r.bytes);
@@ -412,6 +415,7 @@ Status prepareDecode(const Options &o, Run &r) {
   a.kDim = p.kDim;
   a.vDim = p.vDim;
   a.dtype = p.f16 ? "f16" : "bf16";
+  a.stateLayout = p.vFirst ? "vk" : "kv";
   if (!r.bundle)
     KDA2RT_TRY(KdaDecodePlan::create(*r.kernel, r.plan));
   return Status::success();
@@ -791,13 +795,14 @@ int main(int argc, char **argv) {
   std::printf("%s on %s (sm_%d%d)\n", r.what.c_str(), deviceName.c_str(),
               major, minor);
   if (r.decode)
-    std::printf("shape n=%lld t=%lld h=%lld K=%lld V=%lld (%s)\n",
+    std::printf("shape n=%lld t=%lld h=%lld K=%lld V=%lld (%s, state %s)\n",
                 static_cast<long long>(r.problem.n),
                 static_cast<long long>(r.problem.t),
                 static_cast<long long>(r.problem.h),
                 static_cast<long long>(r.problem.kDim),
                 static_cast<long long>(r.problem.vDim),
-                r.problem.f16 ? "f16" : "bf16");
+                r.problem.f16 ? "f16" : "bf16",
+                r.problem.vFirst ? "vk" : "kv");
   for (const std::string &n : r.notes)
     std::printf("note: %s\n", n.c_str());
   if (checkStatus == "ok" || mismatch)

@@ -795,7 +795,7 @@ TEST_F(TIRxParserTest, ErrorLoops) {
                     "identifier 'x'"));
   EXPECT_TRUE(fails("func f() {\n  for i in schedule.block(32): x = 1\n}\n", 2,
                     32,
-                    "expected newline after ':' (the loop body goes on the "
+                    "expected newline after ':' (the body goes on the "
                     "following, indented lines), found identifier 'x'"));
   EXPECT_TRUE(fails("func f() {\n  for i in 32:\n    x = 1\n}\n", 2, 12,
                     "expected an iterator call such as 'schedule.block(32)' "

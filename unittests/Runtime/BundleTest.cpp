@@ -562,6 +562,7 @@ TEST(Bundle, RealDecodeCubins) {
     a.h = h;
     a.k_dim = d;
     a.v_dim = d;
+    a.state_layout = "kv";
     ASSERT_EQ(kda2rt_bundle_set_profiling(bundle, 1, 1, err, sizeof(err)),
               KDA2RT_OK);
     for (int step = 0; step < 3; ++step)

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -22,10 +23,18 @@ using CUresult = int;
 constexpr CUresult kOk = 0, kInvalidValue = 1, kInvalidImage = 200,
                    kNotFound = 500;
 
+/// A function handle: its name and the number of its parameters (the
+/// `arg` lines of its metadata; -1 when it has no metadata of its own, as
+/// a `variant` copy).
+struct FakeFunction {
+  std::string name;
+  int numParams = -1;
+};
+
 struct FakeModule {
   const char *image = nullptr;
   size_t size = 0;
-  std::vector<std::string *> functions;
+  std::vector<FakeFunction *> functions;
 };
 
 struct FakeEvent {
@@ -44,6 +53,9 @@ struct FakeStream {
 std::atomic<int64_t> gLaunches{0};
 std::mutex gMutex;
 std::string gLastKernel;
+unsigned gLastGrid[3] = {0, 0, 0};
+std::vector<uint64_t> gLastParams; // 8 bytes of each parameter slot
+int gLastNumParams = -1;
 thread_local void *tCurrent = nullptr;
 int gContext = 0; // its address is the context handle
 
@@ -138,7 +150,7 @@ CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned,
 }
 CUresult cuModuleUnload(void *module) {
   auto *m = static_cast<FakeModule *>(module);
-  for (std::string *f : m->functions)
+  for (FakeFunction *f : m->functions)
     delete f;
   delete m;
   return kOk;
@@ -165,8 +177,25 @@ CUresult cuModuleGetFunction(void **func, void *module, const char *name) {
       std::string_view(m->image, m->size).find(std::string(" ") + name +
                                                "\n") == std::string_view::npos)
     return kNotFound;
-  m->functions.push_back(new std::string(name));
-  *func = m->functions.back();
+  auto *f = new FakeFunction;
+  f->name = name;
+  std::string key = std::string("__kda2_meta_") + name;
+  key += '\0';
+  std::string_view image(m->image, m->size);
+  size_t at = image.find(key);
+  if (at != std::string_view::npos) {
+    // Count the `arg` lines of its metadata text (up to its NUL).
+    std::string_view text(m->image + at + key.size());
+    f->numParams = 0;
+    for (size_t line = 0; line < text.size();) {
+      size_t eol = text.find('\n', line);
+      if (text.compare(line, 4, "arg ") == 0)
+        ++f->numParams;
+      line = eol == std::string_view::npos ? text.size() : eol + 1;
+    }
+  }
+  m->functions.push_back(f);
+  *func = f;
   return kOk;
 }
 CUresult cuFuncSetAttribute(void *, int, int) { return kOk; }
@@ -206,7 +235,7 @@ CUresult cuMemsetD8_v2(uint64_t dst, unsigned char value, size_t count) {
 
 CUresult cuLaunchKernel(void *func, unsigned gx, unsigned gy, unsigned gz,
                         unsigned, unsigned, unsigned, unsigned, void *stream,
-                        void **, void **) {
+                        void **params, void **) {
   if (!func || !gx || !gy || !gz)
     return kInvalidValue;
   if (stream && static_cast<FakeStream *>(stream)->capturing) {
@@ -215,7 +244,17 @@ CUresult cuLaunchKernel(void *func, unsigned gx, unsigned gy, unsigned gz,
   }
   ++gLaunches;
   std::lock_guard<std::mutex> lock(gMutex);
-  gLastKernel = *static_cast<std::string *>(func);
+  const auto *f = static_cast<FakeFunction *>(func);
+  gLastKernel = f->name;
+  gLastGrid[0] = gx;
+  gLastGrid[1] = gy;
+  gLastGrid[2] = gz;
+  // libkda2rt passes every parameter from an 8-byte slot (tensor maps: 128
+  // bytes), so 8 bytes can be read from each.
+  gLastNumParams = f->numParams;
+  gLastParams.assign(f->numParams > 0 ? f->numParams : 0, 0);
+  for (int i = 0; i < f->numParams && params; ++i)
+    std::memcpy(&gLastParams[i], params[i], sizeof(uint64_t));
   return kOk;
 }
 
@@ -305,6 +344,15 @@ CUresult cuGetErrorString(CUresult, const char **text) {
 }
 
 int64_t kda2_fake_cuda_launches(void) { return gLaunches.load(); }
+int kda2_fake_cuda_last_launch(unsigned *grid, uint64_t *params,
+                               int capacity) {
+  std::lock_guard<std::mutex> lock(gMutex);
+  for (int i = 0; i < 3 && grid; ++i)
+    grid[i] = gLastGrid[i];
+  for (int i = 0; i < gLastNumParams && i < capacity && params; ++i)
+    params[i] = gLastParams[i];
+  return gLastNumParams;
+}
 const char *kda2_fake_cuda_last_kernel(void) {
   static thread_local std::string copy;
   std::lock_guard<std::mutex> lock(gMutex);

@@ -47,9 +47,12 @@ fakeCubin(const std::vector<std::pair<std::string, std::string>> &kernels) {
 }
 
 /// Metadata of a KDA decode kernel as templates/kda_decode_vsplit.tirx
-/// emits it (K = V = d), with a `variant t 1` copy when `variantT1`.
+/// emits it (K = V = d), with a `variant t 1` copy when `variantT1`, and
+/// `state` lines declaring h0/ht in `layout` ("kv" or "vk"; "" for none,
+/// as a kernel from a kda2 that did not record it).
 inline std::string decodeMetadata(const std::string &name, int d,
-                                  bool variantT1 = false) {
+                                  bool variantT1 = false,
+                                  const std::string &layout = "kv") {
   std::string D = std::to_string(d);
   std::string m = "kda2-kernel-v1\nname " + name +
                   "\nblock 128 1 1\ngrid.x 4\ngrid.y n h\nsmem 0\n"
@@ -65,6 +68,42 @@ inline std::string decodeMetadata(const std::string &name, int d,
                   "arg dim n\narg dim h\narg dim t\n";
   if (variantT1)
     m += "variant t 1 " + name + "__t_1\n";
+  if (!layout.empty())
+    m += "state h0 " + layout + "\nstate ht " + layout + "\n";
+  return m + "end\n";
+}
+
+/// Metadata of a pool decode kernel as templates/kda_decode_pool.tirx
+/// emits it: head dimensions k and v, pool declared [slots, h, V, K] and
+/// stored K-major (`layout` "kv") or V-major ("vk"; "" for no `state`
+/// line), pool element
+/// type `stateDtype`, q/k/v/o type `in`; grid (n, h).
+inline std::string poolDecodeMetadata(const std::string &name, int k, int v,
+                                      const std::string &layout = "kv",
+                                      const std::string &stateDtype = "f32",
+                                      const std::string &in = "bf16") {
+  std::string K = std::to_string(k), V = std::to_string(v);
+  // Declared [slots, h, V, K] whatever the layout, as
+  // templates/kda_decode_pool.tirx does: the `state` line gives the order.
+  std::string ab = V + " " + K;
+  std::string m = "kda2-kernel-v1\nname " + name +
+                  "\nblock 128 1 1\ngrid.x\ngrid.y n h\nsmem 0\n"
+                  "arg ptr q " + in + " in 3 tt h " + K + "\n"
+                  "arg ptr k " + in + " in 3 tt h " + K + "\n"
+                  "arg ptr v " + in + " in 3 tt h " + V + "\n"
+                  "arg ptr g f32 in 3 tt h " + K + "\n"
+                  "arg ptr beta f32 in 2 tt h\n"
+                  "arg ptr cu_seqlens i32 in 1 np1\n"
+                  "arg ptr state_indices i32 in 1 n\n"
+                  "arg ptr has_initial_state i32 in 1 n\n"
+                  "arg ptr pool " + stateDtype + " inout 4 slots h " + ab +
+                  "\n"
+                  "arg scalar scale f32\n"
+                  "arg ptr o " + in + " out 3 tt h " + V + "\n"
+                  "arg dim tt\narg dim h\narg dim np1\narg dim n\n"
+                  "arg dim slots\n";
+  if (!layout.empty())
+    m += "state pool " + layout + "\n";
   return m + "end\n";
 }
 
@@ -76,6 +115,11 @@ extern "C" {
 typedef int64_t (*kda2_fake_cuda_launches_fn)(void);
 /// Name of the function of the last launch ("" if none).
 typedef const char *(*kda2_fake_cuda_last_kernel_fn)(void);
+/// The grid of the last direct launch (grid[3]) and the first 8 bytes of
+/// each of its parameters (up to `capacity`); returns the number of
+/// parameters (-1 when the function has no metadata of its own).
+typedef int (*kda2_fake_cuda_last_launch_fn)(unsigned *grid, uint64_t *params,
+                                             int capacity);
 }
 
 #endif // KDA2_UNITTESTS_RUNTIME_FAKECUDA_H

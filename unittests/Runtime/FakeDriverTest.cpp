@@ -4,8 +4,11 @@
 // in memory dispatches decode calls through its cached route and prepared
 // launch (variant t = 1 chosen), pools its timing events, counts host time,
 // and the decode fast path allocates nothing (global operator new is
-// counted in this binary); the state pool's decode steps; the monitor on
-// live bundle statistics; errors of the prepared launch name the argument.
+// counted in this binary); the state pool's decode steps and their layout
+// checks; the monitor on live bundle statistics; errors of the prepared
+// launch name the argument; the state-layout checks of kda2rt_kda_decode;
+// kda2rt_kda_decode_pool's launch (pointers, sizes and scale as the kernel
+// receives them) and its query agreeing with the call.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,8 +23,11 @@
 #include <dlfcn.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <new>
+#include <vector>
 
 #ifndef KDA2_FAKE_CUDA
 #error "KDA2_FAKE_CUDA (the fake driver library) must be defined"
@@ -56,6 +62,20 @@ int64_t fakeLaunches() {
                       dlsym(lib, "kda2_fake_cuda_launches"))
                 : nullptr;
   int64_t n = fn ? fn() : -1;
+  if (lib)
+    dlclose(lib);
+  return n;
+}
+
+/// The grid and parameter slots of the last launch (FakeCuda.h).
+int fakeLastLaunch(unsigned grid[3], std::vector<uint64_t> &params) {
+  void *lib = dlopen(KDA2_FAKE_CUDA, RTLD_NOW | RTLD_NOLOAD);
+  auto fn = lib ? reinterpret_cast<kda2_fake_cuda_last_launch_fn>(
+                      dlsym(lib, "kda2_fake_cuda_last_launch"))
+                : nullptr;
+  params.assign(64, 0);
+  int n = fn ? fn(grid, params.data(), 64) : -1;
+  params.resize(n > 0 ? n : 0);
   if (lib)
     dlclose(lib);
   return n;
@@ -107,6 +127,7 @@ protected:
     args.h = 4;
     args.k_dim = args.v_dim = 128;
     args.dtype = "bf16";
+    args.state_layout = "kv";
   }
   void TearDown() override {
     for (void *p : buffers)
@@ -315,6 +336,7 @@ TEST(FakeKernel, CApiDecodeUsesThePreparedLaunch) {
   a.ht = b + 49152;
   a.n = a.t = a.h = 1;
   a.k_dim = a.v_dim = 64;
+  a.state_layout = "kv";
   int64_t before = fakeLaunches();
   ASSERT_EQ(kda2rt_kda_decode(kernel, &a, nullptr, err, sizeof(err)),
             KDA2RT_OK)
@@ -356,6 +378,347 @@ TEST(FakeKernel, CApiDecodeUsesThePreparedLaunch) {
   EXPECT_EQ(fakeLaunches(), before); // nothing ran
   kda2rt_mem_free(0, buf, nullptr, 0);
   EXPECT_EQ(kda2rt_module_unload(module, err, sizeof(err)), KDA2RT_OK);
+}
+
+TEST_F(FakeBundle, DecodeStepChecksThePoolLayout) {
+  char err[512];
+  auto contains = [&](const char *text) {
+    return std::string(err).find(text) != std::string::npos;
+  };
+  int64_t ids[2] = {7, 8};
+  // A V-major pool (KDA2RT_STATE_V_FIRST) and a call that says K-major.
+  kda2rt_state_pool vk = nullptr;
+  ASSERT_EQ(kda2rt_state_pool_create(0, 4, 128, 128, "f32", 64 << 20,
+                                     KDA2RT_STATE_V_FIRST, &vk, err,
+                                     sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  ASSERT_EQ(kda2rt_state_create(vk, ids, 2, nullptr, nullptr, err,
+                                sizeof(err)),
+            KDA2RT_OK);
+  int64_t before = fakeLaunches();
+  EXPECT_EQ(kda2rt_bundle_decode_step(bundle, 0, "decode", vk, ids, 2, &args,
+                                      nullptr, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains("decode step: the state pool stores its states V-major "
+                       "(vk) (created with KDA2RT_STATE_V_FIRST), the call "
+                       "says K-major (kv)"))
+      << err;
+  // The call agrees with the pool, not with the (K-major) kernel.
+  args.state_layout = "vk";
+  EXPECT_EQ(kda2rt_bundle_decode_step(bundle, 0, "decode", vk, ids, 2, &args,
+                                      nullptr, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains("kernel 'dec' stores its state K-major (kv), the call "
+                       "says V-major (vk)"))
+      << err;
+  EXPECT_EQ(fakeLaunches(), before);
+  EXPECT_EQ(kda2rt_state_pool_destroy(vk, err, sizeof(err)), KDA2RT_OK);
+
+  // A K-major pool and a call that says V-major.
+  kda2rt_state_pool kv = nullptr;
+  ASSERT_EQ(kda2rt_state_pool_create(0, 4, 128, 128, "f32", 64 << 20, 0, &kv,
+                                     err, sizeof(err)),
+            KDA2RT_OK);
+  ASSERT_EQ(kda2rt_state_create(kv, ids, 2, nullptr, nullptr, err,
+                                sizeof(err)),
+            KDA2RT_OK);
+  EXPECT_EQ(kda2rt_bundle_decode_step(bundle, 0, "decode", kv, ids, 2, &args,
+                                      nullptr, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains("decode step: the state pool stores its states K-major "
+                       "(kv) (created without KDA2RT_STATE_V_FIRST), the call "
+                       "says V-major (vk)"))
+      << err;
+  args.state_layout = nullptr;
+  EXPECT_EQ(kda2rt_bundle_decode_step(bundle, 0, "decode", kv, ids, 2, &args,
+                                      nullptr, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains("argument 'state_layout' is NULL")) << err;
+  EXPECT_EQ(fakeLaunches(), before);
+  args.state_layout = "kv";
+  EXPECT_EQ(kda2rt_bundle_decode_step(bundle, 0, "decode", kv, ids, 2, &args,
+                                      nullptr, err, sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  EXPECT_EQ(fakeLaunches(), before + 1);
+  EXPECT_EQ(kda2rt_state_pool_destroy(kv, err, sizeof(err)), KDA2RT_OK);
+}
+
+/// A module of one fake kernel (its own module per test).
+struct FakeModule {
+  kda2rt_module module = nullptr;
+  kda2rt_kernel kernel = nullptr;
+  std::string image;
+
+  FakeModule(const std::string &name, const std::string &metadata)
+      : image(kda2::fake::fakeCubin({{name, metadata}})) {
+    char err[512];
+    EXPECT_EQ(kda2rt_module_load_data(0, image.data(), image.size(), &module,
+                                      err, sizeof(err)),
+              KDA2RT_OK)
+        << err;
+    EXPECT_EQ(kda2rt_kernel_get(module, name.c_str(), &kernel, err,
+                                sizeof(err)),
+              KDA2RT_OK)
+        << err;
+  }
+  ~FakeModule() { kda2rt_module_unload(module, nullptr, 0); }
+};
+
+TEST(FakeKernel, CApiDecodeChecksTheStateLayout) {
+  // K == V = 64: a transposed state has the same shape; only the layout
+  // tells them apart.
+  FakeModule vk("dec", kda2::fake::decodeMetadata("dec", 64, false, "vk"));
+  FakeModule undeclared("old",
+                        kda2::fake::decodeMetadata("old", 64, false, ""));
+  ASSERT_NE(vk.kernel, nullptr);
+  ASSERT_NE(undeclared.kernel, nullptr);
+  char err[512], reason[512];
+  void *buf = nullptr;
+  ASSERT_EQ(kda2rt_mem_alloc(0, 1 << 16, &buf, err, sizeof(err)), KDA2RT_OK);
+  char *b = static_cast<char *>(buf);
+  kda2rt_kda_decode_args a = {};
+  a.q = b;
+  a.k = b + 1024;
+  a.v = b + 2048;
+  a.g = b + 4096;
+  a.beta = b + 8192;
+  a.h0 = b + 16384;
+  a.o = b + 32768;
+  a.ht = b + 49152;
+  a.n = a.t = a.h = 1;
+  a.k_dim = a.v_dim = 64;
+  a.state_layout = "kv";
+  int64_t before = fakeLaunches();
+  const char *mismatch =
+      "kernel 'dec' stores its state V-major (vk), the call says K-major (kv)";
+  // Twice: the first call prepares the launch, the second takes it.
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(kda2rt_kda_decode(vk.kernel, &a, nullptr, err, sizeof(err)),
+              KDA2RT_ERROR_INVALID_ARGUMENT);
+    EXPECT_STREQ(err, mismatch);
+  }
+  EXPECT_EQ(kda2rt_kda_decode_query(vk.kernel, &a, reason, sizeof(reason)), 0);
+  EXPECT_STREQ(reason, mismatch);
+  a.state_layout = nullptr;
+  EXPECT_EQ(kda2rt_kda_decode(vk.kernel, &a, nullptr, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "argument 'state_layout' is NULL: say \"kv\" (K-major "
+                    "[.., K, V]) or \"vk\" (V-major [.., V, K])");
+  EXPECT_EQ(fakeLaunches(), before);
+  a.state_layout = "vk";
+  EXPECT_EQ(kda2rt_kda_decode_query(vk.kernel, &a, reason, sizeof(reason)), 1);
+  ASSERT_EQ(kda2rt_kda_decode(vk.kernel, &a, nullptr, err, sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  EXPECT_EQ(fakeLaunches(), before + 1);
+  // A kernel from a kda2 that did not record its layout.
+  EXPECT_EQ(kda2rt_kda_decode(undeclared.kernel, &a, nullptr, err,
+                              sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "kernel 'old' does not declare the layout of its state "
+                    "'h0' (no 'state' line in its metadata); rebuild it with "
+                    "a kda2 that records it");
+  EXPECT_EQ(fakeLaunches(), before + 1);
+  kda2rt_mem_free(0, buf, nullptr, 0);
+}
+
+/// A pool decode kernel (K = 128, V = 64, K-major f32 pool) and a valid
+/// call: n = 4 sequences, 10 tokens, 8 heads, 16 slots, in one 16 MiB
+/// buffer (1 MiB per operand, the 4 MiB pool at 12 MiB).
+class FakePoolKernel : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_EQ(kUseFakeDriver, 0);
+    ASSERT_NE(module.kernel, nullptr);
+    char err[512];
+    ASSERT_EQ(kda2rt_mem_alloc(0, 16 << 20, &buffer, err, sizeof(err)),
+              KDA2RT_OK)
+        << err;
+    char *b = static_cast<char *>(buffer);
+    args = {};
+    args.q = b;
+    args.k = b + (1 << 20);
+    args.v = b + (2 << 20);
+    args.g = b + (3 << 20);
+    args.beta = b + (4 << 20);
+    args.cu_seqlens = b + (5 << 20);
+    args.state_indices = b + (6 << 20);
+    args.has_initial_state = b + (7 << 20);
+    args.o = b + (8 << 20);
+    args.pool = b + (12 << 20);
+    args.n = 4;
+    args.total_tokens = 10;
+    args.h = 8;
+    args.k_dim = 128;
+    args.v_dim = 64;
+    args.slots = 16;
+    args.scale = 0.125;
+    args.state_layout = "kv";
+  }
+  void TearDown() override { kda2rt_mem_free(0, buffer, nullptr, 0); }
+
+  FakeModule module{"kda_decode_pool",
+                    kda2::fake::poolDecodeMetadata("kda_decode_pool", 128,
+                                                   64)};
+  void *buffer = nullptr;
+  kda2rt_kda_decode_pool_args args;
+};
+
+TEST_F(FakePoolKernel, LaunchPassesTheOperands) {
+  char err[512];
+  int64_t before = fakeLaunches();
+  ASSERT_EQ(kda2rt_kda_decode_pool(module.kernel, &args, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  EXPECT_STREQ(err, "");
+  EXPECT_EQ(fakeLaunches(), before + 1);
+  EXPECT_EQ(fakeLastKernel(), "kda_decode_pool");
+  unsigned grid[3] = {};
+  std::vector<uint64_t> p;
+  ASSERT_EQ(fakeLastLaunch(grid, p), 16);
+  EXPECT_EQ(grid[0], 1u);
+  EXPECT_EQ(grid[1], 4u * 8u); // grid.y n h
+  EXPECT_EQ(grid[2], 1u);
+  auto addr = [](const void *ptr) {
+    return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(ptr));
+  };
+  // The `arg` order of templates/kda_decode_pool.tirx.
+  EXPECT_EQ(p[0], addr(args.q));
+  EXPECT_EQ(p[1], addr(args.k));
+  EXPECT_EQ(p[2], addr(args.v));
+  EXPECT_EQ(p[3], addr(args.g));
+  EXPECT_EQ(p[4], addr(args.beta));
+  EXPECT_EQ(p[5], addr(args.cu_seqlens));
+  EXPECT_EQ(p[6], addr(args.state_indices));
+  EXPECT_EQ(p[7], addr(args.has_initial_state));
+  EXPECT_EQ(p[8], addr(args.pool));
+  float scale = 0;
+  std::memcpy(&scale, &p[9], sizeof(scale)); // f32 in the low bytes
+  EXPECT_EQ(scale, 0.125f);
+  EXPECT_EQ(p[10], addr(args.o));
+  EXPECT_EQ(p[11], 10u); // tt
+  EXPECT_EQ(p[12], 8u);  // h
+  EXPECT_EQ(p[13], 5u);  // np1 = n + 1
+  EXPECT_EQ(p[14], 4u);  // n
+  EXPECT_EQ(p[15], 16u); // slots
+
+  // No tokens (only empty or padded sequences) still launches: the kernel
+  // writes the states of empty sequences back.
+  args.total_tokens = 0;
+  args.scale = 0; // K^-1/2
+  ASSERT_EQ(kda2rt_kda_decode_pool(module.kernel, &args, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  EXPECT_EQ(fakeLaunches(), before + 2);
+  ASSERT_EQ(fakeLastLaunch(grid, p), 16);
+  std::memcpy(&scale, &p[9], sizeof(scale));
+  EXPECT_FLOAT_EQ(scale, 1.0f / std::sqrt(128.0f));
+  EXPECT_EQ(p[11], 0u);
+}
+
+TEST_F(FakePoolKernel, QueryAgreesWithTheCall) {
+  char err[512], reason[512] = "stale";
+  EXPECT_EQ(kda2rt_kda_decode_pool_query(module.kernel, &args, reason,
+                                         sizeof(reason)),
+            1);
+  EXPECT_STREQ(reason, "");
+  char *b = static_cast<char *>(buffer);
+  struct Case {
+    const char *what;
+    void (*change)(kda2rt_kda_decode_pool_args &, char *);
+    int code;
+    const char *message;
+  };
+  const Case cases[] = {
+      {"state_layout NULL",
+       [](kda2rt_kda_decode_pool_args &a, char *) { a.state_layout = nullptr; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'state_layout' is NULL: say \"kv\" (K-major [.., K, V]) or "
+       "\"vk\" (V-major [.., V, K])"},
+      {"state_layout transposed",
+       [](kda2rt_kda_decode_pool_args &a, char *) { a.state_layout = "vk"; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "kernel 'kda_decode_pool' stores its state K-major (kv), the call says "
+       "V-major (vk)"},
+      {"dtype",
+       [](kda2rt_kda_decode_pool_args &a, char *) { a.dtype = "f16"; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "kernel 'kda_decode_pool': argument 'q' is bf16, the call passes f16"},
+      {"state_dtype",
+       [](kda2rt_kda_decode_pool_args &a, char *) { a.state_dtype = "bf16"; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "kernel 'kda_decode_pool': argument 'pool' is f32, the call passes "
+       "state_dtype bf16"},
+      {"head dims",
+       [](kda2rt_kda_decode_pool_args &a, char *) { a.v_dim = 128; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "kernel 'kda_decode_pool': was compiled for K=128, V=64, got K=128, "
+       "V=128"},
+      {"slots", [](kda2rt_kda_decode_pool_args &a, char *) { a.slots = 0; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "slots must be positive (the states in the pool), got 0"},
+      {"misaligned cu_seqlens",
+       [](kda2rt_kda_decode_pool_args &a, char *b) {
+         a.cu_seqlens = b + (5 << 20) + 2;
+       },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'cu_seqlens' is not 4-byte aligned (int32 elements)"},
+      {"o inside the pool",
+       [](kda2rt_kda_decode_pool_args &a, char *b) { a.o = b + (13 << 20); },
+       KDA2RT_ERROR_INVALID_ARGUMENT, nullptr},
+      {"grid.y over 65535",
+       [](kda2rt_kda_decode_pool_args &a, char *) { a.n = 70000; },
+       KDA2RT_ERROR_LAUNCH_CONFIG,
+       "kernel 'kda_decode_pool': grid.y = n(70000) * h(8) = 560000 exceeds "
+       "the CUDA limit of 65535"},
+  };
+  int64_t before = fakeLaunches();
+  for (const Case &c : cases) {
+    kda2rt_kda_decode_pool_args a = args;
+    c.change(a, b);
+    EXPECT_EQ(kda2rt_kda_decode_pool_query(module.kernel, &a, reason,
+                                           sizeof(reason)),
+              0)
+        << c.what;
+    EXPECT_EQ(kda2rt_kda_decode_pool(module.kernel, &a, nullptr, err,
+                                     sizeof(err)),
+              c.code)
+        << c.what;
+    EXPECT_STREQ(reason, err) << c.what;
+    if (c.message)
+      EXPECT_STREQ(err, c.message) << c.what;
+    else
+      EXPECT_EQ(std::string(err).rfind("arguments 'pool' and 'o' overlap", 0),
+                0u)
+          << err;
+  }
+  EXPECT_EQ(fakeLaunches(), before); // nothing ran
+  EXPECT_EQ(kda2rt_kda_decode_pool_query(nullptr, &args, reason,
+                                         sizeof(reason)),
+            -1);
+  EXPECT_STREQ(reason,
+               "kda2rt_kda_decode_pool_query: kernel or args is NULL");
+  EXPECT_EQ(kda2rt_kda_decode_pool_query(module.kernel, nullptr, nullptr, 0),
+            -1);
+  EXPECT_EQ(kda2rt_kda_decode_pool(module.kernel, nullptr, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "kda2rt_kda_decode_pool: kernel or args is NULL");
+}
+
+TEST(FakeKernel, PoolDecodeOnADecodeKernel) {
+  FakeModule dec("dec", kda2::fake::decodeMetadata("dec", 128));
+  kda2rt_kda_decode_pool_args a = {};
+  char reason[512];
+  EXPECT_EQ(kda2rt_kda_decode_pool_query(dec.kernel, &a, reason,
+                                         sizeof(reason)),
+            0);
+  EXPECT_STREQ(reason, "kernel 'dec': is not a KDA pool decode kernel (no "
+                       "argument 'cu_seqlens')");
 }
 
 } // namespace

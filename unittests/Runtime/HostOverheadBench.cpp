@@ -83,6 +83,7 @@ struct Fixture {
     args.h = h;
     args.k_dim = args.v_dim = d;
     args.dtype = "bf16";
+    args.state_layout = "kv";
     Context ctx;
     Status s = ok ? Context::create(0, ctx) : Status::success();
     if (ok && s.ok())
@@ -113,6 +114,7 @@ struct Fixture {
     a.kDim = args.k_dim;
     a.vDim = args.v_dim;
     a.dtype = args.dtype;
+    a.stateLayout = args.state_layout;
     return a;
   }
 };

@@ -1,15 +1,21 @@
 //===- KDATest.cpp - KDA decode argument checks ----------------*- C++ -*-===//
 //
 // checkKdaDecode against the metadata kda2 emits for templates/kda_decode.tirx
-// (K = V = 128): every bad argument is rejected with a message naming it,
-// without a GPU.
+// (K = V = 128), and checkKdaDecodePool against that of
+// templates/kda_decode_pool.tirx: every bad argument is rejected with a
+// message naming it, without a GPU; the state layout is checked also when
+// K == V.
 //
 //===----------------------------------------------------------------------===//
+
+#include "FakeCuda.h"
 
 #include "kda2/Runtime/KDA.h"
 
 #include "gtest/gtest.h"
 
+#include <cmath>
+#include <cstring>
 #include <string>
 
 using namespace kda2::runtime;
@@ -35,6 +41,8 @@ arg ptr ht f32 out 4 n h 128 128
 arg dim n
 arg dim h
 arg dim t
+state h0 kv
+state ht kv
 end
 )";
 
@@ -56,6 +64,7 @@ protected:
     args.t = 1;
     args.h = 32;
     args.kDim = args.vDim = 128;
+    args.stateLayout = "kv";
   }
 
   std::string error() {
@@ -147,6 +156,65 @@ TEST_F(KdaDecodeCheck, NegativeScale) {
   EXPECT_NE(error().find("scale must be"), std::string::npos);
 }
 
+TEST_F(KdaDecodeCheck, StateLayoutIsRequired) {
+  args.stateLayout = nullptr;
+  EXPECT_EQ(error(), "argument 'state_layout' is NULL: say \"kv\" (K-major "
+                     "[.., K, V]) or \"vk\" (V-major [.., V, K])");
+}
+
+TEST_F(KdaDecodeCheck, StateLayoutMustBeKvOrVk) {
+  args.stateLayout = "k_first";
+  EXPECT_EQ(error(), "argument 'state_layout' is 'k_first': expected \"kv\" "
+                     "(K-major [.., K, V]) or \"vk\" (V-major [.., V, K])");
+}
+
+// K == V = 128: the shapes of a K-major and a V-major state are the same,
+// only the `state` lines tell them apart.
+TEST_F(KdaDecodeCheck, TransposedStateIsCaughtWhenKEqualsV) {
+  args.stateLayout = "vk";
+  EXPECT_EQ(error(), "kernel 'kda_decode' stores its state K-major (kv), the "
+                     "call says V-major (vk)");
+  std::string vfirst = kDecodeMetadata;
+  for (size_t at; (at = vfirst.find(" kv\n")) != std::string::npos;)
+    vfirst.replace(at, 4, " vk\n");
+  info = KernelInfo();
+  ASSERT_TRUE(parseKernelMetadata(vfirst, info).ok());
+  EXPECT_TRUE(checkKdaDecode(info, args).ok());
+  args.stateLayout = "kv";
+  EXPECT_EQ(error(), "kernel 'kda_decode' stores its state V-major (vk), the "
+                     "call says K-major (kv)");
+}
+
+TEST_F(KdaDecodeCheck, KernelWithoutStateLineIsRefused) {
+  std::string old = kDecodeMetadata;
+  old.erase(old.find("state h0 kv\n"), 12);
+  info = KernelInfo();
+  ASSERT_TRUE(parseKernelMetadata(old, info).ok());
+  EXPECT_EQ(error(), "kernel 'kda_decode' does not declare the layout of its "
+                     "state 'h0' (no 'state' line in its metadata); rebuild "
+                     "it with a kda2 that records it");
+}
+
+TEST_F(KdaDecodeCheck, StatesOfTwoLayoutsAreRefused) {
+  std::string mixed = kDecodeMetadata;
+  mixed.replace(mixed.find("state ht kv"), 11, "state ht vk");
+  info = KernelInfo();
+  ASSERT_TRUE(parseKernelMetadata(mixed, info).ok());
+  EXPECT_EQ(error(), "kernel 'kda_decode': declares state 'h0' kv but 'ht' "
+                     "vk; the decode entry point takes one layout for both");
+}
+
+TEST_F(KdaDecodeCheck, LaunchArgsOfAValidCall) {
+  LaunchArgs launch;
+  ASSERT_TRUE(kdaDecodeLaunchArgs(info, args, launch).ok());
+  LaunchConfig cfg;
+  Status s = computeLaunchConfig(info, launch, cfg);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(cfg.grid[1], 8u * 32u);
+  args.stateLayout = "vk";
+  EXPECT_FALSE(kdaDecodeLaunchArgs(info, args, launch).ok());
+}
+
 TEST_F(KdaDecodeCheck, NotADecodeKernel) {
   KernelInfo other;
   ASSERT_TRUE(parseKernelMetadata("kda2-kernel-v1\nname fill\nblock 32 1 1\n"
@@ -157,6 +225,289 @@ TEST_F(KdaDecodeCheck, NotADecodeKernel) {
   Status s = checkKdaDecode(other, args);
   EXPECT_EQ(s.message(),
             "kernel 'fill': is not a KDA decode kernel (no argument 'q')");
+}
+
+//===----------------------------------------------------------------------===//
+// Decode through an indexed, in-place state pool
+//===----------------------------------------------------------------------===//
+
+/// checkKdaDecodePool against the metadata of a K = 128, V = 64 K-major
+/// pool kernel with an f32 pool (K != V: a transposed pool cannot pass).
+class KdaDecodePoolCheck : public ::testing::Test {
+protected:
+  void SetUp() override {
+    use(kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64));
+    // Distinct fake addresses 16 MiB apart (no operand is larger).
+    const char *names[] = {"q",    "k",          "v",
+                           "g",    "beta",       "cu_seqlens",
+                           "state_indices", "has_initial_state", "pool", "o"};
+    for (size_t i = 0; i < 10; ++i)
+      set(names[i], 0x1000000 * (i + 1));
+    args.n = 4;
+    args.totalTokens = 10;
+    args.h = 8;
+    args.kDim = 128;
+    args.vDim = 64;
+    args.slots = 16;
+    args.stateLayout = "kv";
+  }
+
+  void use(const std::string &metadata) {
+    info = KernelInfo();
+    Status s = parseKernelMetadata(metadata, info);
+    ASSERT_TRUE(s.ok()) << s.message();
+  }
+
+  /// Points operand `name` at `address`.
+  void set(const std::string &name, uintptr_t address) {
+    void *p = reinterpret_cast<void *>(address);
+    if (name == "q") args.q = p;
+    else if (name == "k") args.k = p;
+    else if (name == "v") args.v = p;
+    else if (name == "g") args.g = p;
+    else if (name == "beta") args.beta = p;
+    else if (name == "cu_seqlens") args.cuSeqlens = p;
+    else if (name == "state_indices") args.stateIndices = p;
+    else if (name == "has_initial_state") args.hasInitialState = p;
+    else if (name == "pool") args.pool = p;
+    else if (name == "o") args.o = p;
+    else ADD_FAILURE() << "no operand " << name;
+  }
+
+  std::string error() {
+    Status s = checkKdaDecodePool(info, args);
+    EXPECT_FALSE(s.ok());
+    EXPECT_EQ(s.code(), ErrorCode::InvalidArgument);
+    return s.message();
+  }
+
+  KernelInfo info;
+  KdaDecodePoolArgs args;
+};
+
+TEST_F(KdaDecodePoolCheck, ValidCallBuildsTheKernelArguments) {
+  Status s = checkKdaDecodePool(info, args);
+  ASSERT_TRUE(s.ok()) << s.message();
+  LaunchArgs launch;
+  ASSERT_TRUE(kdaDecodePoolLaunchArgs(info, args, launch).ok());
+  LaunchConfig cfg;
+  s = computeLaunchConfig(info, launch, cfg);
+  ASSERT_TRUE(s.ok()) << s.message();
+  // grid.y n h; one 8-byte slot per `arg` line, in order.
+  EXPECT_EQ(cfg.grid[0], 1u);
+  EXPECT_EQ(cfg.grid[1], 4u * 8u);
+  ASSERT_EQ(cfg.params.size(), 16u);
+  for (size_t i = 0; i < 9; ++i) // q .. pool
+    EXPECT_EQ(cfg.params[i], 0x1000000 * (i + 1)) << i;
+  float scale;
+  std::memcpy(&scale, &cfg.params[9], sizeof(scale));
+  EXPECT_FLOAT_EQ(scale, 1.0f / std::sqrt(128.0f)); // 0 selects K^-1/2
+  EXPECT_EQ(cfg.params[10], 0xA000000u);            // o
+  // arg dim tt, h, np1, n, slots
+  EXPECT_EQ(cfg.params[11], 10u);
+  EXPECT_EQ(cfg.params[12], 8u);
+  EXPECT_EQ(cfg.params[13], 5u);
+  EXPECT_EQ(cfg.params[14], 4u);
+  EXPECT_EQ(cfg.params[15], 16u);
+}
+
+TEST_F(KdaDecodePoolCheck, NoTokensIsAValidCall) {
+  // Only empty sequences (or padding): the kernel still copies states.
+  args.totalTokens = 0;
+  set("o", 0x1000000); // 0 bytes: overlaps nothing
+  EXPECT_TRUE(checkKdaDecodePool(info, args).ok());
+}
+
+TEST_F(KdaDecodePoolCheck, NotAPoolKernel) {
+  use(kda2::fake::decodeMetadata("kda_decode", 128));
+  EXPECT_EQ(error(), "kernel 'kda_decode': is not a KDA pool decode kernel "
+                     "(no argument 'cu_seqlens')");
+}
+
+TEST_F(KdaDecodePoolCheck, IndexArraysMustBeInt32) {
+  std::string m = kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64);
+  m.replace(m.find("state_indices i32"), 17, "state_indices i64");
+  use(m);
+  EXPECT_EQ(error(), "kernel 'kda_decode_pool': argument 'state_indices' is "
+                     "i64; the pool decode entry point passes int32 arrays");
+}
+
+TEST_F(KdaDecodePoolCheck, PoolMustBeInOut) {
+  std::string m = kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64);
+  m.replace(m.find("f32 inout"), 9, "f32 out");
+  use(m);
+  EXPECT_EQ(error(), "kernel 'kda_decode_pool': argument 'pool' is declared "
+                     "'out'; the pool is read and written in place (inout)");
+}
+
+TEST_F(KdaDecodePoolCheck, HeadDimensions) {
+  args.kDim = 64;
+  EXPECT_EQ(error(), "kernel 'kda_decode_pool': was compiled for K=128, V=64, "
+                     "got K=64, V=64");
+  args.kDim = 96;
+  EXPECT_EQ(error(), "unsupported head dimension K=96, V=64; the KDA decode "
+                     "kernels support 64, 128 and 256");
+}
+
+TEST_F(KdaDecodePoolCheck, InputDtype) {
+  args.dtype = "f16";
+  EXPECT_EQ(error(), "kernel 'kda_decode_pool': argument 'q' is bf16, the "
+                     "call passes f16");
+  use(kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64, "kv", "f32",
+                                     "f16"));
+  EXPECT_TRUE(checkKdaDecodePool(info, args).ok());
+}
+
+TEST_F(KdaDecodePoolCheck, StateDtype) {
+  args.stateDtype = "bf16";
+  EXPECT_EQ(error(), "kernel 'kda_decode_pool': argument 'pool' is f32, the "
+                     "call passes state_dtype bf16");
+  args.stateDtype = "f16";
+  EXPECT_EQ(error(),
+            "state_dtype 'f16' is not a KDA state type; expected f32 or bf16");
+  use(kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64, "kv",
+                                     "bf16"));
+  args.stateDtype = "bf16";
+  EXPECT_TRUE(checkKdaDecodePool(info, args).ok());
+  args.stateDtype = nullptr; // f32
+  EXPECT_EQ(error(), "kernel 'kda_decode_pool': argument 'pool' is bf16, the "
+                     "call passes state_dtype f32");
+}
+
+TEST_F(KdaDecodePoolCheck, StateLayoutNullOrInvalid) {
+  args.stateLayout = nullptr;
+  EXPECT_EQ(error(), "argument 'state_layout' is NULL: say \"kv\" (K-major "
+                     "[.., K, V]) or \"vk\" (V-major [.., V, K])");
+  args.stateLayout = "VK";
+  EXPECT_EQ(error(), "argument 'state_layout' is 'VK': expected \"kv\" "
+                     "(K-major [.., K, V]) or \"vk\" (V-major [.., V, K])");
+}
+
+TEST_F(KdaDecodePoolCheck, TransposedPoolIsCaughtWhenKEqualsV) {
+  use(kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 128, "vk"));
+  args.vDim = 128;
+  EXPECT_EQ(error(), "kernel 'kda_decode_pool' stores its state V-major (vk), "
+                     "the call says K-major (kv)");
+  args.stateLayout = "vk";
+  EXPECT_TRUE(checkKdaDecodePool(info, args).ok());
+}
+
+TEST_F(KdaDecodePoolCheck, KernelWithoutStateLine) {
+  use(kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64, ""));
+  EXPECT_EQ(error(), "kernel 'kda_decode_pool' does not declare the layout of "
+                     "its state 'pool' (no 'state' line in its metadata); "
+                     "rebuild it with a kda2 that records it");
+}
+
+TEST_F(KdaDecodePoolCheck, PoolMatrixDimensionsAreKAndV) {
+  // The declared order of the last two dimensions is free (the `state` line
+  // gives the storage order), but they must be K and V.
+  std::string m = kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64);
+  m.replace(m.find("slots h 64 128"), 14, "slots h 128 64");
+  use(m);
+  Status s = checkKdaDecodePool(info, args);
+  EXPECT_TRUE(s.ok()) << s.message();
+  m.replace(m.find("slots h 128 64"), 14, "slots h 32 128");
+  use(m);
+  EXPECT_EQ(error(), "kernel 'kda_decode_pool': argument 'pool' ends in [.., "
+                     "32, 128], which are not the head dimensions K = 128, "
+                     "V = 64");
+}
+
+TEST_F(KdaDecodePoolCheck, Sizes) {
+  args.n = 0;
+  EXPECT_EQ(error(), "n must be positive (the number of sequences), got 0");
+  args.n = 4;
+  args.totalTokens = -1;
+  EXPECT_EQ(error(), "total_tokens must be >= 0, got -1");
+  args.totalTokens = int64_t(1) << 31;
+  EXPECT_EQ(error(),
+            "total_tokens = 2147483648 does not fit the int32 cu_seqlens");
+  args.totalTokens = 10;
+  args.h = -2;
+  EXPECT_EQ(error(), "h must be positive (the number of heads), got -2");
+  args.h = 8;
+  args.slots = 0;
+  EXPECT_EQ(error(), "slots must be positive (the states in the pool), got 0");
+}
+
+TEST_F(KdaDecodePoolCheck, Scale) {
+  for (double bad : {-0.5, std::nan(""), HUGE_VAL}) {
+    args.scale = bad;
+    EXPECT_EQ(error(), "scale must be a finite number >= 0 (0: K^-1/2)");
+  }
+  args.scale = 0.25;
+  EXPECT_TRUE(checkKdaDecodePool(info, args).ok());
+}
+
+TEST_F(KdaDecodePoolCheck, NullOperandsAreNamed) {
+  for (const char *name :
+       {"q", "k", "v", "g", "beta", "cu_seqlens", "state_indices",
+        "has_initial_state", "pool", "o"}) {
+    KdaDecodePoolArgs saved = args;
+    set(name, 0);
+    EXPECT_EQ(error(), std::string("argument '") + name + "' is NULL");
+    args = saved;
+  }
+}
+
+TEST_F(KdaDecodePoolCheck, MisalignedOperandsAreNamed) {
+  set("g", 0x4000008);
+  EXPECT_EQ(error(), "argument 'g' is not 16-byte aligned (the kernel uses "
+                     "128-bit accesses)");
+  set("g", 0x4000000);
+  set("pool", 0x9000004);
+  EXPECT_EQ(error(), "argument 'pool' is not 16-byte aligned (the kernel uses "
+                     "128-bit accesses)");
+  set("pool", 0x9000000);
+  // The int32 arrays need 4 bytes only.
+  set("state_indices", 0x7000004);
+  EXPECT_TRUE(checkKdaDecodePool(info, args).ok());
+  set("has_initial_state", 0x8000002);
+  EXPECT_EQ(error(), "argument 'has_initial_state' is not 4-byte aligned "
+                     "(int32 elements)");
+}
+
+TEST_F(KdaDecodePoolCheck, PoolMustNotOverlapAnotherOperand) {
+  // pool: 16 slots x 8 heads x 128 x 64 f32 = 4194304 bytes at 0x9000000.
+  set("q", 0x9000000 + 4194304 - 16); // the pool's last 16 bytes
+  EXPECT_EQ(error(), "arguments 'pool' and 'q' overlap (pool at 0x9000000, "
+                     "4194304 bytes; q at 0x93ffff0, 20480 bytes): 'pool' is "
+                     "updated in place and must not share memory with "
+                     "another operand");
+  set("q", 0x9000000 + 4194304); // right after it
+  EXPECT_TRUE(checkKdaDecodePool(info, args).ok());
+  set("q", 0x1000000);
+  set("state_indices", 0x9000000);
+  EXPECT_EQ(error(), "arguments 'pool' and 'state_indices' overlap (pool at "
+                     "0x9000000, 4194304 bytes; state_indices at 0x9000000, "
+                     "16 bytes): 'pool' is updated in place and must not "
+                     "share memory with another operand");
+}
+
+TEST_F(KdaDecodePoolCheck, OutputMustNotOverlapAnInput) {
+  // o: 10 tokens x 8 heads x 64 bf16 = 10240 bytes; v the same.
+  set("o", 0x3000000 + 10240 - 16);
+  EXPECT_EQ(error(), "arguments 'o' and 'v' overlap (o at 0x30027f0, 10240 "
+                     "bytes; v at 0x3000000, 10240 bytes): 'o' is written and "
+                     "must not share memory with another operand");
+  set("o", 0x9000000 + 64);
+  EXPECT_NE(error().find("arguments 'pool' and 'o' overlap"),
+            std::string::npos);
+  // Inputs are only read: they may share memory.
+  set("o", 0xA000000);
+  set("k", 0x1000000);
+  EXPECT_TRUE(checkKdaDecodePool(info, args).ok());
+}
+
+TEST_F(KdaDecodePoolCheck, SizesBeyond63BitsAreRefused) {
+  args.slots = int64_t(1) << 50;
+  EXPECT_EQ(error(), "the pool of slots = 1125899906842624, h = 8 states is "
+                     "larger than 2^63 bytes");
+  args.slots = 16;
+  args.h = int64_t(1) << 60;
+  EXPECT_EQ(error(), "total_tokens = 10 and h = 1152921504606846976 make an "
+                     "operand larger than 2^63 bytes");
 }
 
 } // namespace

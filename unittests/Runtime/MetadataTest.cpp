@@ -354,3 +354,67 @@ TEST(KernelMetadata, VariantErrors) {
   fields.replace(fields.find("variant t 4 sh__t_4"), 19, "variant t 4");
   EXPECT_EQ(parseError(fields).rfind("line 11: ", 0), 0u);
 }
+
+namespace {
+/// A decode-like kernel with two state arguments, for the `state` lines.
+const char *kWithStates = "kda2-kernel-v1\n"          // 1
+                          "name st\n"                 // 2
+                          "block 32 1 1\n"            // 3
+                          "state ht vk\n"             // 4 (before its arg)
+                          "arg ptr h0 f32 in 4 n h 64 128\n"  // 5
+                          "arg ptr ht f32 out 4 n h 128 64\n" // 6
+                          "arg scalar scale f32\n"    // 7
+                          "arg dim n\n"               // 8
+                          "state h0 kv\n"             // 9
+                          "end\n";                    // 10
+} // namespace
+
+TEST(KernelMetadata, ParsesStateLayouts) {
+  KernelInfo info;
+  Status s = parseKernelMetadata(kWithStates, info);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(info.findArg("h0")->stateLayout, StateOrder::KV);
+  EXPECT_EQ(info.findArg("h0")->stateLine, 9u);
+  EXPECT_EQ(info.findArg("ht")->stateLayout, StateOrder::VK);
+  EXPECT_EQ(info.findArg("ht")->stateLine, 4u);
+  EXPECT_EQ(info.findArg("scale")->stateLayout, StateOrder::None);
+  // Printed after the arguments, in argument order; the text round-trips.
+  std::string text = formatKernelMetadata(info);
+  EXPECT_NE(text.find("state h0 kv\nstate ht vk\nend\n"), std::string::npos)
+      << text;
+  KernelInfo again;
+  ASSERT_TRUE(parseKernelMetadata(text, again).ok());
+  EXPECT_EQ(formatKernelMetadata(again), text);
+  EXPECT_EQ(again.findArg("ht")->stateLayout, StateOrder::VK);
+  EXPECT_STREQ(stateOrderName(StateOrder::VK), "vk");
+  EXPECT_STREQ(stateOrderDescription(StateOrder::KV), "K-major (kv)");
+  EXPECT_STREQ(stateOrderDescription(StateOrder::None), "undeclared");
+  StateOrder order;
+  EXPECT_FALSE(parseStateOrder("none", order));
+  EXPECT_FALSE(parseStateOrder("KV", order));
+}
+
+TEST(KernelMetadata, StateLineErrors) {
+  auto with = [](const std::string &from, const std::string &to) {
+    std::string text = kWithStates;
+    text.replace(text.find(from), from.size(), to);
+    return parseError(text);
+  };
+  EXPECT_EQ(with("state h0 kv\n", "state h1 kv\n"),
+            "line 9: 'state' names 'h1', which is not an argument");
+  EXPECT_EQ(with("state h0 kv\n", "state scale kv\n"),
+            "line 9: 'state' names 'scale', which is not a pointer argument "
+            "(line 7)");
+  EXPECT_EQ(with("state h0 kv\n", "state h0 kk\n"),
+            "line 9: bad state layout 'kk' (expected kv: K-major [.., K, V], "
+            "or vk: V-major [.., V, K])");
+  EXPECT_EQ(with("state h0 kv\n", "state ht kv\n"),
+            "line 9: duplicate 'state' line for 'ht' (first on line 4)");
+  EXPECT_EQ(with("state h0 kv\n", "state h0\n"),
+            "line 9: 'state' takes 2 field(s), got 1");
+  EXPECT_EQ(with("state h0 kv\n", "state h0 kv vk\n"),
+            "line 9: 'state' takes 2 field(s), got 3");
+  EXPECT_EQ(with("state h0 kv\n", "state 0h kv\n"),
+            "line 9: bad argument name '0h' (expected "
+            "[A-Za-z_$.][A-Za-z0-9_$.]*)");
+}

@@ -64,6 +64,8 @@ public:
                          const KdaDecodeArgs &args, CUstream stream);
   /// A decode step of `n` sequences of `states` (created together): h0/ht
   /// come from the manager, which advances them after the launch.
+  /// args.stateLayout must be the manager's layout (vFirst: "vk") and the
+  /// kernel's.
   Status decodeStep(int device, std::string_view op, StateManager &states,
                     const int64_t *ids, size_t n, KdaDecodeArgs args,
                     CUstream stream);

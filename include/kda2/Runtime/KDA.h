@@ -16,8 +16,8 @@ namespace kda2::runtime {
 
 /// Arguments of one KDA decode call (fused_recurrent_kda contract):
 /// q, k, g [n, t, h, K]; v, o [n, t, h, V]; beta [n, t, h]; h0, ht
-/// [n, h, K, V] fp32 (or [n, h, V, K] for a V-first kernel). All tensors are
-/// contiguous device buffers; inputs are never written.
+/// [n, h, K, V] fp32 (state_layout "kv") or [n, h, V, K] ("vk"). All tensors
+/// are contiguous device buffers; inputs are never written.
 struct KdaDecodeArgs {
   const void *q = nullptr, *k = nullptr, *v = nullptr, *g = nullptr;
   const void *beta = nullptr, *h0 = nullptr;
@@ -28,14 +28,55 @@ struct KdaDecodeArgs {
   /// Element type of q, k, v and o ("bf16" or "f16"); it must be the one
   /// the kernel was compiled for (null: "bf16").
   const char *dtype = nullptr;
+  /// Required: the layout of h0/ht, "kv" (K-major [.., K, V]) or "vk"
+  /// (V-major [.., V, K]); it must be the one the kernel's metadata declares
+  /// (its `state` lines), also when K == V.
+  const char *stateLayout = nullptr;
+};
+
+/// Arguments of one decode call through an indexed, in-place state pool
+/// (templates/kda_decode_pool.tirx; vLLM's and SGLang's SSM state cache).
+/// A packed batch of n sequences with total_tokens tokens: q, k, g
+/// [total_tokens, h, K]; v, o [total_tokens, h, V]; beta [total_tokens, h];
+/// cu_seqlens [n + 1] int32 token boundaries (read on the device only);
+/// state_indices [n] int32, the pool slot of each sequence (outside
+/// [0, slots): padding, o rows zeroed, pool untouched); has_initial_state
+/// [n] int32 (0: start from a zero state); pool [slots, h, K, V]
+/// (stateLayout "kv") or [slots, h, V, K] ("vk") of stateDtype, read and
+/// written in place. docs/Runtime.md has the full contract.
+struct KdaDecodePoolArgs {
+  const void *q = nullptr, *k = nullptr, *v = nullptr, *g = nullptr;
+  const void *beta = nullptr;
+  const void *cuSeqlens = nullptr, *stateIndices = nullptr;
+  const void *hasInitialState = nullptr;
+  void *pool = nullptr;
+  void *o = nullptr;
+  int64_t n = 0, totalTokens = 0, h = 0, kDim = 0, vDim = 0, slots = 0;
+  /// Attention scale; 0 selects K^-1/2.
+  double scale = 0;
+  /// Element type of q, k, v and o ("bf16" or "f16"; null: "bf16").
+  const char *dtype = nullptr;
+  /// Element type of the pool ("f32" or "bf16"; null: "f32"). The
+  /// recurrence always accumulates in fp32.
+  const char *stateDtype = nullptr;
+  /// Required: "kv" or "vk", the layout the kernel's `state pool` line
+  /// declares.
+  const char *stateLayout = nullptr;
 };
 
 /// Head dimensions the decode templates are built for.
 inline constexpr int64_t kKdaHeadDims[] = {64, 128, 256};
 
+/// Checks that `layout` (a call's state_layout: "kv" or "vk") names the
+/// layout kernel `info` declares for its state argument `arg` (its `state`
+/// line). Errors name state_layout, or the kernel and the argument.
+KDA2RT_API Status checkStateLayout(const KernelInfo &info, const char *arg,
+                                   const char *layout);
+
 /// Checks `args` against a decode kernel's metadata without touching the
 /// GPU: supported and matching head dimensions, the input element type,
-/// positive sizes, non-null and
+/// the state layout (against the kernel's `state` lines), positive sizes,
+/// non-null and
 /// 16-byte aligned pointers (the kernel uses 128-bit accesses). Errors name
 /// the argument.
 KDA2RT_API Status checkKdaDecode(const KernelInfo &info,
@@ -50,6 +91,28 @@ KDA2RT_API Status kdaDecodeLaunchArgs(const KernelInfo &info,
 KDA2RT_API Status launchKdaDecode(const Kernel &kernel,
                                   const KdaDecodeArgs &args,
                                   CUstream stream);
+
+/// Checks `args` against a pool decode kernel's metadata (the arguments of
+/// templates/kda_decode_pool.tirx) without touching the GPU: head
+/// dimensions, dtype and state_dtype, state layout, sizes, scale, NULL and
+/// misaligned pointers (16 bytes for the tensors, 4 for the int32 arrays)
+/// and overlaps of the written operands (pool, o) with any other. Errors
+/// name the argument.
+KDA2RT_API Status checkKdaDecodePool(const KernelInfo &info,
+                                     const KdaDecodePoolArgs &args);
+
+/// Checks `args` (checkKdaDecodePool) and builds the kernel arguments: the
+/// pointers, scale (0 resolved to K^-1/2) and the sizes of the dimensions
+/// the kernel names among tt (total_tokens), h, n, np1 (n + 1) and slots.
+KDA2RT_API Status kdaDecodePoolLaunchArgs(const KernelInfo &info,
+                                          const KdaDecodePoolArgs &args,
+                                          LaunchArgs &out);
+
+/// Checks and launches a pool decode kernel on `stream` (asynchronous: no
+/// host synchronisation, no device allocation).
+KDA2RT_API Status launchKdaDecodePool(const Kernel &kernel,
+                                      const KdaDecodePoolArgs &args,
+                                      CUstream stream);
 
 /// A decode launch prepared once per kernel, for the per-token hot path.
 /// create() does the checks that depend only on the metadata (the decode
@@ -94,6 +157,7 @@ private:
   size_t numGridY_ = 0;
   int64_t kDim_ = 0, vDim_ = 0;
   DType dtype_ = DType::BF16;
+  StateOrder stateLayout_ = StateOrder::None;
   /// The `variant <dim> <size>` copies: the dimension, size and function.
   Source variantDim_[kMaxParams] = {};
   int64_t variantSize_[kMaxParams] = {};

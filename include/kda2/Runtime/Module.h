@@ -38,6 +38,19 @@ KDA2RT_API const char *accessName(Access access);
 enum class ScalarType { F32, F64, I32, I64 };
 KDA2RT_API const char *scalarTypeName(ScalarType type);
 
+/// How a recurrent-state argument stores each (sequence-or-slot, head)
+/// matrix, from the metadata's `state <arg> <kv|vk>` line: KV is K-major
+/// (K x V row-major: element (k, v) at k * V + v, flash-linear-attention's
+/// layout), VK is V-major (the transpose, V x K row-major: (k, v) at
+/// v * K + k, vLLM's). None: the metadata has no `state` line for it.
+enum class StateOrder { None, KV, VK };
+/// "kv", "vk" or "none".
+KDA2RT_API const char *stateOrderName(StateOrder order);
+/// "K-major (kv)", "V-major (vk)" or "undeclared", for messages.
+KDA2RT_API const char *stateOrderDescription(StateOrder order);
+/// Parses "kv" or "vk" (not "none").
+KDA2RT_API bool parseStateOrder(std::string_view text, StateOrder &out);
+
 /// One dimension of a pointer argument's shape: a static size, a named
 /// dimension, or dynamic ("?").
 struct KDA2RT_API ShapeDim {
@@ -72,8 +85,12 @@ struct KDA2RT_API ArgInfo {
   /// Shared-memory swizzle span in bytes (0: none; 128:
   /// CU_TENSOR_MAP_SWIZZLE_128B), from a trailing `swizzle 128`.
   int swizzle = 0;
-  /// 1-based metadata line of this argument.
-  size_t line = 0;
+  /// Ptr: the layout of the recurrent state it holds (a `state` line), or
+  /// None when it is not declared as a state.
+  StateOrder stateLayout = StateOrder::None;
+  /// 1-based metadata line of this argument, and of its `state` line (0:
+  /// none).
+  size_t line = 0, stateLine = 0;
 };
 
 /// One `counter` line (one 8-byte slot of the counters buffer).

@@ -134,17 +134,21 @@ KDA2RT_API int kda2rt_read_counters(kda2rt_kernel kernel, const void *counters,
  * q, k, g [n, t, h, k_dim] (g: fp32 log decay), v, o [n, t, h, v_dim] (q, k,
  * v, o in `dtype`: "bf16" or "f16", the type the kernel was built for;
  * NULL means "bf16"),
- * beta [n, t, h] fp32, h0/ht fp32 states ([n, h, K, V] for a K-first kernel,
- * [n, h, V, K] for a V-first one). Contiguous, 16-byte aligned device
- * buffers; h0 is read, ht written (they must not alias). scale 0 selects
- * k_dim^-1/2. The head dimensions must be the ones the kernel was compiled
- * for (64, 128 or 256). */
+ * beta [n, t, h] fp32, h0/ht fp32 states in `state_layout`: "kv" ([n, h, K,
+ * V], K-major: element (k, v) of a head's state at k * V + v) or "vk" ([n,
+ * h, V, K], V-major: at v * K + k). state_layout is required and must be
+ * the layout the kernel's metadata declares (its `state` lines), also when
+ * K == V. Contiguous, 16-byte aligned device buffers; h0 is read, ht
+ * written (they must not alias). scale 0 selects k_dim^-1/2. The head
+ * dimensions must be the ones the kernel was compiled for (64, 128 or
+ * 256). */
 typedef struct kda2rt_kda_decode_args {
   const void *q, *k, *v, *g, *beta, *h0; /* in */
   void *o, *ht;                          /* out */
   int64_t n, t, h, k_dim, v_dim;
   double scale;
   const char *dtype;
+  const char *state_layout; /* "kv" or "vk" (required) */
 } kda2rt_kda_decode_args;
 
 KDA2RT_API int kda2rt_kda_decode(kda2rt_kernel kernel,
@@ -155,13 +159,69 @@ KDA2RT_API int kda2rt_kda_decode(kda2rt_kernel kernel,
 /* Whether kda2rt_kda_decode(kernel, args, ...) would accept the call, without
  * touching the GPU: 1 if it is supported (`reason` becomes ""), 0 if not
  * (`reason` says why: not a decode kernel, head dimensions other than the
- * kernel's, dtype, non-positive sizes, scale, a NULL or misaligned operand,
- * h0 aliasing ht), -1 when kernel or args is NULL. An engine asks once per
- * shape class at start-up instead of finding out at the first call. */
+ * kernel's, dtype, state_layout, non-positive sizes, scale, a NULL or
+ * misaligned operand, h0 aliasing ht), -1 when kernel or args is NULL. An
+ * engine asks once per shape class at start-up instead of finding out at
+ * the first call. */
 KDA2RT_API int kda2rt_kda_decode_query(kda2rt_kernel kernel,
                                        const kda2rt_kda_decode_args *args,
                                        char *reason,
                                        size_t reasonlen) KDA2RT_NOEXCEPT;
+
+/* KDA decode of a packed batch through an indexed, in-place state pool
+ * (vLLM's / SGLang's SSM state cache), with a kernel built from
+ * templates/kda_decode_pool.tirx. docs/Runtime.md ("The serving contract")
+ * is the full contract. n sequences, total_tokens tokens; sequence i owns
+ * tokens cu_seqlens[i] .. cu_seqlens[i+1]-1 and pool slot state_indices[i]:
+ * - 0 <= slot < slots: its state starts from pool[slot] when
+ *   has_initial_state[i] != 0, else from zeros; its tokens run the KDA
+ *   recurrence (fp32 accumulation), o receives their outputs and the final
+ *   state is written back to pool[slot] in place (an empty sequence writes
+ *   its initial state back unchanged);
+ * - slot < 0 or slot >= slots (padding, e.g. PAD_SLOT_ID = -1): its o rows
+ *   are zeroed and the pool is not touched.
+ * Two live sequences with the same slot are undefined behaviour. Inputs are
+ * never written. No host synchronisation, no device allocation; cu_seqlens
+ * and state_indices are never read on the host: the call can be captured
+ * in a CUDA graph. */
+typedef struct kda2rt_kda_decode_pool_args {
+  const void *q;                 /* in  [total_tokens, h, k_dim] dtype */
+  const void *k;                 /* in  [total_tokens, h, k_dim] dtype */
+  const void *v;                 /* in  [total_tokens, h, v_dim] dtype */
+  const void *g;                 /* in  [total_tokens, h, k_dim] fp32 log
+                                    decay */
+  const void *beta;              /* in  [total_tokens, h] fp32 */
+  const void *cu_seqlens;        /* in  [n + 1] int32, device only */
+  const void *state_indices;     /* in  [n] int32 pool slot per sequence */
+  const void *has_initial_state; /* in  [n] int32, 0: start from zeros */
+  void *pool;                    /* inout [slots, h, k_dim, v_dim] ("kv") or
+                                    [slots, h, v_dim, k_dim] ("vk") of
+                                    state_dtype */
+  void *o;                       /* out [total_tokens, h, v_dim] dtype */
+  int64_t n, total_tokens, h, k_dim, v_dim, slots;
+  double scale;                  /* 0: k_dim^-1/2 */
+  const char *dtype;             /* q, k, v, o: "bf16" (NULL) or "f16" */
+  const char *state_dtype;       /* pool: "f32" (NULL) or "bf16" */
+  const char *state_layout;      /* "kv" or "vk" (required) */
+} kda2rt_kda_decode_pool_args;
+
+/* Checks the call (kda2rt_kda_decode_pool_query's questions) and launches
+ * it on `stream` (asynchronous). */
+KDA2RT_API int kda2rt_kda_decode_pool(kda2rt_kernel kernel,
+                                      const kda2rt_kda_decode_pool_args *args,
+                                      void *stream, char *err,
+                                      size_t errlen) KDA2RT_NOEXCEPT;
+
+/* Whether kda2rt_kda_decode_pool would accept the call, without touching the
+ * GPU: 1 if supported (`reason` becomes ""), 0 if not (`reason` says why:
+ * not a pool decode kernel, head dimensions, dtype, state_dtype,
+ * state_layout, sizes, scale, a NULL or misaligned operand, pool or o
+ * overlapping another operand, the grid over the CUDA limits), -1 when
+ * kernel or args is NULL. */
+KDA2RT_API int
+kda2rt_kda_decode_pool_query(kda2rt_kernel kernel,
+                             const kda2rt_kda_decode_pool_args *args,
+                             char *reason, size_t reasonlen) KDA2RT_NOEXCEPT;
 
 /* Minimal memory helpers for programs without another CUDA library. */
 KDA2RT_API int kda2rt_mem_alloc(int device, size_t bytes, void **out,
@@ -351,7 +411,9 @@ KDA2RT_API int kda2rt_state_pool_usage(kda2rt_state_pool pool,
 
 /* One decode step of n sequences of `pool` (created together, in this
  * order): args->h0 / args->ht are taken from the pool (ignored if set),
- * args->n must be n; after a successful launch the states advance. */
+ * args->n must be n, args->state_layout must be the pool's layout ("vk"
+ * for a pool created with KDA2RT_STATE_V_FIRST, else "kv") and the
+ * kernel's; after a successful launch the states advance. */
 KDA2RT_API int kda2rt_bundle_decode_step(kda2rt_bundle bundle, int device,
                                          const char *op, kda2rt_state_pool pool,
                                          const int64_t *ids, int n,

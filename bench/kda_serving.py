@@ -1,0 +1,313 @@
+"""The serving contract on the GPU (docs/Runtime.md): KDA decode and
+speculative decode through an indexed, in-place state pool, checked against a
+float64 recurrence on random inputs, and timed side by side with
+flash-linear-attention's continuous-batching path.
+
+  python3 bench/kda_serving.py --kernels build/kernels [--fla third_party_downloads/fla]
+
+Kernels: kda_decode_pool_* and kda_decode_spec_* from scripts/build-kernels.sh.
+Checked per case: ||o - ref|| / ||ref|| and the written states' error; the
+rows of padding sequences are exactly zero; every pool slot no sequence
+writes is bitwise unchanged (padding slots -1 and >= slots included);
+outputs are poisoned with NaN before each run; the call through the typed C
+ABI (kda2rt_kda_decode_pool) is bitwise equal to the generic launch, and two
+runs are bitwise equal (determinism). Prints JSON lines and a markdown
+table; writes $OUT/kda_serving.json.
+"""
+import argparse
+import json
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(__file__))
+import kda2rt  # noqa: E402
+from kda_decode import graph_time_us, kda_inputs, rel_err  # noqa: E402
+
+TORCH_STATE = {"f32": torch.float32, "bf16": torch.bfloat16}
+
+
+def step(S, q, k, v, g, beta, scale):
+    """One token of the recurrence on K-major float64 states S [H, K, V]."""
+    S = S * g.double().exp().unsqueeze(-1)
+    kt = k.double()
+    u = beta.double().unsqueeze(-1) * (v.double() - torch.einsum("hk,hkv->hv", kt, S))
+    S = S + torch.einsum("hk,hv->hkv", kt, u)
+    return S, scale * torch.einsum("hk,hkv->hv", q.double(), S)
+
+
+def to_kmajor(pool_slot, ss):
+    """A pool slot [H, ...] as K-major float64 [H, K, V]."""
+    s = pool_slot.double()
+    return s if ss == "kv" else s.transpose(-1, -2)
+
+
+def from_kmajor(S, ss, dtype):
+    return (S if ss == "kv" else S.transpose(-1, -2)).contiguous().to(dtype)
+
+
+def make_pool(slots, H, K, V, st, ss, seed):
+    gen = torch.Generator(device="cuda").manual_seed(seed)
+    master = torch.randn(slots, H, K, V, device="cuda", generator=gen) * 0.1
+    return from_kmajor(master, ss, TORCH_STATE[st])
+
+
+def pool_case(rt, kernels, K, V, st, ss, lengths, slots, H, fla_fwd, results, seed=0):
+    """kda_decode_pool on a packed batch: per sequence a slot (some padding:
+    -1 or >= slots), has_initial_state random."""
+    suffix = f"k{K}" + (f"v{V}" if V != K else "") + f"_{st}_{ss}"
+    kernel = rt.kernel(rt.load(os.path.join(kernels, f"kda_decode_pool_{suffix}.sm_90a.cubin")),
+                       "kda_decode_pool")
+    gen = torch.Generator().manual_seed(seed)
+    N, T = len(lengths), sum(lengths)
+    cu = torch.tensor([0] + torch.tensor(lengths).cumsum(0).tolist(), dtype=torch.int32)
+    perm = torch.randperm(slots, generator=gen)
+    idx = perm[:N].clone().to(torch.int32)
+    pads = torch.rand(N, generator=gen) < 0.15
+    idx[pads] = torch.where(torch.rand(int(pads.sum()), generator=gen) < 0.5,
+                            torch.tensor(-1), torch.tensor(slots + 3)).to(torch.int32)
+    has_init = (torch.rand(N, generator=gen) < 0.7).to(torch.int32)
+    q, k, v, g, beta, _ = kda_inputs(1, T, H, K, V, seed=seed + T)
+    q, k, v, g, beta = q[0], k[0], v[0], g[0], beta[0]
+    scale = K ** -0.5
+    pool = make_pool(slots, H, K, V, st, ss, seed)
+    before = pool.clone()
+    expected = pool.clone()
+    o_ref = torch.zeros(T, H, V, dtype=torch.float64, device="cuda")
+    written, padding_rows = [], []
+    for n in range(N):
+        b, e, slot = int(cu[n]), int(cu[n + 1]), int(idx[n])
+        if not 0 <= slot < slots:
+            padding_rows += list(range(b, e))
+            continue
+        S = to_kmajor(before[slot], ss) if has_init[n] else torch.zeros(
+            H, K, V, dtype=torch.float64, device="cuda")
+        for t in range(b, e):
+            S, o_ref[t] = step(S, q[t], k[t], v[t], g[t], beta[t], scale)
+        expected[slot] = from_kmajor(S, ss, pool.dtype)
+        written.append(slot)
+    cu_d, idx_d, hi_d = cu.cuda(), idx.cuda(), has_init.cuda()
+    o = torch.full((T, H, V), float("nan"), dtype=torch.bfloat16, device="cuda")
+    ptrs = {"q": q, "k": k, "v": v, "g": g, "beta": beta, "cu_seqlens": cu_d,
+            "state_indices": idx_d, "has_initial_state": hi_d, "pool": pool, "o": o}
+    launch = kernel.prepare(ptrs, {"tt": T, "h": H, "np1": N + 1, "n": N, "slots": slots},
+                            {"scale": scale}, lambda: torch.cuda.current_stream().cuda_stream)
+    launch()
+    torch.cuda.synchronize()
+    row = check_pool(pool, before, expected, written, o, o_ref, padding_rows, ss)
+    row.update(kernel="pool", st=st, ss=ss, N=N, T=T, H=H, K=K, V=V, slots=slots,
+               padding=int(pads.sum()))
+    # The typed C ABI, and a second run: bitwise equal.
+    o2 = torch.full_like(o, float("nan"))
+    pool2 = before.clone()
+    kernel.kda_decode_pool(q, k, v, g, beta, cu_d, idx_d, hi_d, pool2, o2, scale,
+                           torch.cuda.current_stream().cuda_stream, dtype="bf16",
+                           state_dtype=st, state_layout=ss)
+    torch.cuda.synchronize()
+    row["c_abi_identical"] = bool(torch.equal(o2.view(torch.int16), o.view(torch.int16)) and
+                                  torch.equal(pool2.view(torch.uint8), pool.view(torch.uint8)))
+    # The wrong layout is refused (also when K == V).
+    other = "vk" if ss == "kv" else "kv"
+    try:
+        kernel.kda_decode_pool(q, k, v, g, beta, cu_d, idx_d, hi_d, pool2, o2, scale,
+                               torch.cuda.current_stream().cuda_stream, dtype="bf16",
+                               state_dtype=st, state_layout=other)
+        row["wrong_layout_refused"] = False
+    except kda2rt.Error as e:
+        row["wrong_layout_refused"] = "layout" in str(e)
+    # Timing: the pool evolves over replays, which does not change the work.
+    nbytes = 2 * N * H * K * V * pool.element_size() + T * H * (2 * K * 2 + K * 4 + 4 + 2 * V * 2)
+    row["us"] = graph_time_us(launch)
+    row["gbs"] = nbytes / (row["us"] * 1e-6) / 1e9
+    if fla_fwd is not None and st == "f32" and K == V and not pads.any():
+        fpool = before.clone()
+        of = torch.empty(1, T, H, V, dtype=torch.bfloat16, device="cuda")
+        call = lambda: fla_fwd(  # noqa: E731
+            q=q[None], k=k[None], v=v[None], g=g[None], beta=beta[None], initial_state=fpool,
+            scale=scale, output_final_state=True, inplace_final_state=True,
+            state_v_first=(ss == "vk"), cu_seqlens=cu_d.long(), ssm_state_indices=idx_d,
+            out=of)
+        row["fla_us"] = graph_time_us(call)
+        row["ratio"] = row["us"] / row["fla_us"]
+    results.append(row)
+    print(json.dumps(row), flush=True)
+
+
+def check_pool(pool, before, expected, written, o, o_ref, padding_rows, ss):
+    row = {"err_o": rel_err(o, o_ref)}
+    if written:
+        w = torch.tensor(written, device="cuda")
+        row["err_state"] = rel_err(to_kmajor(pool[w], ss), to_kmajor(expected[w], ss))
+    untouched = torch.ones(pool.shape[0], dtype=torch.bool, device="cuda")
+    if written:
+        untouched[torch.tensor(written, device="cuda")] = False
+    row["untouched_bitwise"] = bool(torch.equal(pool[untouched].view(torch.uint8),
+                                                before[untouched].view(torch.uint8)))
+    row["padding_rows_zero"] = bool((o[padding_rows] == 0).all()) if padding_rows else None
+    return row
+
+
+def spec_case(rt, kernels, K, V, st, ss, N, t, slots, H, fla_fwd, results, seed=1):
+    """kda_decode_spec: t tokens per sequence, a slot per token (some -1),
+    num_accepted in 0..t, some padding sequences."""
+    suffix = f"k{K}" + (f"v{V}" if V != K else "") + f"_{st}_{ss}"
+    kernel = rt.kernel(rt.load(os.path.join(kernels, f"kda_decode_spec_{suffix}.sm_90a.cubin")),
+                       "kda_decode_spec")
+    gen = torch.Generator().manual_seed(seed)
+    idx = torch.randperm(slots, generator=gen)[:N * t].view(N, t).to(torch.int32)
+    idx[torch.rand(N, t, generator=gen) < 0.2] = -1
+    pads = torch.rand(N, generator=gen) < 0.1
+    idx[pads] = -1
+    acc = torch.randint(0, t + 1, (N,), generator=gen, dtype=torch.int32)
+    q, k, v, g, beta, _ = kda_inputs(N, t, H, K, V, seed=seed + 7)
+    scale = K ** -0.5
+    pool = make_pool(slots, H, K, V, st, ss, seed)
+    before = pool.clone()
+    expected = pool.clone()
+    o_ref = torch.zeros(N, t, H, V, dtype=torch.float64, device="cuda")
+    written, padding_rows = [], []
+    for n in range(N):
+        if int(idx[n, 0]) < 0:
+            padding_rows.append(n)
+            continue
+        a = int(acc[n])
+        src = int(idx[n, max(a - 1, 0)])
+        S = to_kmajor(before[src], ss) if a > 0 and 0 <= src < slots else torch.zeros(
+            H, K, V, dtype=torch.float64, device="cuda")
+        for i in range(t):
+            S, o_ref[n, i] = step(S, q[n, i], k[n, i], v[n, i], g[n, i], beta[n, i], scale)
+            dst = int(idx[n, i])
+            if 0 <= dst < slots:
+                expected[dst] = from_kmajor(S, ss, pool.dtype)
+                written.append(dst)
+    idx_d, acc_d = idx.cuda(), acc.cuda()
+    o = torch.full((N, t, H, V), float("nan"), dtype=torch.bfloat16, device="cuda")
+    ptrs = {"q": q, "k": k, "v": v, "g": g, "beta": beta, "state_indices": idx_d,
+            "num_accepted": acc_d, "pool": pool, "o": o}
+    launch = kernel.prepare(ptrs, {"n": N, "t": t, "h": H, "slots": slots}, {"scale": scale},
+                            lambda: torch.cuda.current_stream().cuda_stream)
+    launch()
+    torch.cuda.synchronize()
+    o_flat = o.view(N * t, H, V)
+    rows = [n * t + i for n in padding_rows for i in range(t)]
+    row = check_pool(pool, before, expected, written, o_flat, o_ref.view(N * t, H, V), rows, ss)
+    row.update(kernel="spec", st=st, ss=ss, N=N, T=t, H=H, K=K, V=V, slots=slots,
+               padding=len(padding_rows))
+    pool2, o2 = before.clone(), torch.full_like(o, float("nan"))
+    ptrs2 = dict(ptrs, pool=pool2, o=o2)
+    kernel.prepare(ptrs2, {"n": N, "t": t, "h": H, "slots": slots}, {"scale": scale},
+                   torch.cuda.current_stream().cuda_stream)()
+    torch.cuda.synchronize()
+    row["deterministic"] = bool(torch.equal(o2.view(torch.int16), o.view(torch.int16)) and
+                                torch.equal(pool2.view(torch.uint8), pool.view(torch.uint8)))
+    row["us"] = graph_time_us(launch)
+    if fla_fwd is not None and st == "f32" and K == V and not pads.any():
+        # FLA's spec path: varlen over the same packed tokens, its slots must
+        # all be valid (it does not check them): a fresh permutation.
+        fidx = torch.randperm(slots, generator=gen)[:N * t].view(N, t).to(torch.int32).cuda()
+        facc = acc_d.clamp(min=1)
+        fpool = before.clone()
+        cu = torch.arange(0, N * t + 1, t, dtype=torch.long, device="cuda")
+        of = torch.empty(1, N * t, H, V, dtype=torch.bfloat16, device="cuda")
+        flat = lambda x: x.reshape(1, N * t, *x.shape[2:])  # noqa: E731
+        call = lambda: fla_fwd(  # noqa: E731
+            q=flat(q), k=flat(k), v=flat(v), g=flat(g), beta=flat(beta), initial_state=fpool,
+            scale=scale, output_final_state=True, inplace_final_state=True,
+            state_v_first=(ss == "vk"), cu_seqlens=cu, ssm_state_indices=fidx,
+            num_accepted_tokens=facc, out=of)
+        row["fla_us"] = graph_time_us(call)
+        row["ratio"] = row["us"] / row["fla_us"]
+    results.append(row)
+    print(json.dumps(row), flush=True)
+
+
+def bf16_state_cost(rt, kernels, H, steps, results):
+    """The accuracy cost of a bf16 pool: `steps` one-token decode calls from
+    the same start, fp32 vs bf16 states, against float64."""
+    K = V = 128
+    errs = {}
+    for st in ("f32", "bf16"):
+        kernel = rt.kernel(rt.load(os.path.join(kernels, f"kda_decode_pool_k128_{st}_kv.sm_90a.cubin")),
+                           "kda_decode_pool")
+        N = 16
+        q, k, v, g, beta, _ = kda_inputs(N, steps, H, K, V, seed=11)
+        pool = make_pool(N, H, K, V, st, "kv", 5)
+        S = pool.double().clone()
+        idx = torch.arange(N, dtype=torch.int32, device="cuda")
+        hi = torch.ones(N, dtype=torch.int32, device="cuda")
+        cu = torch.arange(N + 1, dtype=torch.int32, device="cuda")
+        o = torch.empty(N, H, V, dtype=torch.bfloat16, device="cuda")
+        o_err = []
+        for i in range(steps):
+            qi, ki, vi, gi, bi = (x[:, i].contiguous() for x in (q, k, v, g, beta))
+            kernel.prepare({"q": qi, "k": ki, "v": vi, "g": gi, "beta": bi, "cu_seqlens": cu,
+                            "state_indices": idx, "has_initial_state": hi, "pool": pool,
+                            "o": o}, {"tt": N, "h": H, "np1": N + 1, "n": N, "slots": N},
+                           {"scale": K ** -0.5}, torch.cuda.current_stream().cuda_stream)()
+            o_ref = torch.empty(N, H, V, dtype=torch.float64, device="cuda")
+            for n in range(N):
+                S[n], o_ref[n] = step(S[n], qi[n], ki[n], vi[n], gi[n], bi[n], K ** -0.5)
+            torch.cuda.synchronize()
+            o_err.append(rel_err(o, o_ref))
+        errs[st] = {"err_o_last": o_err[-1], "err_o_max": max(o_err),
+                    "err_state": rel_err(pool.float(), S)}
+    row = {"kernel": "bf16-state-cost", "steps": steps, "H": H, **{
+        f"{st}_{key}": val for st, e in errs.items() for key, val in e.items()}}
+    results.append(row)
+    print(json.dumps(row), flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--kernels", required=True)
+    parser.add_argument("--fla", default=None)
+    args = parser.parse_args()
+    rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
+    fla_fwd = None
+    if args.fla:
+        sys.path.insert(0, args.fla)
+        from fla.ops.kda.fused_recurrent import fused_recurrent_kda_fwd as fla_fwd
+    results = []
+    mixed = [1, 7, 0, 1, 33, 1, 1, 2, 64, 1] * 3  # decode, chunks, an empty one
+    for st in ("f32", "bf16"):
+        for ss in ("kv", "vk"):
+            pool_case(rt, args.kernels, 128, 128, st, ss, mixed, 96, 8, fla_fwd, results)
+            spec_case(rt, args.kernels, 128, 128, st, ss, 24, 4, 160, 8, fla_fwd, results)
+    pool_case(rt, args.kernels, 128, 64, "f32", "vk", mixed, 96, 8, None, results)
+    spec_case(rt, args.kernels, 128, 64, "f32", "kv", 24, 4, 160, 8, None, results)
+    # Speed at serving shapes: every slot valid, so that FLA can run too.
+    for n in (64, 256):
+        for st in ("f32", "bf16"):
+            pool_case(rt, args.kernels, 128, 128, st, "kv", [1] * n, 2 * n, 32,
+                      fla_fwd, results, seed=100 + n)
+    for t in (2, 4, 8):
+        spec_case(rt, args.kernels, 128, 128, "f32", "kv", 64, t, 64 * t + 8, 32, fla_fwd,
+                  results, seed=200 + t)
+    bf16_state_cost(rt, args.kernels, 8, 64, results)
+
+    print("\n| kernel | state | N | T | H | K | V | pad | err o | err state | untouched "
+          "| pad rows 0 | C ABI = launch | wrong layout refused | kda2 us | fla us | kda2/fla |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    nan = float("nan")
+    for r in results:
+        if r["kernel"] not in ("pool", "spec"):
+            continue
+        print(f"| {r['kernel']} | {r['st']} {r['ss']} | {r['N']} | {r['T']} | {r['H']} "
+              f"| {r['K']} | {r['V']} | {r['padding']} | {r['err_o']:.2e} "
+              f"| {r.get('err_state', nan):.2e} | {r['untouched_bitwise']} "
+              f"| {r['padding_rows_zero']} | {r.get('c_abi_identical', r.get('deterministic'))} "
+              f"| {r.get('wrong_layout_refused', '-')} | {r['us']:.2f} "
+              f"| {r.get('fla_us', nan):.2f} | {r.get('ratio', nan):.2f} |")
+    for r in results:
+        if r["kernel"] == "bf16-state-cost":
+            print(f"\nbf16 state cost over {r['steps']} decode steps: err o {r['f32_err_o_last']:.2e}"
+                  f" (f32 pool) vs {r['bf16_err_o_last']:.2e} (bf16 pool); state "
+                  f"{r['f32_err_state']:.2e} vs {r['bf16_err_state']:.2e}")
+    out_dir = os.environ.get("OUT", ".")
+    with open(os.path.join(out_dir, "kda_serving.json"), "w") as f:
+        json.dump({"results": results}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
