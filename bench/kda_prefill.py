@@ -187,12 +187,23 @@ def main():
                     no = lambda *names: {k: v for k, v in dims.items()  # noqa: E731
                                          if k not in names}
                     pick = lambda *names: {k: mid[k] for k in names}  # noqa: E731
+                    # The state pool, in place: slot i for sequence i, no
+                    # checkpoints (bench/kda_serving.py checks those).
+                    ht = h0_run.clone()
+                    slots = {"state_indices": torch.arange(N, dtype=torch.int32, device="cuda"),
+                             "has_initial_state": torch.ones(N, dtype=torch.int32,
+                                                             device="cuda")}
+                    ckpt = {"checkpoint_blocks": torch.full((N, nc), -1, dtype=torch.int32,
+                                                            device="cuda"),
+                            "ckpt": e(1, H, K, V, dt=torch.float32)}
                     scan_h = scan_kernel[0].prepare(
-                        {**pick("vc", "kl", "wn", "tp", "gl"), **hs, "h0": h0_run,
-                         "cu_seqlens": cu, "ht": ht}, no("tt"), {}, stream)
+                        {**pick("vc", "kl", "wn", "tp", "gl"), **hs, **slots, **ckpt,
+                         "pool": ht, "cu_seqlens": cu},
+                        {**no("tt"), "slots": N, "blocks": 1}, {}, stream)
                     out = scan_kernel[1].prepare(
-                        {**pick("qd", "pb"), **hs, "cu_seqlens": cu, "o": flat(o)},
-                        no("ncv"), {}, stream)
+                        {**pick("qd", "pb"), **hs, "cu_seqlens": cu,
+                         "state_indices": slots["state_indices"], "o": flat(o)},
+                        no("ncv"), {"nslots": N}, stream)
 
                     def scan(scan_h=scan_h, out=out):
                         scan_h()

@@ -1,7 +1,7 @@
-"""The serving contract on the GPU (docs/Runtime.md): KDA decode and
-speculative decode through an indexed, in-place state pool, checked against a
-float64 recurrence on random inputs, and timed side by side with
-flash-linear-attention's continuous-batching path.
+"""The serving contract on the GPU (docs/Runtime.md): KDA decode, speculative
+decode and prefill (with prefix-caching checkpoints) through an indexed,
+in-place state pool, checked against a float64 recurrence on random inputs,
+and timed side by side with flash-linear-attention's continuous-batching path.
 
   python3 bench/kda_serving.py --kernels build/kernels [--fla third_party_downloads/fla]
 
@@ -222,6 +222,89 @@ def spec_case(rt, kernels, K, V, st, ss, N, t, slots, H, fla_fwd, results, seed=
     print(json.dumps(row), flush=True)
 
 
+def prefill_case(rt, kernels, st, ss, lengths, slots, H, results, seed=3):
+    """Prefill on the pool (kda_chunk_split's prep, then kda_chunk_h's scan and
+    output kernels, C = 32, VB = 8): random slots with padding, has_initial_state,
+    and a checkpoint block for most chunk ends (prefix caching)."""
+    K = V = 128
+    C, VB = 32, 8
+    prep = rt.kernel(rt.load(os.path.join(kernels, "kda_chunk_split_c32_vb8_k128.sm_90a.cubin")),
+                     "kda_chunk_prep")
+    name = "kda_chunk_h_c32_vb8_k128" + ("" if (st, ss) == ("f32", "kv") else f"_{st}_{ss}")
+    hmod = rt.load(os.path.join(kernels, name + ".sm_90a.cubin"))
+    scan, out = rt.kernel(hmod, "kda_chunk_scan_h"), rt.kernel(hmod, "kda_chunk_out")
+    gen = torch.Generator().manual_seed(seed)
+    N, tt, T = len(lengths), sum(lengths), max(lengths)
+    nc = (T + C - 1) // C
+    cu = torch.tensor([0] + torch.tensor(lengths).cumsum(0).tolist(), dtype=torch.int32)
+    idx = torch.randperm(slots, generator=gen)[:N].to(torch.int32)
+    pads = torch.rand(N, generator=gen) < 0.15
+    idx[pads] = -1
+    has_init = (torch.rand(N, generator=gen) < 0.7).to(torch.int32)
+    blocks = N * nc + 4
+    cb = torch.randperm(blocks, generator=gen)[:N * nc].view(N, nc).to(torch.int32)
+    cb[torch.rand(N, nc, generator=gen) < 0.25] = -1
+    q, k, v, g, beta, _ = kda_inputs(1, tt, H, K, V, seed=seed + tt)
+    q, k, v, g, beta = q[0], k[0], v[0], g[0], beta[0]
+    scale = K ** -0.5
+    pool = make_pool(slots, H, K, V, st, ss, seed)
+    ckpt = make_pool(blocks, H, K, V, st, ss, seed + 1)
+    pool_before, ckpt_before = pool.clone(), ckpt.clone()
+    pool_exp, ckpt_exp = pool.clone(), ckpt.clone()
+    o_ref = torch.zeros(tt, H, V, dtype=torch.float64, device="cuda")
+    written, ck_written, padding_rows = [], [], []
+    for n in range(N):
+        b, e, slot = int(cu[n]), int(cu[n + 1]), int(idx[n])
+        if slot < 0:
+            padding_rows += list(range(b, e))
+            continue
+        S = to_kmajor(pool_before[slot], ss) if has_init[n] else torch.zeros(
+            H, K, V, dtype=torch.float64, device="cuda")
+        for t in range(b, e):
+            S, o_ref[t] = step(S, q[t], k[t], v[t], g[t], beta[t], scale)
+            j = (t - b) // C
+            if (t - b + 1) % C == 0 or t == e - 1:  # the end of chunk j
+                blk = int(cb[n, j])
+                if blk >= 0:
+                    ckpt_exp[blk] = from_kmajor(S, ss, ckpt.dtype)
+                    ck_written.append(blk)
+        pool_exp[slot] = from_kmajor(S, ss, pool.dtype)
+        written.append(slot)
+    cu_d, idx_d, hi_d, cb_d = cu.cuda(), idx.cuda(), has_init.cuda(), cb.cuda()
+    e = lambda *s, dt=torch.bfloat16: torch.full(s, float("nan"), dtype=dt,  # noqa: E731
+                                                  device="cuda")
+    mid = {"qd": e(N, H, nc, C, K), "kl": e(N, H, nc, C, K), "wn": e(N, H, nc, C, K),
+           "tp": e(N, H, nc, C, C), "pb": e(N, H, nc, C, C),
+           "gl": e(N, H, nc, K, dt=torch.float32), "vc": e(N, H, nc * (V // VB), C, VB)}
+    hs = {"hs": e(N, H, nc, K, V), "us": e(N, H, nc, C, V)}
+    o = torch.full((tt, H, V), float("nan"), dtype=torch.bfloat16, device="cuda")
+    dims = {"n": N, "h": H, "np1": N + 1, "nc": nc}
+    stream = lambda: torch.cuda.current_stream().cuda_stream  # noqa: E731
+    launches = [
+        prep.prepare({"q": q, "k": k, "v": v, "g": g, "beta": beta, "cu_seqlens": cu_d, **mid},
+                     {**dims, "tt": tt, "ncv": nc * (V // VB)}, {"scale": scale}, stream),
+        scan.prepare({**{x: mid[x] for x in ("vc", "kl", "wn", "tp", "gl")}, **hs,
+                      "cu_seqlens": cu_d, "state_indices": idx_d, "has_initial_state": hi_d,
+                      "checkpoint_blocks": cb_d, "pool": pool, "ckpt": ckpt},
+                     {**dims, "ncv": nc * (V // VB), "slots": slots, "blocks": blocks}, {},
+                     stream),
+        out.prepare({"qd": mid["qd"], "pb": mid["pb"], **hs, "cu_seqlens": cu_d,
+                     "state_indices": idx_d, "o": o}, {**dims, "tt": tt}, {"nslots": slots},
+                    stream)]
+    for launch in launches:
+        launch()
+    torch.cuda.synchronize()
+    row = check_pool(pool, pool_before, pool_exp, written, o, o_ref, padding_rows, ss)
+    ck = check_pool(ckpt, ckpt_before, ckpt_exp, ck_written, o, o_ref, [], ss)
+    row.update(kernel="prefill", st=st, ss=ss, N=N, T=tt, H=H, K=K, V=V, slots=slots,
+               padding=int(pads.sum()), checkpoints=len(ck_written),
+               err_ckpt=ck.get("err_state", float("nan")),
+               ckpt_untouched_bitwise=ck["untouched_bitwise"])
+    row["us"] = graph_time_us(lambda: [launch() for launch in launches], replays=10)
+    results.append(row)
+    print(json.dumps(row), flush=True)
+
+
 def bf16_state_cost(rt, kernels, H, steps, results):
     """The accuracy cost of a bf16 pool: `steps` one-token decode calls from
     the same start, fp32 vs bf16 states, against float64."""
@@ -275,6 +358,9 @@ def main():
             pool_case(rt, args.kernels, 128, 128, st, ss, mixed, 96, 8, fla_fwd, results)
             spec_case(rt, args.kernels, 128, 128, st, ss, 24, 4, 160, 8, fla_fwd, results)
     pool_case(rt, args.kernels, 128, 64, "f32", "vk", mixed, 96, 8, None, results)
+    prefill_lengths = [100, 32, 1, 0, 64, 257, 31, 33] * 2  # < C, = C, 1, 0, > C
+    prefill_case(rt, args.kernels, "f32", "kv", prefill_lengths, 40, 8, results)
+    prefill_case(rt, args.kernels, "bf16", "vk", prefill_lengths, 40, 8, results)
     spec_case(rt, args.kernels, 128, 64, "f32", "kv", 24, 4, 160, 8, None, results)
     # Speed at serving shapes: every slot valid, so that FLA can run too.
     for n in (64, 256):
@@ -291,7 +377,7 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     nan = float("nan")
     for r in results:
-        if r["kernel"] not in ("pool", "spec"):
+        if r["kernel"] not in ("pool", "spec", "prefill"):
             continue
         print(f"| {r['kernel']} | {r['st']} {r['ss']} | {r['N']} | {r['T']} | {r['H']} "
               f"| {r['K']} | {r['V']} | {r['padding']} | {r['err_o']:.2e} "
@@ -299,6 +385,10 @@ def main():
               f"| {r['padding_rows_zero']} | {r.get('c_abi_identical', r.get('deterministic'))} "
               f"| {r.get('wrong_layout_refused', '-')} | {r['us']:.2f} "
               f"| {r.get('fla_us', nan):.2f} | {r.get('ratio', nan):.2f} |")
+    for r in results:
+        if r["kernel"] == "prefill":
+            print(f"\nprefill {r['st']} {r['ss']}: {r['checkpoints']} checkpoints, err "
+                  f"{r['err_ckpt']:.2e}, other blocks untouched: {r['ckpt_untouched_bitwise']}")
     for r in results:
         if r["kernel"] == "bf16-state-cost":
             print(f"\nbf16 state cost over {r['steps']} decode steps: err o {r['f32_err_o_last']:.2e}"

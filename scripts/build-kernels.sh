@@ -77,12 +77,14 @@ compile kda_chunk_split.tirx kda_chunk_split_vb16_k128 "IN=bf16,SL=row_major,K=1
 # The output off the chain (kda_chunk_h.tirx, after the same bindings' prep).
 for cfg in "c32:32:32:4" "c32_vb16:32:16:8" "c32_vb8:32:8:16" "vb16:16:16:8"; do
   IFS=: read -r tag c vb nvb <<< "$cfg"
-  compile kda_chunk_h.tirx kda_chunk_h_${tag}_k128 "IN=bf16,SL=row_major,K=128,V=128,C=$c,VB=$vb,NVB=$nvb"
+  compile kda_chunk_h.tirx kda_chunk_h_${tag}_k128 "IN=bf16,ST=f32,SS=kv,K=128,V=128,C=$c,VB=$vb,NVB=$nvb"
 done
 compile kda_chunk_split.tirx kda_chunk_split_c32_vfirst_k128 "IN=bf16,SL=VK,K=128,V=128,C=32,VB=32,NVB=4"
 compile kda_chunk_split.tirx kda_chunk_split_c32_k64 "IN=bf16,SL=row_major,K=64,V=64,C=32,VB=32,NVB=2"
 compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k64 "IN=bf16,SL=row_major,K=64,V=64,C=32,VB=8,NVB=8"
-compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k64 "IN=bf16,SL=row_major,K=64,V=64,C=32,VB=8,NVB=8"
+compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k64 "IN=bf16,ST=f32,SS=kv,K=64,V=64,C=32,VB=8,NVB=8"
+# Serving prefill: a bf16, V-major state pool and checkpoints.
+compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k128_bf16_vk "IN=bf16,ST=bf16,SS=vk,K=128,V=128,C=32,VB=8,NVB=16"
 # Kernels of lit tests that bench/sanitize_kernels.py runs on the GPU: the
 # padded-pitch fallback of @coalesced_access, tensor-core matmuls, block and
 # TMA tile copies, vnni4 packing, dynamic shared memory.
