@@ -27,6 +27,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/Format.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
@@ -36,6 +37,13 @@
 using namespace mlir;
 using namespace mlir::kda2;
 namespace ast = mlir::kda2::tirx;
+
+/// A number for a message: `%g`.
+static std::string formatNumber(double x) {
+  std::string s;
+  llvm::raw_string_ostream(s) << llvm::format("%g", x);
+  return s;
+}
 
 namespace {
 
@@ -505,6 +513,7 @@ LogicalResult Emitter::emitGmem(const ast::GmemDeclStmt &decl) {
   Packing packing = Packing::none;
   std::optional<StateLayout> state;
   const ast::DeclAttr *stateAttr = nullptr;
+  DenseF64ArrayAttr range;
   for (const ast::DeclAttr &attr : decl.attrs) {
     bool isIdent = attr.valueKind == ast::DeclAttr::ValueKind::Identifier;
     if (attr.key == "layout") {
@@ -540,9 +549,31 @@ LogicalResult Emitter::emitGmem(const ast::GmemDeclStmt &decl) {
                   "matrix stored K-major), vk (V-major) or a name bound "
                   "with --tirx-bind=<name>=kv|vk";
       stateAttr = &attr;
+    } else if (attr.key == "range") {
+      if (attr.valueKind != ast::DeclAttr::ValueKind::Range)
+        return error(attr.valueLoc)
+               << "range= takes [lo, hi], e.g. [-5, 0] or [-inf, 0]";
+      double ends[2];
+      for (auto [i, bound] : llvm::enumerate(attr.range)) {
+        double value = bound.value;
+        if (!bound.name.empty()) {
+          auto it = options.bindings.find(bound.name);
+          if (it == options.bindings.end())
+            return error(bound.loc)
+                   << "'" << bound.name
+                   << "' in a range must be bound with --tirx-bind";
+          value = static_cast<double>(it->second);
+        }
+        ends[i] = bound.negative ? -value : value;
+      }
+      if (!(ends[0] <= ends[1]))
+        return error(attr.valueLoc)
+               << "empty range [" << formatNumber(ends[0]) << ", "
+               << formatNumber(ends[1]) << "]: lo must be <= hi";
+      range = builder.getDenseF64ArrayAttr({ends[0], ends[1]});
     } else {
       return error(attr.loc) << "unknown GMEM attribute '" << attr.key
-                             << "'; expected layout, packing or state";
+                             << "'; expected layout, packing, state or range";
     }
   }
   SmallVector<Value> operands;
@@ -562,6 +593,8 @@ LogicalResult Emitter::emitGmem(const ast::GmemDeclStmt &decl) {
     if (state)
       kernel.setArgAttr(it->second, KDA2Dialect::getStateAttrName(),
                         StateLayoutAttr::get(context, *state));
+    if (range)
+      kernel.setArgAttr(it->second, KDA2Dialect::getRangeAttrName(), range);
   }
   GmemOp::create(builder, loc(decl.loc), operands, layout, packing);
   return success();

@@ -462,9 +462,42 @@ LogicalResult Parser::parseDeclAttrs(std::vector<DeclAttr> &attrs,
               parseInteger(attr.intValue,
                            /*allowSizeSuffix=*/isSmem && attr.key == "size")))
         return failure();
+    } else if (tok.is(Token::l_square)) {
+      attr.valueKind = DeclAttr::ValueKind::Range;
+      consumeOpen();
+      while (true) {
+        DeclAttr::Bound &bound = attr.range.emplace_back();
+        bound.loc = tok.loc;
+        if (tok.is(Token::minus)) {
+          bound.negative = true;
+          consume();
+        }
+        if (tok.is(Token::identifier) && tok.spelling == "inf") {
+          bound.value = std::numeric_limits<double>::infinity();
+          consume();
+        } else if (tok.is(Token::identifier)) {
+          bound.name = tok.spelling.str();
+          consume();
+        } else if (tok.is(Token::integer) || tok.is(Token::floatlit)) {
+          if (tok.spelling.getAsDouble(bound.value))
+            return emitError(tok.loc, "invalid number '" + tok.spelling + "'");
+          consume();
+        } else {
+          return emitExpected("a number, 'inf' or a bound name in '[lo, hi]'");
+        }
+        if (tok.is(Token::r_square))
+          break;
+        if (tok.isNot(Token::comma))
+          return emitExpected("',' or ']' in '[lo, hi]'");
+        consume();
+      }
+      consumeClose();
+      if (attr.range.size() != 2)
+        return emitError(attr.valueLoc, "a range has two ends, [lo, hi]; got " +
+                                            std::to_string(attr.range.size()));
     } else {
-      return emitExpected("attribute value (a name, an integer or a string) "
-                          "after '" +
+      return emitExpected("attribute value (a name, an integer, a string or "
+                          "[lo, hi]) after '" +
                           attr.key + "='");
     }
     if (tok.is(Token::r_brace))

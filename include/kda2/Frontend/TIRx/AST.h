@@ -415,6 +415,17 @@ struct DeclAttr {
     Identifier, ///< A bare word, e.g. `BSHD`; in `stringValue`.
     Integer,    ///< An integer, e.g. `128KB`; bytes in `intValue`.
     String,     ///< A string literal; decoded contents in `stringValue`.
+    Range,      ///< `[lo, hi]`: two signed numbers or names; in `range`.
+  };
+  /// One end of a `[lo, hi]` value: a number, `inf`, or a name bound with
+  /// --tirx-bind, optionally negated.
+  struct Bound {
+    llvm::SMLoc loc;
+    bool negative = false;
+    /// The bound name (empty for a number).
+    std::string name;
+    /// The number (for `inf`, infinity).
+    double value = 0;
   };
   /// Location of the key.
   llvm::SMLoc loc;
@@ -429,6 +440,8 @@ struct DeclAttr {
   /// The value of an integer, with any `B`/`KB`/`MB` suffix applied (so
   /// `128KB` is 131072); 0 otherwise.
   int64_t intValue = 0;
+  /// The two ends of a `[lo, hi]` value.
+  std::vector<Bound> range;
 };
 
 //===----------------------------------------------------------------------===//

@@ -85,6 +85,16 @@ LogicalResult KDA2Dialect::verifyRegionArgAttribute(Operation *op,
                                 "(its last two dimensions are K and V)";
     return success();
   }
+  if (attr.getName() == getRangeAttrName()) {
+    auto range = dyn_cast<DenseF64ArrayAttr>(attr.getValue());
+    if (!isa<KernelOp>(op) || !range || range.size() != 2 ||
+        !(range[0] <= range[1]))
+      return op->emitError() << "'" << getRangeAttrName() << "' of argument #"
+                             << argIndex
+                             << " must be array<f64: lo, hi> with lo <= hi on "
+                                "a kda2.kernel argument";
+    return success();
+  }
   if (attr.getName() != getIOAttrName())
     return op->emitError() << "unknown kda2 argument attribute '"
                            << attr.getName().getValue() << "'";

@@ -437,7 +437,7 @@ LogicalResult KernelOp::verifyRegions() {
                            << profile->sharedMemoryPerBlockBytes()
                            << " bytes)";
   }
-  return success();
+  return verifyKernelNumerics(*this);
 }
 
 //===----------------------------------------------------------------------===//

@@ -55,6 +55,11 @@ Type getAccessType(KDA2TensorType tensor, unsigned gridRank, unsigned numIndices
 /// `kernel` (the kernel's grid rank for global tensors, 0 otherwise).
 unsigned getImplicitGridRank(KDA2TensorType tensor, KernelOp kernel);
 
+/// The numerics check (KDA2Numerics.cpp): from the value ranges the
+/// kernel's arguments declare (`kda2.range`), reports every exp / exp2 whose
+/// argument can overflow its type. Part of the kernel verifier.
+LogicalResult verifyKernelNumerics(KernelOp kernel);
+
 } // namespace mlir::kda2
 
 #endif // KDA2_DIALECT_KDA2_IR_KDA2_H

@@ -54,6 +54,11 @@ def KDA2_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getStateAttrName() {
       return "kda2.state";
     }
+    /// Name of the kernel-argument attribute bounding its values (the
+    /// caller's promise the numerics check relies on).
+    static constexpr ::llvm::StringLiteral getRangeAttrName() {
+      return "kda2.range";
+    }
 
   private:
     void registerAttributes();
