@@ -68,20 +68,20 @@ compile kda_decode_vsplit.tirx kda_decode_vsplit_k128_vb32_l8_f16 \
 compile delta_softmax.tirx delta_softmax_d64 "dim=64"
 # Prefill (chunked forward on tensor cores), C = 16, 4 blocks of 32 columns.
 compile kda_chunk_fwd.tirx kda_chunk_fwd_k128 "IN=bf16,SL=row_major,K=128,V=128,C=16,VB=32,NVB=4"
-compile kda_chunk_split.tirx kda_chunk_split_k128 "IN=bf16,SL=row_major,K=128,V=128,C=16,VB=32,NVB=4"
-compile kda_chunk_split.tirx kda_chunk_split_c32_k128 "IN=bf16,SL=row_major,K=128,V=128,C=32,VB=32,NVB=4"
+compile kda_chunk_split.tirx kda_chunk_split_k128 "IN=bf16,SL=row_major,GB=5,K=128,V=128,C=16,VB=32,NVB=4"
+compile kda_chunk_split.tirx kda_chunk_split_c32_k128 "IN=bf16,SL=row_major,GB=5,K=128,V=128,C=32,VB=32,NVB=4"
 # 16 value columns per scan CTA (twice the CTAs); V-first state; K = V = 64.
-compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128 "IN=bf16,SL=row_major,K=128,V=128,C=32,VB=16,NVB=8"
-compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k128 "IN=bf16,SL=row_major,K=128,V=128,C=32,VB=8,NVB=16"
-compile kda_chunk_split.tirx kda_chunk_split_vb16_k128 "IN=bf16,SL=row_major,K=128,V=128,C=16,VB=16,NVB=8"
+compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128 "IN=bf16,SL=row_major,GB=5,K=128,V=128,C=32,VB=16,NVB=8"
+compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k128 "IN=bf16,SL=row_major,GB=5,K=128,V=128,C=32,VB=8,NVB=16"
+compile kda_chunk_split.tirx kda_chunk_split_vb16_k128 "IN=bf16,SL=row_major,GB=5,K=128,V=128,C=16,VB=16,NVB=8"
 # The output off the chain (kda_chunk_h.tirx, after the same bindings' prep).
 for cfg in "c32:32:32:4" "c32_vb16:32:16:8" "c32_vb8:32:8:16" "vb16:16:16:8"; do
   IFS=: read -r tag c vb nvb <<< "$cfg"
   compile kda_chunk_h.tirx kda_chunk_h_${tag}_k128 "IN=bf16,ST=f32,SS=kv,K=128,V=128,C=$c,VB=$vb,NVB=$nvb"
 done
-compile kda_chunk_split.tirx kda_chunk_split_c32_vfirst_k128 "IN=bf16,SL=VK,K=128,V=128,C=32,VB=32,NVB=4"
-compile kda_chunk_split.tirx kda_chunk_split_c32_k64 "IN=bf16,SL=row_major,K=64,V=64,C=32,VB=32,NVB=2"
-compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k64 "IN=bf16,SL=row_major,K=64,V=64,C=32,VB=8,NVB=8"
+compile kda_chunk_split.tirx kda_chunk_split_c32_vfirst_k128 "IN=bf16,SL=VK,GB=5,K=128,V=128,C=32,VB=32,NVB=4"
+compile kda_chunk_split.tirx kda_chunk_split_c32_k64 "IN=bf16,SL=row_major,GB=5,K=64,V=64,C=32,VB=32,NVB=2"
+compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k64 "IN=bf16,SL=row_major,GB=5,K=64,V=64,C=32,VB=8,NVB=8"
 compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k64 "IN=bf16,ST=f32,SS=kv,K=64,V=64,C=32,VB=8,NVB=8"
 # Serving prefill: a bf16, V-major state pool and checkpoints.
 compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k128_bf16_vk "IN=bf16,ST=bf16,SS=vk,K=128,V=128,C=32,VB=8,NVB=16"

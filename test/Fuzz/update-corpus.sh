@@ -62,7 +62,7 @@ compile "$root/templates/kda_decode.tirx" kda_decode IN=bf16,K=128,V=128
 compile "$root/templates/kda_decode_vfirst.tirx" kda_decode_vfirst IN=bf16,K=128,V=128
 compile "$root/templates/kda_decode_vsplit.tirx" kda_decode_vsplit IN=bf16,K=128,V=128,VB=32,NVB=4,LANES=4
 compile "$root/templates/kda_decode_fused.tirx" kda_decode_fused IN=bf16,K=128,V=128,VB=32,NVB=4
-compile "$root/templates/kda_chunk_split.tirx" kda_chunk_split IN=bf16,SL=row_major,K=128,V=128,C=16,VB=32,NVB=4
+compile "$root/templates/kda_chunk_split.tirx" kda_chunk_split IN=bf16,SL=row_major,GB=5,K=128,V=128,C=16,VB=32,NVB=4
 # Metadata with `pad`, `arg tensormap` and dynamic `smem` lines.
 for t in coalesced-padding tma-coalesce dynamic-shared; do
   metadata "$root/test/Conversion/KDA2ToGPU/$t.mlir" "$t"
