@@ -45,6 +45,10 @@ def inputs(B, T, H, K, V, seed, gate):
     v = r(B, T, H, V).bfloat16()
     if gate == "lb5":  # the safe gate's range: per-step log decay in [-5, 0]
         g = -5 * torch.sigmoid(r(B, T, H, K))
+    elif gate == "lb5edge":  # at the bound: every step in [-5, -4.5] (the
+        # prep's numerics are sized for C/2 steps of -5; e^(-G) over a whole
+        # chunk of 32 such steps would overflow fp32)
+        g = -5 + 0.5 * torch.sigmoid(r(B, T, H, K))
     else:  # logsigmoid of a normal: mean about -0.8
         g = torch.nn.functional.logsigmoid(r(B, T, H, K))
     beta = torch.sigmoid(r(B, T, H))
@@ -80,7 +84,7 @@ def main():
                              "chunk's state, then a parallel output kernel)")
     parser.add_argument("--shapes", default="2x1024x8,2x2048x8,1x4096x8,8x4096x16,1x32768x32",
                         help="BxTxH, or L1+L2+...xH for a packed varlen batch (cu_seqlens)")
-    parser.add_argument("--gate", default="logsigmoid", choices=("logsigmoid", "lb5"))
+    parser.add_argument("--gate", default="logsigmoid", choices=("logsigmoid", "lb5", "lb5edge"))
     parser.add_argument("--dim", type=int, default=128, help="K = V (64 or 128)")
     parser.add_argument("--per-kernel", action="store_true",
                         help="also time the split variants' prep and scan kernels alone "
