@@ -113,6 +113,39 @@ double extent(Type type, int64_t dim) {
   return static_cast<double>(tile.getDimSize(dim));
 }
 
+/// The value of an integer computed from constants by kda2 arithmetic
+/// (`C / 2` of a bound C), or nullopt.
+std::optional<int64_t> foldInteger(Value v, int depth = 0) {
+  APInt value;
+  if (matchPattern(v, m_ConstantInt(&value)))
+    return value.getSExtValue();
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 16)
+    return std::nullopt;
+  if (isa<CastOp>(def))
+    return foldInteger(def->getOperand(0), depth + 1);
+  if (def->getNumOperands() != 2 ||
+      !isa<AddOp, SubOp, MulOp, DivOp, RemOp, MinOp, MaxOp>(def))
+    return std::nullopt;
+  std::optional<int64_t> a = foldInteger(def->getOperand(0), depth + 1);
+  std::optional<int64_t> b = foldInteger(def->getOperand(1), depth + 1);
+  if (!a || !b)
+    return std::nullopt;
+  return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(def)
+      .Case<AddOp>([&](auto) { return *a + *b; })
+      .Case<SubOp>([&](auto) { return *a - *b; })
+      .Case<MulOp>([&](auto) { return *a * *b; })
+      .Case<DivOp>([&](auto) {
+        return *b ? std::optional<int64_t>(*a / *b) : std::nullopt;
+      })
+      .Case<RemOp>([&](auto) {
+        return *b ? std::optional<int64_t>(*a % *b) : std::nullopt;
+      })
+      .Case<MinOp>([&](auto) { return std::min(*a, *b); })
+      .Case<MaxOp>([&](auto) { return std::max(*a, *b); })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
 class RangeAnalysis {
 public:
   explicit RangeAnalysis(KernelOp kernel) : kernel(kernel) {}
@@ -134,7 +167,7 @@ public:
       if (!buffer.getDefiningOp<RegAllocOp>())
         return;
       bool constant = !indices.empty() && llvm::all_of(indices, [](Value v) {
-        return matchPattern(v, m_Constant());
+        return foldInteger(v).has_value();
       });
       auto [it, inserted] = perElement.try_emplace(buffer, constant);
       if (!inserted)
@@ -180,10 +213,10 @@ private:
     auto type = cast<KDA2TensorType>(buffer.getType());
     int64_t linear = 0;
     for (auto [d, index] : llvm::enumerate(indices)) {
-      APInt value;
-      if (!matchPattern(index, m_ConstantInt(&value)))
+      std::optional<int64_t> value = foldInteger(index);
+      if (!value)
         return std::nullopt;
-      linear = linear * type.getShape()[d] + value.getSExtValue();
+      linear = linear * type.getShape()[d] + *value;
     }
     return linear;
   }
@@ -459,10 +492,7 @@ private:
   /// round leaves in memory, until nothing changes.
   void interpretLoop(LoopOp loop) {
     constexpr int64_t kMaxRounds = 256, kRoundsBeforeWidening = 6;
-    std::optional<int64_t> trips;
-    APInt bound;
-    if (matchPattern(loop.getUpperBound(), m_ConstantInt(&bound)))
-      trips = bound.getSExtValue();
+    std::optional<int64_t> trips = foldInteger(loop.getUpperBound());
     bool parallel = loop.getMapping() != LoopMapping::serial;
     Memory entry = memory;
     int64_t limit = trips && !parallel ? std::min(*trips, kMaxRounds)
