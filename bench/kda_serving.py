@@ -305,6 +305,95 @@ def prefill_case(rt, kernels, st, ss, lengths, slots, H, results, seed=3):
     print(json.dumps(row), flush=True)
 
 
+def serve_case(rt, kernels, gf, lengths, hqk, hv, slots, fla_fwd, results, seed=5):
+    """kda_decode_serve: GVA (hv value heads over hqk q/k heads), the gate of
+    family gf in the kernel (0: given, 1: bounded sigmoid, 2: softplus), beta
+    logits and q/k L2 norm in the kernel when gf > 0; padding slots."""
+    K = V = 128
+    kernel = rt.kernel(rt.load(os.path.join(kernels, f"kda_decode_serve_k128_gf{gf}.sm_90a.cubin")),
+                       "kda_decode_serve")
+    gen = torch.Generator().manual_seed(seed)
+    N, T = len(lengths), sum(lengths)
+    cu = torch.tensor([0] + torch.tensor(lengths).cumsum(0).tolist(), dtype=torch.int32)
+    idx = torch.randperm(slots, generator=gen)[:N].to(torch.int32)
+    pads = torch.rand(N, generator=gen) < 0.1
+    idx[pads] = -1
+    has_init = (torch.rand(N, generator=gen) < 0.8).to(torch.int32)
+    dgen = torch.Generator(device="cuda").manual_seed(seed)
+    r = lambda *s: torch.randn(*s, device="cuda", generator=dgen)  # noqa: E731
+    raw = gf > 0
+    q = (r(T, hqk, K) if raw else torch.nn.functional.normalize(r(T, hqk, K), dim=-1)).bfloat16()
+    k = (r(T, hqk, K) if raw else torch.nn.functional.normalize(r(T, hqk, K), dim=-1)).bfloat16()
+    v = r(T, hv, V).bfloat16()
+    a = r(T, hv, K) if raw else torch.nn.functional.logsigmoid(r(T, hv, K)) * 0.1
+    b = r(T, hv) if raw else torch.sigmoid(r(T, hv))
+    A_log = r(hv) * 0.5
+    dt_bias = r(hv, K) * 0.1
+    lower_bound = -5.0
+    scale = K ** -0.5
+    # The activations in float64, as the kernel defines them.
+    ad = a.double()
+    if gf == 1:
+        gd = lower_bound * torch.sigmoid(A_log.double().exp()[:, None] * (ad + dt_bias.double()))
+    elif gf == 2:
+        gd = -A_log.double().exp()[:, None] * torch.nn.functional.softplus(ad + dt_bias.double())
+    else:
+        gd = ad
+    bd = torch.sigmoid(b.double()) if raw else b.double()
+    qd, kd = q.double(), k.double()
+    if raw:
+        qd = qd / (qd.square().sum(-1, keepdim=True) + 1e-6).sqrt()
+        kd = kd / (kd.square().sum(-1, keepdim=True) + 1e-6).sqrt()
+    rep = hv // hqk
+    qd, kd = qd.repeat_interleave(rep, dim=1), kd.repeat_interleave(rep, dim=1)
+    pool = make_pool(slots, hv, K, V, "f32", "kv", seed)
+    before, expected = pool.clone(), pool.clone()
+    o_ref = torch.zeros(T, hv, V, dtype=torch.float64, device="cuda")
+    written, padding_rows = [], []
+    for n in range(N):
+        b0, e0, slot = int(cu[n]), int(cu[n + 1]), int(idx[n])
+        if slot < 0:
+            padding_rows += list(range(b0, e0))
+            continue
+        S = before[slot].double() if has_init[n] else torch.zeros(
+            hv, K, V, dtype=torch.float64, device="cuda")
+        for t in range(b0, e0):
+            S, o_ref[t] = step(S, qd[t], kd[t], v[t], gd[t], bd[t], scale)
+        expected[slot] = S.float()
+        written.append(slot)
+    cu_d, idx_d, hi_d = cu.cuda(), idx.cuda(), has_init.cuda()
+    o = torch.full((T, hv, V), float("nan"), dtype=torch.bfloat16, device="cuda")
+    launch = kernel.prepare(
+        {"q": q, "k": k, "v": v, "a": a, "b": b, "A_log": A_log, "dt_bias": dt_bias,
+         "cu_seqlens": cu_d, "state_indices": idx_d, "has_initial_state": hi_d, "pool": pool,
+         "o": o}, {"tt": T, "hqk": hqk, "hv": hv, "np1": N + 1, "n": N, "slots": slots},
+        {"scale": scale, "lower_bound": lower_bound},
+        lambda: torch.cuda.current_stream().cuda_stream)
+    launch()
+    torch.cuda.synchronize()
+    row = check_pool(pool, before, expected, written, o, o_ref, padding_rows, "kv")
+    row.update(kernel=f"serve-gf{gf}", st="f32", ss="kv", N=N, T=T, H=f"{hqk}/{hv}", K=K, V=V,
+               slots=slots, padding=int(pads.sum()))
+    row["us"] = graph_time_us(launch)
+    if fla_fwd is not None and not pads.any():
+        fpool = before.clone()
+        of = torch.empty(1, T, hv, V, dtype=torch.bfloat16, device="cuda")
+        extra = dict(use_gate_in_kernel=True, A_log=A_log, dt_bias=dt_bias,
+                     lower_bound=lower_bound if gf == 1 else None,
+                     use_qk_l2norm_in_kernel=True, use_beta_sigmoid_in_kernel=True) if raw else {}
+        call = lambda: fla_fwd(  # noqa: E731
+            q=q[None], k=k[None], v=v[None], g=a[None], beta=b[None], initial_state=fpool,
+            scale=scale, output_final_state=True, inplace_final_state=True,
+            cu_seqlens=cu_d.long(), ssm_state_indices=idx_d, out=of, **extra)
+        call()
+        torch.cuda.synchronize()
+        row["fla_err_o"] = rel_err(of[0], o_ref)
+        row["fla_us"] = graph_time_us(call)
+        row["ratio"] = row["us"] / row["fla_us"]
+    results.append(row)
+    print(json.dumps(row), flush=True)
+
+
 def bf16_state_cost(rt, kernels, H, steps, results):
     """The accuracy cost of a bf16 pool: `steps` one-token decode calls from
     the same start, fp32 vs bf16 states, against float64."""
@@ -370,6 +459,9 @@ def main():
     for t in (2, 4, 8):
         spec_case(rt, args.kernels, 128, 128, "f32", "kv", 64, t, 64 * t + 8, 32, fla_fwd,
                   results, seed=200 + t)
+    for gf in (0, 1, 2):
+        serve_case(rt, args.kernels, gf, mixed, 8, 16, 96, None, results)
+        serve_case(rt, args.kernels, gf, [1] * 256, 16, 32, 300, fla_fwd, results, seed=9)
     bf16_state_cost(rt, args.kernels, 8, 64, results)
 
     print("\n| kernel | state | N | T | H | K | V | pad | err o | err state | untouched "
@@ -377,7 +469,7 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     nan = float("nan")
     for r in results:
-        if r["kernel"] not in ("pool", "spec", "prefill"):
+        if r["kernel"] not in ("pool", "spec", "prefill") and not r["kernel"].startswith("serve"):
             continue
         print(f"| {r['kernel']} | {r['st']} {r['ss']} | {r['N']} | {r['T']} | {r['H']} "
               f"| {r['K']} | {r['V']} | {r['padding']} | {r['err_o']:.2e} "

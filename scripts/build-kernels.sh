@@ -56,6 +56,13 @@ for st in f32 bf16; do
       "IN=bf16,ST=$st,SS=$ss,K=128,V=128,VB=32,NVB=4,LANES=4"
   done
 done
+# The serving decode with the activations in the kernel: gate family GF
+# (0 precomputed, 1 bounded sigmoid, 2 softplus), beta sigmoid, q/k L2 norm.
+for gf in 0 1 2; do
+  fl=$([ $gf = 0 ] && echo 0 || echo 1)
+  compile kda_decode_serve.tirx kda_decode_serve_k128_gf$gf \
+    "IN=bf16,ST=f32,SS=kv,GF=$gf,BS=$fl,QKN=$fl,K=128,V=128,VB=32,NVB=4,LANES=4"
+done
 compile kda_decode_pool.tirx kda_decode_pool_k128v64_f32_vk "IN=bf16,ST=f32,SS=vk,K=128,V=64,VB=32,NVB=2,LANES=4"
 compile kda_decode_spec.tirx kda_decode_spec_k128v64_f32_kv "IN=bf16,ST=f32,SS=kv,K=128,V=64,VB=32,NVB=2,LANES=4"
 # fp16 inputs (q, k, v, o): the same templates with IN=f16.

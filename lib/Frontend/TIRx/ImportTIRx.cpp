@@ -277,6 +277,10 @@ FailureOr<KDA2TensorType> Emitter::tensorType(const ast::TensorType &type,
     case ast::Dim::Kind::Named:
       if (auto it = options.bindings.find(dim.name);
           it != options.bindings.end()) {
+        if (it->second <= 0)
+          return error(dim.loc) << "dimension '" << dim.name << "' of " << what
+                                << " is bound to " << it->second
+                                << "; a dimension must be positive";
         shape.push_back(it->second);
         names.push_back(builder.getStringAttr(""));
         boundDims.insert(dim.name);
@@ -1855,9 +1859,9 @@ llvm::Error mlir::kda2::addTIRxBinding(ImportTIRxOptions &options,
     options.stateBindings[name.str()] = value.str();
     return llvm::Error::success();
   }
-  if (name.empty() || value.getAsInteger(10, size) || size <= 0)
+  if (name.empty() || value.getAsInteger(10, size) || size < 0)
     return llvm::createStringError(
-        "--tirx-bind expects <name>=<positive size>, <name>=<element type>, "
+        "--tirx-bind expects <name>=<integer >= 0>, <name>=<element type>, "
         "<name>=<layout> or <name>=<state layout kv|vk>, got '" +
         entry + "'");
   options.bindings[name.str()] = size;
