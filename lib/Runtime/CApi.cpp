@@ -157,6 +157,74 @@ KdaDecodePoolArgs toKdaDecodePoolArgs(const kda2rt_kda_decode_pool_args &args) {
   return a;
 }
 
+KdaDecodeSpecArgs toKdaDecodeSpecArgs(const kda2rt_kda_decode_spec_args &args) {
+  KdaDecodeSpecArgs a;
+  a.q = args.q;
+  a.k = args.k;
+  a.v = args.v;
+  a.g = args.g;
+  a.beta = args.beta;
+  a.stateIndices = args.state_indices;
+  a.numAccepted = args.num_accepted;
+  a.pool = args.pool;
+  a.o = args.o;
+  a.n = args.n;
+  a.t = args.t;
+  a.h = args.h;
+  a.kDim = args.k_dim;
+  a.vDim = args.v_dim;
+  a.slots = args.slots;
+  a.scale = args.scale;
+  a.dtype = args.dtype;
+  a.stateDtype = args.state_dtype;
+  a.stateLayout = args.state_layout;
+  return a;
+}
+
+/// The body of a typed entry point (decode, pool, speculative): prepares
+/// the kernel's plan at the first call, then launches through it, or
+/// through the general path when the metadata does not fit a plan.
+template <typename Plan, typename CArgs, typename Args>
+int launchTyped(const char *fn, kda2rt_kernel kernel, const CArgs *args,
+                std::once_flag kda2rt_kernel_s::*once, Plan kda2rt_kernel_s::*plan,
+                Args (*convert)(const CArgs &),
+                Status (*general)(const Kernel &, const Args &, CUstream),
+                void *stream, char *err, size_t errlen) {
+  if (!kernel || !args)
+    return finish(invalid(std::string(fn) + ": kernel or args is NULL"), err,
+                  errlen);
+  Plan &p = kernel->*plan;
+  std::call_once(kernel->*once,
+                 [&] { (void)Plan::create(kernel->kernel, p); });
+  Args a = convert(*args);
+  CUstream s = static_cast<CUstream>(stream);
+  return finish(p.valid() ? p.launch(a, s) : general(kernel->kernel, a, s),
+                err, errlen);
+}
+
+/// The body of a typed query: everything the call checks before the
+/// driver (the arguments, then the launch configuration: dimensions the
+/// kernel needs, grid limits); 1 or 0 with the reason, -1 for NULL.
+template <typename CArgs, typename Args>
+int queryTyped(const char *fn, kda2rt_kernel kernel, const CArgs *args,
+               Args (*convert)(const CArgs &),
+               Status (*build)(const KernelInfo &, const Args &, LaunchArgs &),
+               char *reason, size_t reasonlen) {
+  if (!kernel || !args) {
+    (void)finish(invalid(std::string(fn) + ": kernel or args is NULL"),
+                 reason, reasonlen);
+    return -1;
+  }
+  // A "no" is an answer, not an error: the last-error slot stays as it is.
+  const KernelInfo &info = kernel->kernel.info();
+  LaunchArgs launch;
+  Status s = build(info, convert(*args), launch);
+  LaunchConfig config;
+  if (s.ok())
+    s = computeLaunchConfig(info, launch, config);
+  copyString(s.ok() ? std::string() : s.message(), reason, reasonlen);
+  return s.ok() ? 1 : 0;
+}
 } // namespace kda2::runtime::capi
 
 using namespace kda2::runtime::capi;
@@ -338,61 +406,50 @@ int kda2rt_launch(kda2rt_kernel kernel, const char **ptr_names,
 
 int kda2rt_kda_decode(kda2rt_kernel kernel, const kda2rt_kda_decode_args *args,
                       void *stream, char *err, size_t errlen) noexcept {
-  if (!kernel || !args)
-    return finish(invalid("kda2rt_kda_decode: kernel or args is NULL"), err,
-                  errlen);
-  std::call_once(kernel->planOnce, [kernel] {
-    (void)KdaDecodePlan::create(kernel->kernel, kernel->plan);
-  });
-  KdaDecodeArgs a = toKdaDecodeArgs(*args);
-  CUstream s = static_cast<CUstream>(stream);
-  return finish(kernel->plan.valid() ? kernel->plan.launch(a, s)
-                                     : launchKdaDecode(kernel->kernel, a, s),
-                err, errlen);
+  return launchTyped("kda2rt_kda_decode", kernel, args,
+                     &kda2rt_kernel_s::planOnce, &kda2rt_kernel_s::plan,
+                     toKdaDecodeArgs, launchKdaDecode, stream, err, errlen);
 }
 
 int kda2rt_kda_decode_query(kda2rt_kernel kernel,
                             const kda2rt_kda_decode_args *args, char *reason,
                             size_t reasonlen) noexcept {
-  if (!kernel || !args) {
-    (void)finish(invalid("kda2rt_kda_decode_query: kernel or args is NULL"),
-                 reason, reasonlen);
-    return -1;
-  }
-  // A "no" is an answer, not an error: the last-error slot stays as it is.
-  Status s = checkKdaDecode(kernel->kernel.info(), toKdaDecodeArgs(*args));
-  copyString(s.ok() ? std::string() : s.message(), reason, reasonlen);
-  return s.ok() ? 1 : 0;
+  return queryTyped("kda2rt_kda_decode_query", kernel, args, toKdaDecodeArgs,
+                    kdaDecodeLaunchArgs, reason, reasonlen);
 }
+
 int kda2rt_kda_decode_pool(kda2rt_kernel kernel,
                            const kda2rt_kda_decode_pool_args *args,
                            void *stream, char *err, size_t errlen) noexcept {
-  if (!kernel || !args)
-    return finish(invalid("kda2rt_kda_decode_pool: kernel or args is NULL"),
-                  err, errlen);
-  return finish(launchKdaDecodePool(kernel->kernel, toKdaDecodePoolArgs(*args),
-                                    static_cast<CUstream>(stream)),
-                err, errlen);
+  return launchTyped("kda2rt_kda_decode_pool", kernel, args,
+                     &kda2rt_kernel_s::poolPlanOnce,
+                     &kda2rt_kernel_s::poolPlan, toKdaDecodePoolArgs,
+                     launchKdaDecodePool, stream, err, errlen);
 }
+
 int kda2rt_kda_decode_pool_query(kda2rt_kernel kernel,
                                  const kda2rt_kda_decode_pool_args *args,
                                  char *reason, size_t reasonlen) noexcept {
-  if (!kernel || !args) {
-    (void)finish(
-        invalid("kda2rt_kda_decode_pool_query: kernel or args is NULL"),
-        reason, reasonlen);
-    return -1;
-  }
-  // Everything the call checks before the driver: the arguments, then the
-  // launch configuration (dimensions the kernel needs, grid limits).
-  const KernelInfo &info = kernel->kernel.info();
-  LaunchArgs launch;
-  Status s = kdaDecodePoolLaunchArgs(info, toKdaDecodePoolArgs(*args), launch);
-  LaunchConfig config;
-  if (s.ok())
-    s = computeLaunchConfig(info, launch, config);
-  copyString(s.ok() ? std::string() : s.message(), reason, reasonlen);
-  return s.ok() ? 1 : 0;
+  return queryTyped("kda2rt_kda_decode_pool_query", kernel, args,
+                    toKdaDecodePoolArgs, kdaDecodePoolLaunchArgs, reason,
+                    reasonlen);
+}
+
+int kda2rt_kda_decode_spec(kda2rt_kernel kernel,
+                           const kda2rt_kda_decode_spec_args *args,
+                           void *stream, char *err, size_t errlen) noexcept {
+  return launchTyped("kda2rt_kda_decode_spec", kernel, args,
+                     &kda2rt_kernel_s::specPlanOnce,
+                     &kda2rt_kernel_s::specPlan, toKdaDecodeSpecArgs,
+                     launchKdaDecodeSpec, stream, err, errlen);
+}
+
+int kda2rt_kda_decode_spec_query(kda2rt_kernel kernel,
+                                 const kda2rt_kda_decode_spec_args *args,
+                                 char *reason, size_t reasonlen) noexcept {
+  return queryTyped("kda2rt_kda_decode_spec_query", kernel, args,
+                    toKdaDecodeSpecArgs, kdaDecodeSpecLaunchArgs, reason,
+                    reasonlen);
 }
 
 int kda2rt_read_counters(kda2rt_kernel kernel, const void *counters,

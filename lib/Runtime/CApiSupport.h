@@ -14,12 +14,15 @@
 #include <string>
 
 /// A kernel handle: a copy of the Kernel (valid while its module is loaded)
-/// and, for decode kernels, its prepared launch (made by the first
-/// kda2rt_kda_decode call; invalid when the metadata does not fit it).
+/// and the prepared launches of the typed entry points (each made by the
+/// first call of its entry point; invalid when the metadata does not fit
+/// it, and the entry point then takes the general path).
 struct kda2rt_kernel_s {
   kda2::runtime::Kernel kernel;
-  std::once_flag planOnce;
+  std::once_flag planOnce, poolPlanOnce, specPlanOnce;
   kda2::runtime::KdaDecodePlan plan;
+  kda2::runtime::KdaDecodePoolPlan poolPlan;
+  kda2::runtime::KdaDecodeSpecPlan specPlan;
 };
 
 namespace kda2::runtime::capi {
@@ -43,6 +46,7 @@ Status launchArgsFromC(const char *fn, const char **ptr_names,
                        int nscalar, LaunchArgs &out);
 KdaDecodeArgs toKdaDecodeArgs(const kda2rt_kda_decode_args &args);
 KdaDecodePoolArgs toKdaDecodePoolArgs(const kda2rt_kda_decode_pool_args &args);
+KdaDecodeSpecArgs toKdaDecodeSpecArgs(const kda2rt_kda_decode_spec_args &args);
 
 } // namespace kda2::runtime::capi
 

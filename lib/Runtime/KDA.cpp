@@ -1,7 +1,17 @@
 //===- KDA.cpp - Kimi Delta Attention entry points -------------*- C++ -*-===//
 //
-// Checks the arguments of a KDA decode call against the kernel's metadata
-// (no GPU needed) and launches it through Kernel::launch.
+// Checks the arguments of the typed KDA calls (decode, decode through an
+// indexed state pool, speculative decode through the pool) against the
+// kernel's metadata (no GPU needed) and launches them, through
+// Kernel::launch or a prepared, allocation-free launch (the plans).
+//
+// Every check is written once, split in two: the metadata part resolves a
+// KdaKernelFacts (what the value checks need: head dimensions, element
+// types, declared layouts), the value part checks one call against it
+// without allocating unless it fails. checkKdaDecode* run both on every
+// call; a plan runs the first at create() and the second per launch, so
+// the general path, the prepared path and the queries give the same
+// messages.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +22,7 @@
 #include <cstdio>
 #include <cstring>
 #include <initializer_list>
+#include <iterator>
 #include <string>
 
 namespace kda2::runtime {
@@ -19,6 +30,10 @@ namespace kda2::runtime {
 namespace {
 Status invalid(std::string message) {
   return Status::error(ErrorCode::InvalidArgument, std::move(message));
+}
+
+std::string kernelPrefix(const KernelInfo &info) {
+  return "kernel '" + info.name + "': ";
 }
 
 /// The static size of the last dimension of pointer argument `name`, or 0.
@@ -37,19 +52,115 @@ bool supportedHeadDim(int64_t d) {
   return false;
 }
 
-/// The head-dimension checks shared by the decode entry points: supported
-/// sizes, then the sizes the kernel was compiled for (the last static
-/// dimension of q and of v).
-Status checkHeadDims(const KernelInfo &info, int64_t kDim, int64_t vDim) {
+double resolvedScale(double scale, int64_t kDim) {
+  return scale > 0 ? scale : 1.0 / std::sqrt(static_cast<double>(kDim));
+}
+
+uint64_t word(const void *p) {
+  return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p));
+}
+
+//===----------------------------------------------------------------------===//
+// The metadata part
+//===----------------------------------------------------------------------===//
+
+/// Checks that kernel `info` has the pointer arguments `required` (else it
+/// "is not a KDA <kind> kernel") and resolves the facts every entry point
+/// needs.
+Status resolveFacts(const KernelInfo &info, const char *kind,
+                    std::initializer_list<const char *> required,
+                    KdaKernelFacts &f) {
+  f = KdaKernelFacts();
+  for (const char *name : required) {
+    const ArgInfo *a = info.findArg(name);
+    if (!a || a->kind != ArgInfo::Ptr)
+      return invalid(kernelPrefix(info) + "is not a KDA " + kind +
+                     " kernel (no argument '" + name + "')");
+  }
+  f.info = &info;
+  f.kDim = lastStaticDim(info, "q");
+  f.vDim = lastStaticDim(info, "v");
+  const char *io[] = {"q", "k", "v", "o"};
+  for (int i = 0; i < 4; ++i)
+    f.io[i] = info.findArg(io[i])->dtype;
+  return Status::success();
+}
+
+/// resolveFacts for the kernels with a state pool (pool and speculative
+/// decode): the index arrays are int32 and the pool is inout.
+Status resolvePoolFacts(const KernelInfo &info, const char *kind,
+                        std::initializer_list<const char *> required,
+                        std::initializer_list<const char *> indexArrays,
+                        KdaKernelFacts &f) {
+  KDA2RT_TRY(resolveFacts(info, kind, required, f));
+  for (const char *name : indexArrays)
+    if (info.findArg(name)->dtype != DType::I32)
+      return invalid(kernelPrefix(info) + "argument '" + name + "' is " +
+                     dtypeName(info.findArg(name)->dtype) + "; the " + kind +
+                     " entry point passes int32 arrays");
+  const ArgInfo &pool = *info.findArg("pool");
+  if (pool.access != Access::InOut)
+    return invalid(kernelPrefix(info) + "argument 'pool' is declared '" +
+                   accessName(pool.access) +
+                   "'; the pool is read and written in place (inout)");
+  f.state = pool.dtype;
+  f.layout = pool.stateLayout;
+  if (pool.shape.size() >= 2) {
+    f.poolRows = &pool.shape[pool.shape.size() - 2];
+    f.poolCols = &pool.shape.back();
+  }
+  return Status::success();
+}
+
+constexpr const char *kDecodePointers[] = {"q",    "k",  "v", "g",
+                                           "beta", "h0", "o", "ht"};
+constexpr const char *kDecodeDims[] = {"n", "t", "h"};
+constexpr const char *kPoolPointers[] = {
+    "q",    "k",          "v",             "g",
+    "beta", "cu_seqlens", "state_indices", "has_initial_state",
+    "pool", "o"};
+constexpr const char *kPoolDims[] = {"tt", "h", "n", "np1", "slots"};
+constexpr const char *kSpecPointers[] = {
+    "q", "k", "v", "g", "beta", "state_indices", "num_accepted", "pool", "o"};
+constexpr const char *kSpecDims[] = {"n", "t", "h", "slots"};
+
+Status resolveDecodeFacts(const KernelInfo &info, KdaKernelFacts &f) {
+  KDA2RT_TRY(resolveFacts(info, "decode",
+                          {"q", "k", "v", "g", "beta", "h0", "o", "ht"}, f));
+  f.layout = info.findArg("h0")->stateLayout;
+  f.layout2 = info.findArg("ht")->stateLayout;
+  f.state = info.findArg("ht")->dtype;
+  return Status::success();
+}
+
+Status resolvePoolDecodeFacts(const KernelInfo &info, KdaKernelFacts &f) {
+  return resolvePoolFacts(
+      info, "pool decode",
+      {"q", "k", "v", "g", "beta", "cu_seqlens", "state_indices",
+       "has_initial_state", "pool", "o"},
+      {"cu_seqlens", "state_indices", "has_initial_state"}, f);
+}
+
+Status resolveSpecFacts(const KernelInfo &info, KdaKernelFacts &f) {
+  return resolvePoolFacts(info, "speculative decode",
+                          {"q", "k", "v", "g", "beta", "state_indices",
+                           "num_accepted", "pool", "o"},
+                          {"state_indices", "num_accepted"}, f);
+}
+
+//===----------------------------------------------------------------------===//
+// The value part (allocates only to word a failure)
+//===----------------------------------------------------------------------===//
+
+/// Supported head sizes, then the sizes the kernel was compiled for.
+Status checkHeadDims(const KdaKernelFacts &f, int64_t kDim, int64_t vDim) {
   if (!supportedHeadDim(kDim) || !supportedHeadDim(vDim))
     return invalid("unsupported head dimension K=" + std::to_string(kDim) +
                    ", V=" + std::to_string(vDim) +
                    "; the KDA decode kernels support 64, 128 and 256");
-  int64_t kernelK = lastStaticDim(info, "q");
-  int64_t kernelV = lastStaticDim(info, "v");
-  if (kDim != kernelK || vDim != kernelV)
-    return invalid("kernel '" + info.name + "': was compiled for K=" +
-                   std::to_string(kernelK) + ", V=" + std::to_string(kernelV) +
+  if (kDim != f.kDim || vDim != f.vDim)
+    return invalid(kernelPrefix(*f.info) + "was compiled for K=" +
+                   std::to_string(f.kDim) + ", V=" + std::to_string(f.vDim) +
                    ", got K=" + std::to_string(kDim) +
                    ", V=" + std::to_string(vDim));
   return Status::success();
@@ -57,44 +168,28 @@ Status checkHeadDims(const KernelInfo &info, int64_t kDim, int64_t vDim) {
 
 /// The input element type: `dtype` (null: bf16) must be bf16 or f16 and the
 /// type of q, k, v and o in the metadata.
-Status checkInputDType(const KernelInfo &info, const char *dtype) {
+Status checkInputDType(const KdaKernelFacts &f, const char *dtype) {
   dtype = dtype ? dtype : "bf16";
   DType requested;
   if (!parseDType(dtype, requested) ||
       (requested != DType::BF16 && requested != DType::F16))
     return invalid(std::string("dtype '") + dtype +
                    "' is not a KDA input type; expected bf16 or f16");
-  for (const char *name : {"q", "k", "v", "o"})
-    if (info.findArg(name)->dtype != requested)
-      return invalid("kernel '" + info.name + "': argument '" + name +
-                     "' is " + dtypeName(info.findArg(name)->dtype) +
-                     ", the call passes " + dtype);
-  return Status::success();
-}
-
-Status checkScale(double scale) {
-  if (!(scale >= 0) || std::isinf(scale))
-    return invalid("scale must be a finite number >= 0 (0: K^-1/2)");
-  return Status::success();
-}
-
-/// NULL and alignment of one operand.
-Status checkPointer(const char *name, const void *ptr, uintptr_t alignment,
-                    const char *why) {
-  if (!ptr)
-    return invalid(std::string("argument '") + name + "' is NULL");
-  if (reinterpret_cast<uintptr_t>(ptr) % alignment != 0)
-    return invalid(std::string("argument '") + name + "' is not " +
-                   std::to_string(alignment) + "-byte aligned (" + why + ")");
+  const char *names[] = {"q", "k", "v", "o"};
+  for (int i = 0; i < 4; ++i)
+    if (f.io[i] != requested)
+      return invalid(kernelPrefix(*f.info) + "argument '" + names[i] +
+                     "' is " + dtypeName(f.io[i]) + ", the call passes " +
+                     dtype);
   return Status::success();
 }
 
 constexpr const char *kLayoutWords =
     "\"kv\" (K-major [.., K, V]) or \"vk\" (V-major [.., V, K])";
-} // namespace
 
-Status checkStateLayout(const KernelInfo &info, const char *arg,
-                        const char *layout) {
+/// checkStateLayout against an already resolved declared layout.
+Status checkLayout(const KernelInfo &info, const char *arg,
+                   StateOrder declared, const char *layout) {
   if (!layout)
     return invalid(std::string("argument 'state_layout' is NULL: say ") +
                    kLayoutWords);
@@ -102,8 +197,6 @@ Status checkStateLayout(const KernelInfo &info, const char *arg,
   if (!parseStateOrder(layout, requested))
     return invalid(std::string("argument 'state_layout' is '") + layout +
                    "': expected " + kLayoutWords);
-  const ArgInfo *a = info.findArg(arg);
-  StateOrder declared = a ? a->stateLayout : StateOrder::None;
   if (declared == StateOrder::None)
     return invalid("kernel '" + info.name +
                    "' does not declare the layout of its state '" + arg +
@@ -116,72 +209,73 @@ Status checkStateLayout(const KernelInfo &info, const char *arg,
   return Status::success();
 }
 
-Status checkKdaDecode(const KernelInfo &info, const KdaDecodeArgs &args) {
-  const std::string kernel = "kernel '" + info.name + "': ";
-  for (const char *name : {"q", "k", "v", "g", "beta", "h0", "o", "ht"})
-    if (!info.findArg(name))
-      return invalid(kernel + "is not a KDA decode kernel (no argument '" +
-                     name + "')");
-  KDA2RT_TRY(checkHeadDims(info, args.kDim, args.vDim));
-  KDA2RT_TRY(checkInputDType(info, args.dtype));
-  const ArgInfo *h0 = info.findArg("h0"), *ht = info.findArg("ht");
-  if (h0->stateLayout != StateOrder::None &&
-      ht->stateLayout != StateOrder::None &&
-      h0->stateLayout != ht->stateLayout)
-    return invalid(kernel + "declares state 'h0' " +
-                   stateOrderName(h0->stateLayout) + " but 'ht' " +
-                   stateOrderName(ht->stateLayout) +
-                   "; the decode entry point takes one layout for both");
-  KDA2RT_TRY(checkStateLayout(info, "h0", args.stateLayout));
-  KDA2RT_TRY(checkStateLayout(info, "ht", args.stateLayout));
-  if (args.n <= 0 || args.t <= 0 || args.h <= 0)
-    return invalid("sizes must be positive, got n=" + std::to_string(args.n) +
-                   ", t=" + std::to_string(args.t) +
-                   ", h=" + std::to_string(args.h));
-  KDA2RT_TRY(checkScale(args.scale));
-  const std::pair<const char *, const void *> pointers[] = {
-      {"q", args.q},   {"k", args.k},       {"v", args.v}, {"g", args.g},
-      {"beta", args.beta}, {"h0", args.h0}, {"o", args.o}, {"ht", args.ht}};
-  for (auto [name, ptr] : pointers)
-    KDA2RT_TRY(checkPointer(name, ptr, 16, "the kernel uses 128-bit accesses"));
-  if (args.h0 == args.ht)
-    return invalid("h0 and ht alias: the decode kernel reads h0 and writes "
-                   "ht in parallel; pass a separate output buffer");
+Status checkScale(double scale) {
+  if (!(scale >= 0) || std::isinf(scale))
+    return invalid("scale must be a finite number >= 0 (0: K^-1/2)");
   return Status::success();
 }
 
-Status kdaDecodeLaunchArgs(const KernelInfo &info, const KdaDecodeArgs &args,
-                           LaunchArgs &out) {
-  out = LaunchArgs();
-  KDA2RT_TRY(checkKdaDecode(info, args));
-  double scale =
-      args.scale > 0 ? args.scale : 1.0 / std::sqrt(static_cast<double>(args.kDim));
-  out.ptr("q", args.q).ptr("k", args.k).ptr("v", args.v).ptr("g", args.g);
-  out.ptr("beta", args.beta).ptr("h0", args.h0).ptr("o", args.o);
-  out.ptr("ht", args.ht);
-  out.dim("n", args.n).dim("t", args.t).dim("h", args.h);
-  out.floatScalar("scale", scale);
-  return Status::success();
+/// The state checks shared by the pool and speculative entry points: head
+/// dimensions, input type, state type, layout, and the pool's matrix
+/// dimensions (K and V in either declared order: the metadata lists the
+/// declared order, the `state` line the storage order). `st` receives the
+/// state type.
+Status checkPoolState(const KdaKernelFacts &f, int64_t kDim, int64_t vDim,
+                      const char *dtype, const char *stateDtype,
+                      const char *stateLayout, DType &st) {
+  KDA2RT_TRY(checkHeadDims(f, kDim, vDim));
+  KDA2RT_TRY(checkInputDType(f, dtype));
+  stateDtype = stateDtype ? stateDtype : "f32";
+  if (!parseDType(stateDtype, st) || (st != DType::F32 && st != DType::BF16))
+    return invalid(std::string("state_dtype '") + stateDtype +
+                   "' is not a KDA state type; expected f32 or bf16");
+  if (f.state != st)
+    return invalid(kernelPrefix(*f.info) + "argument 'pool' is " +
+                   dtypeName(f.state) + ", the call passes state_dtype " +
+                   stateDtype);
+  KDA2RT_TRY(checkLayout(*f.info, "pool", f.layout, stateLayout));
+  if (!f.poolRows)
+    return Status::success();
+  const ShapeDim &a = *f.poolRows, &b = *f.poolCols;
+  auto is = [](const ShapeDim &d, int64_t size) {
+    return d.kind != ShapeDim::Static || d.size == size;
+  };
+  if ((is(a, kDim) && is(b, vDim)) || (is(a, vDim) && is(b, kDim)))
+    return Status::success();
+  auto show = [](const ShapeDim &d) {
+    return d.kind == ShapeDim::Static ? std::to_string(d.size)
+                                      : std::string("?");
+  };
+  return invalid(kernelPrefix(*f.info) + "argument 'pool' ends in [.., " +
+                 show(a) + ", " + show(b) +
+                 "], which are not the head dimensions K = " +
+                 std::to_string(kDim) + ", V = " + std::to_string(vDim));
 }
 
-Status launchKdaDecode(const Kernel &kernel, const KdaDecodeArgs &args,
-                       CUstream stream) {
-  LaunchArgs launch;
-  KDA2RT_TRY(kdaDecodeLaunchArgs(kernel.info(), args, launch));
-  return kernel.launch(launch, stream);
-}
-
-//===----------------------------------------------------------------------===//
-// Decode through an indexed, in-place state pool
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// One operand of a pool decode call: its name, address and byte size.
+/// One operand of a call: its name, address, required alignment and byte
+/// size (filled after the pointer checks).
 struct Operand {
   const char *name;
   const void *ptr;
+  uintptr_t alignment;
   uint64_t bytes;
 };
+
+/// NULL and alignment of each operand, in order.
+Status checkPointers(const Operand *ops, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    const Operand &o = ops[i];
+    if (!o.ptr)
+      return invalid(std::string("argument '") + o.name + "' is NULL");
+    if (reinterpret_cast<uintptr_t>(o.ptr) % o.alignment != 0)
+      return invalid(std::string("argument '") + o.name + "' is not " +
+                     std::to_string(o.alignment) + "-byte aligned (" +
+                     (o.alignment == 16 ? "the kernel uses 128-bit accesses"
+                                        : "int32 elements") +
+                     ")");
+  }
+  return Status::success();
+}
 
 /// Bytes of a product of sizes times an element size; false on overflow
 /// of 63 bits.
@@ -205,317 +299,421 @@ std::string hex(uint64_t v) {
 }
 
 std::string range(const Operand &o) {
-  return std::string(o.name) + " at " +
-         hex(reinterpret_cast<uintptr_t>(o.ptr)) + ", " +
+  return std::string(o.name) + " at " + hex(word(o.ptr)) + ", " +
          std::to_string(o.bytes) + " bytes";
 }
 
 bool overlap(const Operand &a, const Operand &b) {
   if (!a.bytes || !b.bytes)
     return false;
-  unsigned __int128 a0 = reinterpret_cast<uintptr_t>(a.ptr), a1 = a0 + a.bytes;
-  unsigned __int128 b0 = reinterpret_cast<uintptr_t>(b.ptr), b1 = b0 + b.bytes;
+  unsigned __int128 a0 = word(a.ptr), a1 = a0 + a.bytes;
+  unsigned __int128 b0 = word(b.ptr), b1 = b0 + b.bytes;
   return a0 < b1 && b0 < a1;
 }
 
-constexpr const char *kPoolArgs[] = {
-    "q",    "k",          "v",             "g",
-    "beta", "cu_seqlens", "state_indices", "has_initial_state",
-    "pool", "o"};
-} // namespace
-
-Status checkKdaDecodePool(const KernelInfo &info,
-                          const KdaDecodePoolArgs &args) {
-  const std::string kernel = "kernel '" + info.name + "': ";
-  // What the metadata must say (templates/kda_decode_pool.tirx).
-  for (const char *name : kPoolArgs) {
-    const ArgInfo *a = info.findArg(name);
-    if (!a || a->kind != ArgInfo::Ptr)
-      return invalid(kernel + "is not a KDA pool decode kernel (no argument '" +
-                     name + "')");
-  }
-  for (const char *name : {"cu_seqlens", "state_indices", "has_initial_state"})
-    if (info.findArg(name)->dtype != DType::I32)
-      return invalid(kernel + "argument '" + name + "' is " +
-                     dtypeName(info.findArg(name)->dtype) +
-                     "; the pool decode entry point passes int32 arrays");
-  const ArgInfo &pool = *info.findArg("pool");
-  if (pool.access != Access::InOut)
-    return invalid(kernel + "argument 'pool' is declared '" +
-                   accessName(pool.access) +
-                   "'; the pool is read and written in place (inout)");
-
-  KDA2RT_TRY(checkHeadDims(info, args.kDim, args.vDim));
-  KDA2RT_TRY(checkInputDType(info, args.dtype));
-  const char *stateDtype = args.stateDtype ? args.stateDtype : "f32";
-  DType st;
-  if (!parseDType(stateDtype, st) || (st != DType::F32 && st != DType::BF16))
-    return invalid(std::string("state_dtype '") + stateDtype +
-                   "' is not a KDA state type; expected f32 or bf16");
-  if (pool.dtype != st)
-    return invalid(kernel + "argument 'pool' is " + dtypeName(pool.dtype) +
-                   ", the call passes state_dtype " + stateDtype);
-  KDA2RT_TRY(checkStateLayout(info, "pool", args.stateLayout));
-  // The pool's matrix dimensions are K and V. The metadata lists a tensor's
-  // dimensions in declared order, which need not be the storage order (the
-  // templates declare [.., V, K] and pick the order with `state`): the
-  // `state` line, not the shape, says which is innermost.
-  if (pool.shape.size() >= 2) {
-    const ShapeDim &a = pool.shape[pool.shape.size() - 2];
-    const ShapeDim &b = pool.shape.back();
-    auto is = [](const ShapeDim &d, int64_t size) {
-      return d.kind != ShapeDim::Static || d.size == size;
-    };
-    bool matches = (is(a, args.kDim) && is(b, args.vDim)) ||
-                   (is(a, args.vDim) && is(b, args.kDim));
-    auto show = [](const ShapeDim &d) {
-      return d.kind == ShapeDim::Static ? std::to_string(d.size)
-                                        : std::string("?");
-    };
-    if (!matches)
-      return invalid(kernel + "argument 'pool' ends in [.., " + show(a) +
-                     ", " + show(b) +
-                     "], which are not the head dimensions K = " +
-                     std::to_string(args.kDim) +
-                     ", V = " + std::to_string(args.vDim));
-  }
-
-  if (args.n <= 0)
-    return invalid("n must be positive (the number of sequences), got " +
-                   std::to_string(args.n));
-  if (args.totalTokens < 0)
-    return invalid("total_tokens must be >= 0, got " +
-                   std::to_string(args.totalTokens));
-  if (args.totalTokens > INT32_MAX)
-    return invalid("total_tokens = " + std::to_string(args.totalTokens) +
-                   " does not fit the int32 cu_seqlens");
-  if (args.h <= 0)
-    return invalid("h must be positive (the number of heads), got " +
-                   std::to_string(args.h));
-  if (args.slots <= 0)
-    return invalid("slots must be positive (the states in the pool), got " +
-                   std::to_string(args.slots));
-  KDA2RT_TRY(checkScale(args.scale));
-
-  const char *vector = "the kernel uses 128-bit accesses";
-  KDA2RT_TRY(checkPointer("q", args.q, 16, vector));
-  KDA2RT_TRY(checkPointer("k", args.k, 16, vector));
-  KDA2RT_TRY(checkPointer("v", args.v, 16, vector));
-  KDA2RT_TRY(checkPointer("g", args.g, 16, vector));
-  KDA2RT_TRY(checkPointer("beta", args.beta, 16, vector));
-  KDA2RT_TRY(checkPointer("cu_seqlens", args.cuSeqlens, 4, "int32 elements"));
-  KDA2RT_TRY(
-      checkPointer("state_indices", args.stateIndices, 4, "int32 elements"));
-  KDA2RT_TRY(checkPointer("has_initial_state", args.hasInitialState, 4,
-                          "int32 elements"));
-  KDA2RT_TRY(checkPointer("pool", args.pool, 16, vector));
-  KDA2RT_TRY(checkPointer("o", args.o, 16, vector));
-
-  // Byte extents: the written operands (pool, o) must not overlap anything.
-  size_t in = dtypeSize(info.findArg("q")->dtype);
-  int64_t tt = args.totalTokens, h = args.h, k = args.kDim, v = args.vDim;
-  Operand ops[] = {{"q", args.q, 0},
-                   {"k", args.k, 0},
-                   {"v", args.v, 0},
-                   {"g", args.g, 0},
-                   {"beta", args.beta, 0},
-                   {"cu_seqlens", args.cuSeqlens, 0},
-                   {"state_indices", args.stateIndices, 0},
-                   {"has_initial_state", args.hasInitialState, 0},
-                   {"pool", args.pool, 0},
-                   {"o", args.o, 0}};
-  bool ok = byteCount({tt, h, k}, in, ops[0].bytes) &&
-            byteCount({tt, h, k}, in, ops[1].bytes) &&
-            byteCount({tt, h, v}, in, ops[2].bytes) &&
-            byteCount({tt, h, k}, 4, ops[3].bytes) &&
-            byteCount({tt, h}, 4, ops[4].bytes) &&
-            byteCount({args.n + 1}, 4, ops[5].bytes) &&
-            byteCount({args.n}, 4, ops[6].bytes) &&
-            byteCount({args.n}, 4, ops[7].bytes) &&
-            byteCount({tt, h, v}, in, ops[9].bytes);
-  if (!ok)
-    return invalid("total_tokens = " + std::to_string(tt) +
-                   " and h = " + std::to_string(h) +
-                   " make an operand larger than 2^63 bytes");
-  if (!byteCount({args.slots, h, k, v}, dtypeSize(st), ops[8].bytes))
-    return invalid("the pool of slots = " + std::to_string(args.slots) +
-                   ", h = " + std::to_string(h) +
-                   " states is larger than 2^63 bytes");
-  for (const Operand *written : {&ops[8], &ops[9]})
-    for (const Operand &other : ops)
-      if (&other != written && overlap(*written, other))
+/// The written operands (`pool`, updated in place, and `o`) must not share
+/// memory with any other. Inputs may share memory with each other.
+Status checkOverlaps(const Operand *ops, size_t count, const Operand &pool,
+                     const Operand &o) {
+  for (const Operand *written : {&pool, &o})
+    for (size_t i = 0; i < count; ++i)
+      if (&ops[i] != written && overlap(*written, ops[i]))
         return invalid(std::string("arguments '") + written->name +
-                       "' and '" + other.name + "' overlap (" +
-                       range(*written) + "; " + range(other) + "): '" +
+                       "' and '" + ops[i].name + "' overlap (" +
+                       range(*written) + "; " + range(ops[i]) + "): '" +
                        written->name +
-                       (written == &ops[8]
-                            ? "' is updated in place"
-                            : "' is written") +
+                       (written == &pool ? "' is updated in place"
+                                         : "' is written") +
                        " and must not share memory with another operand");
   return Status::success();
 }
 
-Status kdaDecodePoolLaunchArgs(const KernelInfo &info,
-                               const KdaDecodePoolArgs &args,
-                               LaunchArgs &out) {
-  out = LaunchArgs();
-  KDA2RT_TRY(checkKdaDecodePool(info, args));
-  double scale = args.scale > 0
-                     ? args.scale
-                     : 1.0 / std::sqrt(static_cast<double>(args.kDim));
-  out.ptr("q", args.q).ptr("k", args.k).ptr("v", args.v).ptr("g", args.g);
-  out.ptr("beta", args.beta).ptr("cu_seqlens", args.cuSeqlens);
-  out.ptr("state_indices", args.stateIndices);
-  out.ptr("has_initial_state", args.hasInitialState);
-  out.ptr("pool", args.pool).ptr("o", args.o);
-  // Only the dimensions the kernel names (computeLaunchConfig rejects
-  // others).
-  const std::vector<std::string> known = info.dimNames();
-  const std::pair<const char *, int64_t> dims[] = {
-      {"tt", args.totalTokens}, {"h", args.h},         {"n", args.n},
-      {"np1", args.n + 1},      {"slots", args.slots}};
-  for (const auto &[name, size] : dims)
-    for (const std::string &d : known)
-      if (d == name)
-        out.dim(name, size);
-  out.floatScalar("scale", scale);
+Status checkDecodeValues(const KdaKernelFacts &f, const KdaDecodeArgs &args) {
+  KDA2RT_TRY(checkHeadDims(f, args.kDim, args.vDim));
+  KDA2RT_TRY(checkInputDType(f, args.dtype));
+  if (f.layout != StateOrder::None && f.layout2 != StateOrder::None &&
+      f.layout != f.layout2)
+    return invalid(kernelPrefix(*f.info) + "declares state 'h0' " +
+                   stateOrderName(f.layout) + " but 'ht' " +
+                   stateOrderName(f.layout2) +
+                   "; the decode entry point takes one layout for both");
+  KDA2RT_TRY(checkLayout(*f.info, "h0", f.layout, args.stateLayout));
+  KDA2RT_TRY(checkLayout(*f.info, "ht", f.layout2, args.stateLayout));
+  if (args.n <= 0 || args.t <= 0 || args.h <= 0)
+    return invalid("sizes must be positive, got n=" + std::to_string(args.n) +
+                   ", t=" + std::to_string(args.t) +
+                   ", h=" + std::to_string(args.h));
+  KDA2RT_TRY(checkScale(args.scale));
+  const Operand ops[] = {{"q", args.q, 16, 0},   {"k", args.k, 16, 0},
+                         {"v", args.v, 16, 0},   {"g", args.g, 16, 0},
+                         {"beta", args.beta, 16, 0}, {"h0", args.h0, 16, 0},
+                         {"o", args.o, 16, 0},   {"ht", args.ht, 16, 0}};
+  KDA2RT_TRY(checkPointers(ops, 8));
+  if (args.h0 == args.ht)
+    return invalid("h0 and ht alias: the decode kernel reads h0 and writes "
+                   "ht in parallel; pass a separate output buffer");
   return Status::success();
 }
 
-Status launchKdaDecodePool(const Kernel &kernel, const KdaDecodePoolArgs &args,
-                           CUstream stream) {
-  LaunchArgs launch;
-  KDA2RT_TRY(kdaDecodePoolLaunchArgs(kernel.info(), args, launch));
-  return kernel.launch(launch, stream);
+Status checkPoolValues(const KdaKernelFacts &f, const KdaDecodePoolArgs &a) {
+  DType st;
+  KDA2RT_TRY(checkPoolState(f, a.kDim, a.vDim, a.dtype, a.stateDtype,
+                            a.stateLayout, st));
+  if (a.n <= 0)
+    return invalid("n must be positive (the number of sequences), got " +
+                   std::to_string(a.n));
+  if (a.totalTokens < 0)
+    return invalid("total_tokens must be >= 0, got " +
+                   std::to_string(a.totalTokens));
+  if (a.totalTokens > INT32_MAX)
+    return invalid("total_tokens = " + std::to_string(a.totalTokens) +
+                   " does not fit the int32 cu_seqlens");
+  if (a.h <= 0)
+    return invalid("h must be positive (the number of heads), got " +
+                   std::to_string(a.h));
+  if (a.slots <= 0)
+    return invalid("slots must be positive (the states in the pool), got " +
+                   std::to_string(a.slots));
+  KDA2RT_TRY(checkScale(a.scale));
+  Operand ops[] = {{"q", a.q, 16, 0},
+                   {"k", a.k, 16, 0},
+                   {"v", a.v, 16, 0},
+                   {"g", a.g, 16, 0},
+                   {"beta", a.beta, 16, 0},
+                   {"cu_seqlens", a.cuSeqlens, 4, 0},
+                   {"state_indices", a.stateIndices, 4, 0},
+                   {"has_initial_state", a.hasInitialState, 4, 0},
+                   {"pool", a.pool, 16, 0},
+                   {"o", a.o, 16, 0}};
+  KDA2RT_TRY(checkPointers(ops, 10));
+  // Byte extents: the written operands (pool, o) must not overlap anything.
+  size_t in = dtypeSize(f.io[0]);
+  int64_t tt = a.totalTokens, h = a.h, k = a.kDim, v = a.vDim;
+  if (!(byteCount({tt, h, k}, in, ops[0].bytes) &&
+        byteCount({tt, h, k}, in, ops[1].bytes) &&
+        byteCount({tt, h, v}, in, ops[2].bytes) &&
+        byteCount({tt, h, k}, 4, ops[3].bytes) &&
+        byteCount({tt, h}, 4, ops[4].bytes) &&
+        byteCount({a.n + 1}, 4, ops[5].bytes) &&
+        byteCount({a.n}, 4, ops[6].bytes) &&
+        byteCount({a.n}, 4, ops[7].bytes) &&
+        byteCount({tt, h, v}, in, ops[9].bytes)))
+    return invalid("total_tokens = " + std::to_string(tt) +
+                   " and h = " + std::to_string(h) +
+                   " make an operand larger than 2^63 bytes");
+  if (!byteCount({a.slots, h, k, v}, dtypeSize(st), ops[8].bytes))
+    return invalid("the pool of slots = " + std::to_string(a.slots) +
+                   ", h = " + std::to_string(h) +
+                   " states is larger than 2^63 bytes");
+  return checkOverlaps(ops, 10, ops[8], ops[9]);
 }
 
-} // namespace kda2::runtime
-
-//===----------------------------------------------------------------------===//
-// KdaDecodePlan
-//===----------------------------------------------------------------------===//
-
-namespace kda2::runtime {
-
-namespace {
-using Source = KdaDecodePlan::Source;
-
-/// The source of a dimension name (n, t, h), or false.
-bool dimSource(std::string_view name, Source &out) {
-  if (name == "n")
-    out = Source::N;
-  else if (name == "t")
-    out = Source::T;
-  else if (name == "h")
-    out = Source::H;
-  else
-    return false;
-  return true;
+Status checkSpecValues(const KdaKernelFacts &f, const KdaDecodeSpecArgs &a) {
+  DType st;
+  KDA2RT_TRY(checkPoolState(f, a.kDim, a.vDim, a.dtype, a.stateDtype,
+                            a.stateLayout, st));
+  if (a.n <= 0)
+    return invalid("n must be positive (the number of sequences), got " +
+                   std::to_string(a.n));
+  if (a.t < 1 || a.t > kKdaSpecMaxTokens)
+    return invalid("t must be in [1, " + std::to_string(kKdaSpecMaxTokens) +
+                   "] (tokens per sequence), got " + std::to_string(a.t) +
+                   ": speculative decode verifies at most " +
+                   std::to_string(kKdaSpecMaxTokens) +
+                   " tokens per step (the last accepted token and the "
+                   "drafts); longer runs are prefill");
+  if (a.h <= 0)
+    return invalid("h must be positive (the number of heads), got " +
+                   std::to_string(a.h));
+  if (a.slots <= 0)
+    return invalid("slots must be positive (the states in the pool), got " +
+                   std::to_string(a.slots));
+  KDA2RT_TRY(checkScale(a.scale));
+  Operand ops[] = {{"q", a.q, 16, 0},
+                   {"k", a.k, 16, 0},
+                   {"v", a.v, 16, 0},
+                   {"g", a.g, 16, 0},
+                   {"beta", a.beta, 16, 0},
+                   {"state_indices", a.stateIndices, 4, 0},
+                   {"num_accepted", a.numAccepted, 4, 0},
+                   {"pool", a.pool, 16, 0},
+                   {"o", a.o, 16, 0}};
+  KDA2RT_TRY(checkPointers(ops, 9));
+  size_t in = dtypeSize(f.io[0]);
+  int64_t n = a.n, t = a.t, h = a.h, k = a.kDim, v = a.vDim;
+  if (!(byteCount({n, t, h, k}, in, ops[0].bytes) &&
+        byteCount({n, t, h, k}, in, ops[1].bytes) &&
+        byteCount({n, t, h, v}, in, ops[2].bytes) &&
+        byteCount({n, t, h, k}, 4, ops[3].bytes) &&
+        byteCount({n, t, h}, 4, ops[4].bytes) &&
+        byteCount({n, t}, 4, ops[5].bytes) &&
+        byteCount({n}, 4, ops[6].bytes) &&
+        byteCount({n, t, h, v}, in, ops[8].bytes)))
+    return invalid("n = " + std::to_string(n) + ", t = " + std::to_string(t) +
+                   " and h = " + std::to_string(h) +
+                   " make an operand larger than 2^63 bytes");
+  if (!byteCount({a.slots, h, k, v}, dtypeSize(st), ops[7].bytes))
+    return invalid("the pool of slots = " + std::to_string(a.slots) +
+                   ", h = " + std::to_string(h) +
+                   " states is larger than 2^63 bytes");
+  return checkOverlaps(ops, 9, ops[7], ops[8]);
 }
 
-int64_t dimValue(Source s, const KdaDecodeArgs &args) {
-  switch (s) {
-  case Source::N:
-    return args.n;
-  case Source::T:
-    return args.t;
-  case Source::H:
-    return args.h;
-  default:
-    return 0;
-  }
+/// Kernel arguments of a typed call: the pointers, the sizes of the
+/// dimensions among `dimNames` the kernel names (computeLaunchConfig
+/// rejects others) and the scale.
+template <size_t NP, size_t ND>
+void fillLaunchArgs(const KernelInfo &info, const char *const (&ptrNames)[NP],
+                    const void *const (&ptrs)[NP],
+                    const char *const (&dimNames)[ND],
+                    const int64_t (&dims)[ND], double scale, LaunchArgs &out) {
+  for (size_t i = 0; i < NP; ++i)
+    out.ptr(ptrNames[i], ptrs[i]);
+  const std::vector<std::string> known = info.dimNames();
+  for (size_t i = 0; i < ND; ++i)
+    for (const std::string &d : known)
+      if (d == dimNames[i])
+        out.dim(dimNames[i], dims[i]);
+  out.floatScalar("scale", scale);
+}
+
+/// The values of a typed call for PreparedLaunch: its pointers, then its
+/// dimensions, in the order of the name lists above.
+template <size_t NP, size_t ND>
+void packValues(const void *const (&ptrs)[NP], const int64_t (&dims)[ND],
+                uint64_t (&out)[NP + ND]) {
+  for (size_t i = 0; i < NP; ++i)
+    out[i] = word(ptrs[i]);
+  for (size_t i = 0; i < ND; ++i)
+    out[NP + i] = static_cast<uint64_t>(dims[i]);
 }
 } // namespace
 
-Status KdaDecodePlan::create(const Kernel &kernel, KdaDecodePlan &out) {
-  out = KdaDecodePlan();
+Status checkStateLayout(const KernelInfo &info, const char *arg,
+                        const char *layout) {
+  const ArgInfo *a = info.findArg(arg);
+  return checkLayout(info, arg, a ? a->stateLayout : StateOrder::None,
+                     layout);
+}
+
+//===----------------------------------------------------------------------===//
+// The three entry points
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// What distinguishes an entry point: its arguments, their kernel
+/// parameter names (pointers, then dimensions, in the order of `Operands`),
+/// and its metadata and value checks.
+struct DecodeEntry {
+  using Args = KdaDecodeArgs;
+  struct Operands {
+    const void *ptrs[8];
+    int64_t dims[3];
+    explicit Operands(const Args &a)
+        : ptrs{a.q, a.k, a.v, a.g, a.beta, a.h0, a.o, a.ht},
+          dims{a.n, a.t, a.h} {}
+  };
+  static constexpr const char *kName = "decode";
+  static constexpr const auto &kPointers = kDecodePointers;
+  static constexpr const auto &kDims = kDecodeDims;
+  static Status resolve(const KernelInfo &info, KdaKernelFacts &f) {
+    return resolveDecodeFacts(info, f);
+  }
+  static Status values(const KdaKernelFacts &f, const Args &a) {
+    return checkDecodeValues(f, a);
+  }
+};
+
+struct PoolEntry {
+  using Args = KdaDecodePoolArgs;
+  struct Operands {
+    const void *ptrs[10];
+    int64_t dims[5];
+    explicit Operands(const Args &a)
+        : ptrs{a.q,    a.k,         a.v,            a.g,
+               a.beta, a.cuSeqlens, a.stateIndices, a.hasInitialState,
+               a.pool, a.o},
+          dims{a.totalTokens, a.h, a.n, a.n + 1, a.slots} {}
+  };
+  static constexpr const char *kName = "pool decode";
+  static constexpr const auto &kPointers = kPoolPointers;
+  static constexpr const auto &kDims = kPoolDims;
+  static Status resolve(const KernelInfo &info, KdaKernelFacts &f) {
+    return resolvePoolDecodeFacts(info, f);
+  }
+  static Status values(const KdaKernelFacts &f, const Args &a) {
+    return checkPoolValues(f, a);
+  }
+};
+
+struct SpecEntry {
+  using Args = KdaDecodeSpecArgs;
+  struct Operands {
+    const void *ptrs[9];
+    int64_t dims[4];
+    explicit Operands(const Args &a)
+        : ptrs{a.q,           a.k,           a.v,    a.g, a.beta,
+               a.stateIndices, a.numAccepted, a.pool, a.o},
+          dims{a.n, a.t, a.h, a.slots} {}
+  };
+  static constexpr const char *kName = "speculative decode";
+  static constexpr const auto &kPointers = kSpecPointers;
+  static constexpr const auto &kDims = kSpecDims;
+  static Status resolve(const KernelInfo &info, KdaKernelFacts &f) {
+    return resolveSpecFacts(info, f);
+  }
+  static Status values(const KdaKernelFacts &f, const Args &a) {
+    return checkSpecValues(f, a);
+  }
+};
+
+template <typename E>
+Status checkEntry(const KernelInfo &info, const typename E::Args &args) {
+  KdaKernelFacts f;
+  KDA2RT_TRY(E::resolve(info, f));
+  return E::values(f, args);
+}
+
+template <typename E>
+Status entryLaunchArgs(const KernelInfo &info, const typename E::Args &args,
+                       LaunchArgs &out) {
+  out = LaunchArgs();
+  KDA2RT_TRY(checkEntry<E>(info, args));
+  typename E::Operands ops(args);
+  fillLaunchArgs(info, E::kPointers, ops.ptrs, E::kDims, ops.dims,
+                 resolvedScale(args.scale, args.kDim), out);
+  return Status::success();
+}
+
+template <typename E>
+Status launchEntry(const Kernel &kernel, const typename E::Args &args,
+                   CUstream stream) {
+  LaunchArgs launch;
+  KDA2RT_TRY(entryLaunchArgs<E>(kernel.info(), args, launch));
+  return kernel.launch(launch, stream);
+}
+} // namespace
+
+Status checkKdaDecode(const KernelInfo &info, const KdaDecodeArgs &args) {
+  return checkEntry<DecodeEntry>(info, args);
+}
+Status kdaDecodeLaunchArgs(const KernelInfo &info, const KdaDecodeArgs &args,
+                           LaunchArgs &out) {
+  return entryLaunchArgs<DecodeEntry>(info, args, out);
+}
+Status launchKdaDecode(const Kernel &kernel, const KdaDecodeArgs &args,
+                       CUstream stream) {
+  return launchEntry<DecodeEntry>(kernel, args, stream);
+}
+
+Status checkKdaDecodePool(const KernelInfo &info,
+                          const KdaDecodePoolArgs &args) {
+  return checkEntry<PoolEntry>(info, args);
+}
+Status kdaDecodePoolLaunchArgs(const KernelInfo &info,
+                               const KdaDecodePoolArgs &args,
+                               LaunchArgs &out) {
+  return entryLaunchArgs<PoolEntry>(info, args, out);
+}
+Status launchKdaDecodePool(const Kernel &kernel, const KdaDecodePoolArgs &args,
+                           CUstream stream) {
+  return launchEntry<PoolEntry>(kernel, args, stream);
+}
+
+Status checkKdaDecodeSpec(const KernelInfo &info,
+                          const KdaDecodeSpecArgs &args) {
+  return checkEntry<SpecEntry>(info, args);
+}
+Status kdaDecodeSpecLaunchArgs(const KernelInfo &info,
+                               const KdaDecodeSpecArgs &args,
+                               LaunchArgs &out) {
+  return entryLaunchArgs<SpecEntry>(info, args, out);
+}
+Status launchKdaDecodeSpec(const Kernel &kernel, const KdaDecodeSpecArgs &args,
+                           CUstream stream) {
+  return launchEntry<SpecEntry>(kernel, args, stream);
+}
+
+//===----------------------------------------------------------------------===//
+// PreparedLaunch
+//===----------------------------------------------------------------------===//
+
+Status PreparedLaunch::create(const Kernel &kernel, const char *entry,
+                              const char *const *pointers, size_t numPointers,
+                              const char *const *dims, size_t numDims,
+                              bool counters, PreparedLaunch &out) {
+  out = PreparedLaunch();
+  if (!kernel.valid())
+    return invalid(std::string("prepared ") + entry +
+                   " launch: the kernel is not loaded");
   const KernelInfo &info = kernel.info();
   auto unsupported = [&](const std::string &why) {
-    return invalid("kernel '" + info.name +
-                   "': no prepared decode launch: " + why);
+    return invalid(kernelPrefix(info) + "no prepared " + entry +
+                   " launch: " + why);
   };
-  if (!kernel.valid())
-    return invalid("KdaDecodePlan: the kernel is not loaded");
-  // The metadata-only part of checkKdaDecode: run it on arguments that
-  // satisfy every value check, so only metadata problems remain.
-  KdaDecodeArgs probe;
-  const void *aligned = reinterpret_cast<const void *>(uintptr_t{16});
-  probe.q = probe.k = probe.v = probe.g = probe.beta = aligned;
-  probe.h0 = aligned;
-  probe.o = reinterpret_cast<void *>(uintptr_t{32});
-  probe.ht = reinterpret_cast<void *>(uintptr_t{48});
-  probe.n = probe.t = probe.h = 1;
-  probe.kDim = lastStaticDim(info, "q");
-  probe.vDim = lastStaticDim(info, "v");
-  const ArgInfo *q = info.findArg("q"), *h0 = info.findArg("h0");
-  probe.dtype = q ? dtypeName(q->dtype) : "bf16";
-  // A kernel without a `state` line fails here (checkKdaDecode says why).
-  StateOrder layout = h0 ? h0->stateLayout : StateOrder::None;
-  probe.stateLayout =
-      layout == StateOrder::None ? "kv" : stateOrderName(layout);
-  KDA2RT_TRY(checkKdaDecode(info, probe));
-  out.kDim_ = probe.kDim;
-  out.vDim_ = probe.vDim;
-  out.dtype_ = q->dtype;
-  out.stateLayout_ = layout;
-
   if (info.args.size() > kMaxParams || info.gridX.size() > kMaxParams ||
-      info.gridY.size() > kMaxParams || info.variants.size() > kMaxParams)
+      info.gridY.size() > kMaxParams || info.variants.size() > kMaxParams ||
+      numPointers + numDims >= kScaleF32)
     return unsupported("more than " + std::to_string(kMaxParams) +
                        " parameters, grid terms or variants");
-  static const std::pair<const char *, Source> kPointers[] = {
-      {"q", Source::Q},       {"k", Source::K},   {"v", Source::V},
-      {"g", Source::G},       {"beta", Source::Beta}, {"h0", Source::H0},
-      {"o", Source::O},       {"ht", Source::Ht}};
+  auto find = [](const std::string &name, const char *const *names,
+                 size_t count, size_t base, uint8_t &index) {
+    for (size_t i = 0; i < count; ++i)
+      if (name == names[i]) {
+        index = static_cast<uint8_t>(base + i);
+        return true;
+      }
+    return false;
+  };
+  auto dim = [&](const std::string &name, uint8_t &index) {
+    return find(name, dims, numDims, numPointers, index);
+  };
   for (const ArgInfo &a : info.args) {
-    Source src = Source::Constant;
+    uint8_t src = kConstant;
     bool known = false;
     switch (a.kind) {
     case ArgInfo::Ptr:
-      for (const auto &[name, s] : kPointers)
-        if (a.name == name) {
-          src = s;
-          known = true;
-        }
+      known = find(a.name, pointers, numPointers, 0, src);
       break;
     case ArgInfo::Scalar:
       known = a.name == "scale" && (a.scalarType == ScalarType::F32 ||
                                     a.scalarType == ScalarType::F64);
-      src = Source::Scale;
+      src = a.scalarType == ScalarType::F32 ? kScaleF32 : kScaleF64;
       break;
     case ArgInfo::Dim:
-      known = dimSource(a.name, src);
+      known = dim(a.name, src);
       break;
     case ArgInfo::Counters:
+      if (!counters)
+        return unsupported("it declares counters, which the " +
+                           std::string(entry) + " entry point does not pass");
       known = true;
-      src = Source::Counters;
+      src = kCounters;
       break;
     case ArgInfo::TensorMap:
       break;
     }
     if (!known)
-      return unsupported("parameter '" + a.name +
-                         "' is not one of the decode arguments");
-    out.paramIsF32_[out.numParams_] =
-        a.kind == ArgInfo::Scalar && a.scalarType == ScalarType::F32;
+      return unsupported("parameter '" + a.name + "' is not one of the " +
+                         entry + " arguments");
     out.params_[out.numParams_++] = src;
   }
-  for (const kda2::runtime::GridTerm &t : info.gridX) {
-    GridTerm term;
-    term.constant = t.constant;
-    if (!t.dim.empty() && !dimSource(t.dim, term.source))
+  for (const GridTerm &t : info.gridX) {
+    uint8_t src = kConstant;
+    if (!t.dim.empty() && !dim(t.dim, src))
       return unsupported("grid.x uses dimension '" + t.dim + "'");
-    out.gridX_[out.numGridX_++] = term;
+    out.gridXConstant_[out.numGridX_] = t.constant;
+    out.gridX_[out.numGridX_++] = src;
   }
   for (const std::string &d : info.gridY) {
-    Source src;
-    if (!dimSource(d, src))
+    uint8_t src;
+    if (!dim(d, src))
       return unsupported("grid.y uses dimension '" + d + "'");
     out.gridY_[out.numGridY_++] = src;
   }
   for (size_t i = 0; i < info.variants.size(); ++i) {
-    Source src;
-    if (!dimSource(info.variants[i].dim, src))
+    uint8_t src;
+    if (!dim(info.variants[i].dim, src))
       return unsupported("variant on dimension '" + info.variants[i].dim +
                          "'");
     out.variantDim_[out.numVariants_] = src;
@@ -526,82 +724,50 @@ Status KdaDecodePlan::create(const Kernel &kernel, KdaDecodePlan &out) {
   return Status::success();
 }
 
-Status KdaDecodePlan::launch(const KdaDecodeArgs &args, CUstream stream,
-                             CUdeviceptr counters) const {
-  if (!kernel_)
-    return invalid("KdaDecodePlan::launch: the plan is empty (create it "
-                   "from a loaded kernel first)");
-  // The value checks of checkKdaDecode; on a failure it builds the message.
-  const char *dtype = args.dtype ? args.dtype : "bf16";
-  DType requested = dtype_ == DType::F16 ? DType::F16 : DType::BF16;
-  bool dtypeOk = std::strcmp(dtype, dtypeName(requested)) == 0;
-  bool layoutOk = args.stateLayout &&
-                  std::strcmp(args.stateLayout,
-                              stateOrderName(stateLayout_)) == 0;
-  auto bad = [](const void *p) {
-    return !p || reinterpret_cast<uintptr_t>(p) % 16 != 0;
-  };
-  if (!dtypeOk || !layoutOk || args.kDim != kDim_ || args.vDim != vDim_ ||
-      args.n <= 0 || args.t <= 0 || args.h <= 0 || !(args.scale >= 0) ||
-      std::isinf(args.scale) || bad(args.q) || bad(args.k) || bad(args.v) ||
-      bad(args.g) || bad(args.beta) || bad(args.h0) || bad(args.o) ||
-      bad(args.ht) || args.h0 == args.ht) {
-    Status s = checkKdaDecode(kernel_->info(), args);
-    return s.ok() ? invalid("kernel '" + kernel_->name() +
-                            "': invalid decode arguments")
-                  : s;
+bool PreparedLaunch::grid(const uint64_t *values, unsigned out[3]) const {
+  // gridDim.x = max of the terms; gridDim.y = product (computeLaunchConfig).
+  int64_t gx = numGridX_ ? 0 : 1, gy = 1;
+  for (size_t i = 0; i < numGridX_; ++i) {
+    int64_t v = gridX_[i] == kConstant ? gridXConstant_[i]
+                                       : static_cast<int64_t>(values[gridX_[i]]);
+    gx = v > gx ? v : gx;
   }
+  for (size_t i = 0; i < numGridY_; ++i) {
+    int64_t v = static_cast<int64_t>(values[gridY_[i]]);
+    if (v <= 0) {
+      gy = 0;
+      break;
+    }
+    gy = gy > 65535 / v ? 65536 : gy * v;
+  }
+  if (gx > 2147483647 || gy > 65535)
+    return false;
+  out[0] = static_cast<unsigned>(gx);
+  out[1] = static_cast<unsigned>(gy);
+  out[2] = 1;
+  return true;
+}
+
+Status PreparedLaunch::launch(const unsigned grid[3], const uint64_t *values,
+                              double scale, CUdeviceptr counters,
+                              CUstream stream) const {
+  if (!kernel_)
+    return invalid("prepared launch: the plan is empty (create it from a "
+                   "loaded kernel first)");
   uint64_t slots[kMaxParams];
   void *params[kMaxParams];
-  double scale = args.scale > 0
-                     ? args.scale
-                     : 1.0 / std::sqrt(static_cast<double>(args.kDim));
-  auto word = [](const void *p) {
-    return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p));
-  };
   for (size_t i = 0; i < numParams_; ++i) {
     uint64_t slot = 0;
     switch (params_[i]) {
-    case Source::Q:
-      slot = word(args.q);
-      break;
-    case Source::K:
-      slot = word(args.k);
-      break;
-    case Source::V:
-      slot = word(args.v);
-      break;
-    case Source::G:
-      slot = word(args.g);
-      break;
-    case Source::Beta:
-      slot = word(args.beta);
-      break;
-    case Source::H0:
-      slot = word(args.h0);
-      break;
-    case Source::O:
-      slot = word(args.o);
-      break;
-    case Source::Ht:
-      slot = word(args.ht);
-      break;
-    case Source::N:
-    case Source::T:
-    case Source::H: {
-      int64_t v = dimValue(params_[i], args);
-      std::memcpy(&slot, &v, sizeof(v));
+    case kScaleF32: {
+      float f = static_cast<float>(scale);
+      std::memcpy(&slot, &f, sizeof(f));
       break;
     }
-    case Source::Scale:
-      if (paramIsF32_[i]) {
-        float f = static_cast<float>(scale);
-        std::memcpy(&slot, &f, sizeof(f));
-      } else {
-        std::memcpy(&slot, &scale, sizeof(scale));
-      }
+    case kScaleF64:
+      std::memcpy(&slot, &scale, sizeof(scale));
       break;
-    case Source::Counters:
+    case kCounters:
       if (!counters)
         return invalid("kernel '" + kernel_->name() +
                        "': missing the counters buffer (it declares " +
@@ -609,46 +775,116 @@ Status KdaDecodePlan::launch(const KdaDecodeArgs &args, CUstream stream,
                        " counter slot(s))");
       slot = counters;
       break;
-    case Source::Constant:
+    case kConstant:
+      break;
+    default:
+      slot = values[params_[i]];
       break;
     }
     slots[i] = slot;
     params[i] = &slots[i];
   }
-  // gridDim.x = max of the terms; gridDim.y = product (computeLaunchConfig).
-  int64_t gx = numGridX_ ? 0 : 1, gy = 1;
-  for (size_t i = 0; i < numGridX_; ++i) {
-    int64_t v = gridX_[i].source == Source::Constant
-                    ? gridX_[i].constant
-                    : dimValue(gridX_[i].source, args);
-    gx = v > gx ? v : gx;
-  }
-  for (size_t i = 0; i < numGridY_; ++i) {
-    int64_t v = dimValue(gridY_[i], args);
-    gy = gy > 65535 / v ? 65536 : gy * v;
-  }
-  if (gx > 2147483647 || gy > 65535) {
-    // computeLaunchConfig words the error with the grid terms.
-    LaunchArgs launch;
-    Status s = kdaDecodeLaunchArgs(kernel_->info(), args, launch);
-    LaunchConfig cfg;
-    if (s.ok())
-      s = computeLaunchConfig(kernel_->info(), launch, cfg);
-    return s.ok() ? Status::error(ErrorCode::LaunchConfig,
-                                  "kernel '" + kernel_->name() +
-                                      "': grid exceeds the CUDA limits")
-                  : s;
-  }
   CUfunction func = kernel_->handle();
   for (size_t v = 0; v < numVariants_; ++v)
-    if (dimValue(variantDim_[v], args) == variantSize_[v]) {
+    if (static_cast<int64_t>(values[variantDim_[v]]) == variantSize_[v]) {
       func = variantFunc_[v];
       break;
     }
-  unsigned grid[3] = {static_cast<unsigned>(gx), static_cast<unsigned>(gy),
-                      1};
   return kernel_->launchPrepared(func, grid, numParams_ ? params : nullptr,
                                  stream);
+}
+
+//===----------------------------------------------------------------------===//
+// The typed plans
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The error of a grid over the CUDA limits, worded by computeLaunchConfig
+/// (with the grid terms) through the general path; only on failure.
+template <typename E>
+Status gridError(const Kernel &kernel, const typename E::Args &args) {
+  LaunchArgs launch;
+  Status s = entryLaunchArgs<E>(kernel.info(), args, launch);
+  LaunchConfig cfg;
+  if (s.ok())
+    s = computeLaunchConfig(kernel.info(), launch, cfg);
+  return s.ok() ? Status::error(ErrorCode::LaunchConfig,
+                                "kernel '" + kernel.name() +
+                                    "': grid exceeds the CUDA limits")
+                : s;
+}
+
+/// A typed plan's create(): the metadata checks (KdaKernelFacts) and the
+/// parameter packing. Metadata the value checks refuse at every call (no
+/// `state` line, an unsupported head size, ...) still makes a plan: its
+/// launch() gives the same message as the general path.
+template <typename E>
+Status createPlan(const Kernel &kernel, const char *what, bool counters,
+                  PreparedLaunch &launch, KdaKernelFacts &facts) {
+  if (!kernel.valid())
+    return invalid(std::string(what) + ": the kernel is not loaded");
+  KDA2RT_TRY(E::resolve(kernel.info(), facts));
+  return PreparedLaunch::create(
+      kernel, E::kName, E::kPointers, std::size(E::kPointers), E::kDims,
+      std::size(E::kDims), counters, launch);
+}
+
+/// A typed plan's launch(): the value checks against the plan's facts,
+/// then the prepared launch.
+template <typename E>
+Status launchPlanned(const PreparedLaunch &plan, const KdaKernelFacts &facts,
+                     const char *what, const typename E::Args &args,
+                     CUstream stream, CUdeviceptr counters) {
+  if (!plan.valid())
+    return invalid(std::string(what) + "::launch: the plan is empty (create "
+                                       "it from a loaded kernel first)");
+  KDA2RT_TRY(E::values(facts, args));
+  typename E::Operands ops(args);
+  constexpr size_t NP = std::size(E::kPointers), ND = std::size(E::kDims);
+  uint64_t values[NP + ND];
+  packValues(ops.ptrs, ops.dims, values);
+  unsigned grid[3];
+  if (!plan.grid(values, grid))
+    return gridError<E>(*plan.kernel(), args);
+  return plan.launch(grid, values, resolvedScale(args.scale, args.kDim),
+                     counters, stream);
+}
+} // namespace
+
+Status KdaDecodePlan::create(const Kernel &kernel, KdaDecodePlan &out) {
+  out = KdaDecodePlan();
+  return createPlan<DecodeEntry>(kernel, "KdaDecodePlan", /*counters=*/true,
+                                 out.launch_, out.facts_);
+}
+
+Status KdaDecodePlan::launch(const KdaDecodeArgs &args, CUstream stream,
+                             CUdeviceptr counters) const {
+  return launchPlanned<DecodeEntry>(launch_, facts_, "KdaDecodePlan", args,
+                                    stream, counters);
+}
+
+Status KdaDecodePoolPlan::create(const Kernel &kernel, KdaDecodePoolPlan &out) {
+  out = KdaDecodePoolPlan();
+  return createPlan<PoolEntry>(kernel, "KdaDecodePoolPlan",
+                               /*counters=*/false, out.launch_, out.facts_);
+}
+
+Status KdaDecodePoolPlan::launch(const KdaDecodePoolArgs &args,
+                                 CUstream stream) const {
+  return launchPlanned<PoolEntry>(launch_, facts_, "KdaDecodePoolPlan", args,
+                                  stream, 0);
+}
+
+Status KdaDecodeSpecPlan::create(const Kernel &kernel, KdaDecodeSpecPlan &out) {
+  out = KdaDecodeSpecPlan();
+  return createPlan<SpecEntry>(kernel, "KdaDecodeSpecPlan",
+                               /*counters=*/false, out.launch_, out.facts_);
+}
+
+Status KdaDecodeSpecPlan::launch(const KdaDecodeSpecArgs &args,
+                                 CUstream stream) const {
+  return launchPlanned<SpecEntry>(launch_, facts_, "KdaDecodeSpecPlan", args,
+                                  stream, 0);
 }
 
 } // namespace kda2::runtime

@@ -616,6 +616,17 @@ int main(int argc, char **argv) {
   s = loadKernel(o, r);
   if (!s.ok())
     return fail(s.message());
+  // Pool and speculative decode kernels index a state pool through
+  // state_indices: the generic path's zero-filled index arrays would make
+  // every sequence update slot 0 at once (undefined behaviour on the GPU)
+  // and measure nothing meaningful. Refuse them rather than launch that.
+  if (const ArgInfo *a = r.kernel->info().findArg("state_indices"))
+    if (a->kind == ArgInfo::Ptr)
+      return fail("kernel '" + r.kernel->name() +
+                  "' reads and writes a state pool through state_indices (a "
+                  "pool or speculative decode kernel): kda2-perf cannot "
+                  "generate valid slots for it yet and will not launch it "
+                  "with made-up ones; time it with bench/kda_serving.py");
   classify(r);
   s = r.decode ? prepareDecode(o, r) : prepareGeneric(o, r);
   if (!s.ok())

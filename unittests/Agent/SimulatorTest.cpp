@@ -190,7 +190,7 @@ TEST(SimulatorSpeed, PrefillScanKernel) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
   ImportTIRxOptions options;
-  options.bindings = {{"K", 128}, {"V", 128}, {"C", 32}, {"VB", 32},
+  options.bindings = {{"GB", 5}, {"K", 128}, {"V", 128}, {"C", 32}, {"VB", 32},
                       {"NVB", 4}};
   options.typeBindings = {{"IN", "bf16"}};
   options.layoutBindings = {{"SL", "row_major"}};

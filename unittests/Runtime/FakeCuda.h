@@ -107,6 +107,34 @@ inline std::string poolDecodeMetadata(const std::string &name, int k, int v,
   return m + "end\n";
 }
 
+/// Metadata of a speculative decode kernel as templates/kda_decode_spec.tirx
+/// emits it: q, k, g [n, t, h, K], v, o [n, t, h, V], state_indices [n, t],
+/// num_accepted [n], the pool declared [slots, h, V, K] and stored in
+/// `layout` ("" for no `state` line); grid (2, n h).
+inline std::string specDecodeMetadata(const std::string &name, int k, int v,
+                                      const std::string &layout = "kv",
+                                      const std::string &stateDtype = "f32",
+                                      const std::string &in = "bf16") {
+  std::string K = std::to_string(k), V = std::to_string(v);
+  std::string m = "kda2-kernel-v1\nname " + name +
+                  "\nblock 128 1 1\ngrid.x 2\ngrid.y n h\nsmem 0\n"
+                  "arg ptr q " + in + " in 4 n t h " + K + "\n"
+                  "arg ptr k " + in + " in 4 n t h " + K + "\n"
+                  "arg ptr v " + in + " in 4 n t h " + V + "\n"
+                  "arg ptr g f32 in 4 n t h " + K + "\n"
+                  "arg ptr beta f32 in 3 n t h\n"
+                  "arg ptr state_indices i32 in 2 n t\n"
+                  "arg ptr num_accepted i32 in 1 n\n"
+                  "arg ptr pool " + stateDtype + " inout 4 slots h " + V +
+                  " " + K + "\n"
+                  "arg scalar scale f32\n"
+                  "arg ptr o " + in + " out 4 n t h " + V + "\n"
+                  "arg dim n\narg dim t\narg dim h\narg dim slots\n";
+  if (!layout.empty())
+    m += "state pool " + layout + "\n";
+  return m + "end\n";
+}
+
 } // namespace kda2::fake
 
 /// Hooks of the fake driver (dlsym them from the library handle).

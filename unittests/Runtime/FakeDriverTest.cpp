@@ -7,8 +7,9 @@
 // counted in this binary); the state pool's decode steps and their layout
 // checks; the monitor on live bundle statistics; errors of the prepared
 // launch name the argument; the state-layout checks of kda2rt_kda_decode;
-// kda2rt_kda_decode_pool's launch (pointers, sizes and scale as the kernel
-// receives them) and its query agreeing with the call.
+// kda2rt_kda_decode_pool's and kda2rt_kda_decode_spec's launches (pointers,
+// sizes and scale as the kernel receives them, no allocation after the
+// first call) and their queries agreeing with the calls.
 //
 //===----------------------------------------------------------------------===//
 
@@ -719,6 +720,265 @@ TEST(FakeKernel, PoolDecodeOnADecodeKernel) {
             0);
   EXPECT_STREQ(reason, "kernel 'dec': is not a KDA pool decode kernel (no "
                        "argument 'cu_seqlens')");
+}
+
+TEST_F(FakePoolKernel, PreparedLaunchDoesNotAllocate) {
+  char err[512];
+  // The first call prepares the kernel's plan; later ones are the hot path.
+  ASSERT_EQ(kda2rt_kda_decode_pool(module.kernel, &args, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  int64_t before = gAllocations.load();
+  for (int i = 0; i < 100; ++i)
+    ASSERT_EQ(kda2rt_kda_decode_pool(module.kernel, &args, nullptr, err,
+                                     sizeof(err)),
+              KDA2RT_OK)
+        << err;
+  EXPECT_EQ(gAllocations.load() - before, 0)
+      << "the pool decode entry point allocated";
+}
+
+/// A speculative decode kernel (K = 128, V = 64, K-major f32 pool) and a
+/// valid call: n = 4 sequences of t = 3 tokens, 8 heads, 16 slots, in one
+/// 16 MiB buffer (1 MiB per operand, the 4 MiB pool at 12 MiB).
+class FakeSpecKernel : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_EQ(kUseFakeDriver, 0);
+    ASSERT_NE(module.kernel, nullptr);
+    char err[512];
+    ASSERT_EQ(kda2rt_mem_alloc(0, 16 << 20, &buffer, err, sizeof(err)),
+              KDA2RT_OK)
+        << err;
+    char *b = static_cast<char *>(buffer);
+    args = {};
+    const void **in[] = {&args.q, &args.k, &args.v, &args.g, &args.beta,
+                         &args.state_indices, &args.num_accepted};
+    for (int i = 0; i < 7; ++i)
+      *in[i] = b + (i << 20);
+    args.o = b + (8 << 20);
+    args.pool = b + (12 << 20);
+    args.n = 4;
+    args.t = 3;
+    args.h = 8;
+    args.k_dim = 128;
+    args.v_dim = 64;
+    args.slots = 16;
+    args.scale = 0.125;
+    args.state_layout = "kv";
+  }
+  void TearDown() override { kda2rt_mem_free(0, buffer, nullptr, 0); }
+
+  FakeModule module{"kda_decode_spec",
+                    kda2::fake::specDecodeMetadata("kda_decode_spec", 128,
+                                                   64)};
+  void *buffer = nullptr;
+  kda2rt_kda_decode_spec_args args;
+};
+
+TEST_F(FakeSpecKernel, LaunchPassesTheOperands) {
+  char err[512];
+  int64_t before = fakeLaunches();
+  ASSERT_EQ(kda2rt_kda_decode_spec(module.kernel, &args, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  EXPECT_STREQ(err, "");
+  EXPECT_EQ(fakeLaunches(), before + 1);
+  EXPECT_EQ(fakeLastKernel(), "kda_decode_spec");
+  unsigned grid[3] = {};
+  std::vector<uint64_t> p;
+  ASSERT_EQ(fakeLastLaunch(grid, p), 14);
+  EXPECT_EQ(grid[0], 2u);      // grid.x 2
+  EXPECT_EQ(grid[1], 4u * 8u); // grid.y n h
+  EXPECT_EQ(grid[2], 1u);
+  auto addr = [](const void *ptr) {
+    return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(ptr));
+  };
+  // The `arg` order of templates/kda_decode_spec.tirx.
+  const void *pointers[] = {args.q,    args.k,    args.v,
+                            args.g,    args.beta, args.state_indices,
+                            args.num_accepted, args.pool};
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(p[i], addr(pointers[i])) << i;
+  float scale = 0;
+  std::memcpy(&scale, &p[8], sizeof(scale)); // f32 in the low bytes
+  EXPECT_EQ(scale, 0.125f);
+  EXPECT_EQ(p[9], addr(args.o));
+  EXPECT_EQ(p[10], 4u);  // n
+  EXPECT_EQ(p[11], 3u);  // t
+  EXPECT_EQ(p[12], 8u);  // h
+  EXPECT_EQ(p[13], 16u); // slots
+
+  // The largest verify step; scale 0 is K^-1/2.
+  args.t = 16;
+  args.scale = 0;
+  ASSERT_EQ(kda2rt_kda_decode_spec(module.kernel, &args, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  ASSERT_EQ(fakeLastLaunch(grid, p), 14);
+  std::memcpy(&scale, &p[8], sizeof(scale));
+  EXPECT_FLOAT_EQ(scale, 1.0f / std::sqrt(128.0f));
+  EXPECT_EQ(p[11], 16u);
+
+  // Allocation-free after the first call (which prepared the plan).
+  int64_t allocations = gAllocations.load();
+  for (int i = 0; i < 100; ++i)
+    ASSERT_EQ(kda2rt_kda_decode_spec(module.kernel, &args, nullptr, err,
+                                     sizeof(err)),
+              KDA2RT_OK)
+        << err;
+  EXPECT_EQ(gAllocations.load() - allocations, 0)
+      << "the speculative decode entry point allocated";
+}
+
+TEST_F(FakeSpecKernel, QueryAgreesWithTheCall) {
+  char err[512], reason[512] = "stale";
+  EXPECT_EQ(kda2rt_kda_decode_spec_query(module.kernel, &args, reason,
+                                         sizeof(reason)),
+            1);
+  EXPECT_STREQ(reason, "");
+  char *b = static_cast<char *>(buffer);
+  struct Case {
+    const char *what;
+    void (*change)(kda2rt_kda_decode_spec_args &, char *);
+    int code;
+    const char *message;
+  };
+  const Case cases[] = {
+      {"t over 16", [](kda2rt_kda_decode_spec_args &a, char *) { a.t = 17; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "t must be in [1, 16] (tokens per sequence), got 17: speculative "
+       "decode verifies at most 16 tokens per step (the last accepted token "
+       "and the drafts); longer runs are prefill"},
+      {"state_layout transposed",
+       [](kda2rt_kda_decode_spec_args &a, char *) { a.state_layout = "vk"; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "kernel 'kda_decode_spec' stores its state K-major (kv), the call says "
+       "V-major (vk)"},
+      {"state_dtype",
+       [](kda2rt_kda_decode_spec_args &a, char *) { a.state_dtype = "bf16"; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "kernel 'kda_decode_spec': argument 'pool' is f32, the call passes "
+       "state_dtype bf16"},
+      {"head dims",
+       [](kda2rt_kda_decode_spec_args &a, char *) { a.k_dim = 64; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "kernel 'kda_decode_spec': was compiled for K=128, V=64, got K=64, "
+       "V=64"},
+      {"NULL num_accepted",
+       [](kda2rt_kda_decode_spec_args &a, char *) {
+         a.num_accepted = nullptr;
+       },
+       KDA2RT_ERROR_INVALID_ARGUMENT, "argument 'num_accepted' is NULL"},
+      {"misaligned state_indices",
+       [](kda2rt_kda_decode_spec_args &a, char *b) {
+         a.state_indices = b + (5 << 20) + 1;
+       },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'state_indices' is not 4-byte aligned (int32 elements)"},
+      {"o in the pool",
+       [](kda2rt_kda_decode_spec_args &a, char *b) { a.o = b + (12 << 20); },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "arguments 'pool' and 'o' overlap (pool at " /* address follows */},
+      {"grid.y over 65535",
+       [](kda2rt_kda_decode_spec_args &a, char *) {
+         // Operands of 70000 sequences do not fit the buffer: addresses 1
+         // GiB apart (nothing is dereferenced, the grid is refused first).
+         const void **ptrs[] = {&a.q, &a.k, &a.v, &a.g, &a.beta,
+                                &a.state_indices, &a.num_accepted};
+         for (uintptr_t i = 0; i < 7; ++i)
+           *ptrs[i] = reinterpret_cast<void *>((i + 1) << 30);
+         a.pool = reinterpret_cast<void *>(uintptr_t(8) << 30);
+         a.o = reinterpret_cast<void *>(uintptr_t(9) << 30);
+         a.n = 70000;
+         a.t = 1;
+       },
+       KDA2RT_ERROR_LAUNCH_CONFIG,
+       "kernel 'kda_decode_spec': grid.y = n(70000) * h(8) = 560000 exceeds "
+       "the CUDA limit of 65535"},
+  };
+  int64_t before = fakeLaunches();
+  for (const Case &c : cases) {
+    kda2rt_kda_decode_spec_args a = args;
+    c.change(a, b);
+    EXPECT_EQ(kda2rt_kda_decode_spec_query(module.kernel, &a, reason,
+                                           sizeof(reason)),
+              0)
+        << c.what;
+    EXPECT_EQ(kda2rt_kda_decode_spec(module.kernel, &a, nullptr, err,
+                                     sizeof(err)),
+              c.code)
+        << c.what;
+    EXPECT_STREQ(reason, err) << c.what;
+    EXPECT_EQ(std::string(err).rfind(c.message, 0), 0u) << err;
+  }
+  EXPECT_EQ(fakeLaunches(), before); // nothing ran
+  EXPECT_EQ(kda2rt_kda_decode_spec_query(nullptr, &args, reason,
+                                         sizeof(reason)),
+            -1);
+  EXPECT_STREQ(reason,
+               "kda2rt_kda_decode_spec_query: kernel or args is NULL");
+  EXPECT_EQ(kda2rt_kda_decode_spec_query(module.kernel, nullptr, nullptr, 0),
+            -1);
+  EXPECT_EQ(kda2rt_kda_decode_spec(nullptr, &args, nullptr, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "kda2rt_kda_decode_spec: kernel or args is NULL");
+}
+
+TEST(FakeKernel, SpecDecodeOnAPoolKernel) {
+  FakeModule pool("kda_decode_pool",
+                  kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64));
+  kda2rt_kda_decode_spec_args a = {};
+  char err[512], reason[512];
+  EXPECT_EQ(kda2rt_kda_decode_spec_query(pool.kernel, &a, reason,
+                                         sizeof(reason)),
+            0);
+  EXPECT_STREQ(reason, "kernel 'kda_decode_pool': is not a KDA speculative "
+                       "decode kernel (no argument 'num_accepted')");
+  EXPECT_EQ(kda2rt_kda_decode_spec(pool.kernel, &a, nullptr, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, reason);
+}
+
+/// A pool kernel the prepared launch cannot express (it declares counters,
+/// which the entry point does not pass) takes the general path, with the
+/// same answers as its query.
+TEST(FakeKernel, PoolKernelWithCountersTakesTheGeneralPath) {
+  std::string m = kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64);
+  m.replace(m.find("end\n"), 4, "arg counters 1\ncounter steps i64\nend\n");
+  FakeModule pool("kda_decode_pool", m);
+  ASSERT_NE(pool.kernel, nullptr);
+  void *buf = nullptr;
+  char err[512], reason[512];
+  ASSERT_EQ(kda2rt_mem_alloc(0, 16 << 20, &buf, err, sizeof(err)), KDA2RT_OK);
+  char *b = static_cast<char *>(buf);
+  kda2rt_kda_decode_pool_args a = {};
+  const void **in[] = {&a.q, &a.k, &a.v, &a.g, &a.beta, &a.cu_seqlens,
+                       &a.state_indices, &a.has_initial_state};
+  for (int i = 0; i < 8; ++i)
+    *in[i] = b + (i << 20);
+  a.o = b + (8 << 20);
+  a.pool = b + (12 << 20);
+  a.n = 4;
+  a.total_tokens = 10;
+  a.h = 8;
+  a.k_dim = 128;
+  a.v_dim = 64;
+  a.slots = 16;
+  a.state_layout = "kv";
+  EXPECT_EQ(kda2rt_kda_decode_pool_query(pool.kernel, &a, reason,
+                                         sizeof(reason)),
+            0);
+  EXPECT_EQ(kda2rt_kda_decode_pool(pool.kernel, &a, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, reason);
+  EXPECT_STREQ(err, "kernel 'kda_decode_pool': missing the counters buffer "
+                    "(pointer argument 'counters', 1 8-byte slots)");
+  kda2rt_mem_free(0, buf, nullptr, 0);
 }
 
 } // namespace

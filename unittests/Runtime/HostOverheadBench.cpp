@@ -10,6 +10,12 @@
 //   KernelDecodePlan    KdaDecodePlan::launch alone
 //   KernelDecodeGeneric launchKdaDecode: LaunchArgs by name + computeLaunchConfig
 //                       (the path every decode call took before the plan)
+//   CApiDecode          kda2rt_kda_decode (the kernel handle's cached plan)
+//   CApiPoolDecode      kda2rt_kda_decode_pool of 64 sequences (cached
+//                       KdaDecodePoolPlan: every check, no allocation)
+//   KernelPoolGeneric   launchKdaDecodePool (the general path the pool entry
+//                       point took before its plan)
+//   CApiSpecDecode      kda2rt_kda_decode_spec, 64 sequences of 4 tokens
 // On a GPU, kda2-perf --host-overhead reports the same quantity against the
 // real driver.
 //
@@ -96,6 +102,57 @@ struct Fixture {
       error = err;
     else if (!s.ok())
       error = s.message();
+    if (error.empty())
+      preparePool();
+  }
+
+  /// Pool and speculative decode kernels (K = V = 128) through the C ABI:
+  /// 64 sequences of one token (pool) or four (spec), 4 heads, 256 slots.
+  std::string poolImage;
+  kda2rt_module poolModule = nullptr;
+  kda2rt_kernel poolKernel = nullptr, specKernel = nullptr, decKernel = nullptr;
+  kda2rt_kda_decode_pool_args poolArgs = {};
+  kda2rt_kda_decode_spec_args specArgs = {};
+  void *poolBuffer = nullptr;
+  Module poolCppModule;
+  Kernel poolCppKernel;
+
+  void preparePool() {
+    poolImage = kda2::fake::fakeCubin(
+        {{"pool", kda2::fake::poolDecodeMetadata("pool", 128, 128)},
+         {"spec", kda2::fake::specDecodeMetadata("spec", 128, 128)},
+         {"dec", kda2::fake::decodeMetadata("dec", 128)}});
+    char err[512] = {0};
+    bool ok = kda2rt_module_load_data(0, poolImage.data(), poolImage.size(),
+                                      &poolModule, err, sizeof(err)) == 0 &&
+              kda2rt_kernel_get(poolModule, "pool", &poolKernel, err,
+                                sizeof(err)) == 0 &&
+              kda2rt_kernel_get(poolModule, "spec", &specKernel, err,
+                                sizeof(err)) == 0 &&
+              kda2rt_kernel_get(poolModule, "dec", &decKernel, err,
+                                sizeof(err)) == 0 &&
+              kda2rt_mem_alloc(0, 80 << 20, &poolBuffer, err,
+                               sizeof(err)) == 0;
+    Context ctx;
+    Status s = ok ? Context::create(0, ctx) : Status::success();
+    if (ok && s.ok())
+      s = Module::loadData(ctx, poolImage.data(), poolImage.size(),
+                           poolCppModule);
+    if (ok && s.ok())
+      s = poolCppModule.getKernel("pool", poolCppKernel);
+    if (!ok || !s.ok()) {
+      error = ok ? s.message() : err;
+      return;
+    }
+    // 1 MiB per operand, the 64 MiB pool (256 x 4 x 128 x 128 f32) at 16.
+    char *b = static_cast<char *>(poolBuffer);
+    auto at = [&](int mib) { return b + (static_cast<size_t>(mib) << 20); };
+    poolArgs = {at(0), at(1), at(2),  at(3),  at(4), at(5), at(6), at(7),
+                at(16), at(8), 64,    64,     4,     128,   128,   256,
+                0,      "bf16", "f32", "kv"};
+    specArgs = {at(0), at(1), at(2),  at(3), at(4), at(5), at(6), at(16),
+                at(8), 64,    4,      4,     128,   128,   256,   0,
+                "bf16", "f32", "kv"};
   }
 
   KdaDecodeArgs cppArgs() const {
@@ -185,11 +242,71 @@ void KernelDecodeGeneric(benchmark::State &state) {
       state.SkipWithError("launch failed");
 }
 
+void CApiDecode(benchmark::State &state) {
+  if (!ready(state))
+    return;
+  Fixture &f = fixture();
+  for (auto _ : state)
+    if (kda2rt_kda_decode(f.decKernel, &f.args, nullptr, nullptr, 0) != 0)
+      state.SkipWithError(kda2rt_last_error());
+}
+
+void CApiPoolDecode(benchmark::State &state) {
+  if (!ready(state))
+    return;
+  Fixture &f = fixture();
+  for (auto _ : state)
+    if (kda2rt_kda_decode_pool(f.poolKernel, &f.poolArgs, nullptr, nullptr,
+                               0) != 0)
+      state.SkipWithError(kda2rt_last_error());
+}
+
+void KernelPoolGeneric(benchmark::State &state) {
+  if (!ready(state))
+    return;
+  Fixture &f = fixture();
+  KdaDecodePoolArgs a;
+  a.q = f.poolArgs.q;
+  a.k = f.poolArgs.k;
+  a.v = f.poolArgs.v;
+  a.g = f.poolArgs.g;
+  a.beta = f.poolArgs.beta;
+  a.cuSeqlens = f.poolArgs.cu_seqlens;
+  a.stateIndices = f.poolArgs.state_indices;
+  a.hasInitialState = f.poolArgs.has_initial_state;
+  a.pool = f.poolArgs.pool;
+  a.o = f.poolArgs.o;
+  a.n = f.poolArgs.n;
+  a.totalTokens = f.poolArgs.total_tokens;
+  a.h = f.poolArgs.h;
+  a.kDim = f.poolArgs.k_dim;
+  a.vDim = f.poolArgs.v_dim;
+  a.slots = f.poolArgs.slots;
+  a.stateLayout = f.poolArgs.state_layout;
+  for (auto _ : state)
+    if (!launchKdaDecodePool(f.poolCppKernel, a, nullptr).ok())
+      state.SkipWithError("launch failed");
+}
+
+void CApiSpecDecode(benchmark::State &state) {
+  if (!ready(state))
+    return;
+  Fixture &f = fixture();
+  for (auto _ : state)
+    if (kda2rt_kda_decode_spec(f.specKernel, &f.specArgs, nullptr, nullptr,
+                               0) != 0)
+      state.SkipWithError(kda2rt_last_error());
+}
+
 BENCHMARK(BundleDecode);
 BENCHMARK(BundleDecodeTimed);
 BENCHMARK(BundleDecodeStep);
 BENCHMARK(KernelDecodePlan);
 BENCHMARK(KernelDecodeGeneric);
+BENCHMARK(CApiDecode);
+BENCHMARK(CApiPoolDecode);
+BENCHMARK(KernelPoolGeneric);
+BENCHMARK(CApiSpecDecode);
 
 } // namespace
 

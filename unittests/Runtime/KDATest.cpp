@@ -1,8 +1,9 @@
 //===- KDATest.cpp - KDA decode argument checks ----------------*- C++ -*-===//
 //
 // checkKdaDecode against the metadata kda2 emits for templates/kda_decode.tirx
-// (K = V = 128), and checkKdaDecodePool against that of
-// templates/kda_decode_pool.tirx: every bad argument is rejected with a
+// (K = V = 128), checkKdaDecodePool against that of
+// templates/kda_decode_pool.tirx and checkKdaDecodeSpec against that of
+// templates/kda_decode_spec.tirx: every bad argument is rejected with a
 // message naming it, without a GPU; the state layout is checked also when
 // K == V.
 //
@@ -231,9 +232,32 @@ TEST_F(KdaDecodeCheck, NotADecodeKernel) {
 // Decode through an indexed, in-place state pool
 //===----------------------------------------------------------------------===//
 
+/// What the pool and speculative check fixtures share: the kernel's
+/// metadata (use) and the message of a refused call (error).
+template <typename Args, Status (*Check)(const KernelInfo &, const Args &)>
+class TypedCheck : public ::testing::Test {
+protected:
+  void use(const std::string &metadata) {
+    info = KernelInfo();
+    Status s = parseKernelMetadata(metadata, info);
+    ASSERT_TRUE(s.ok()) << s.message();
+  }
+
+  std::string error() {
+    Status s = Check(info, args);
+    EXPECT_FALSE(s.ok());
+    EXPECT_EQ(s.code(), ErrorCode::InvalidArgument);
+    return s.message();
+  }
+
+  KernelInfo info;
+  Args args;
+};
+
 /// checkKdaDecodePool against the metadata of a K = 128, V = 64 K-major
 /// pool kernel with an f32 pool (K != V: a transposed pool cannot pass).
-class KdaDecodePoolCheck : public ::testing::Test {
+class KdaDecodePoolCheck
+    : public TypedCheck<KdaDecodePoolArgs, checkKdaDecodePool> {
 protected:
   void SetUp() override {
     use(kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64));
@@ -252,12 +276,6 @@ protected:
     args.stateLayout = "kv";
   }
 
-  void use(const std::string &metadata) {
-    info = KernelInfo();
-    Status s = parseKernelMetadata(metadata, info);
-    ASSERT_TRUE(s.ok()) << s.message();
-  }
-
   /// Points operand `name` at `address`.
   void set(const std::string &name, uintptr_t address) {
     void *p = reinterpret_cast<void *>(address);
@@ -273,16 +291,6 @@ protected:
     else if (name == "o") args.o = p;
     else ADD_FAILURE() << "no operand " << name;
   }
-
-  std::string error() {
-    Status s = checkKdaDecodePool(info, args);
-    EXPECT_FALSE(s.ok());
-    EXPECT_EQ(s.code(), ErrorCode::InvalidArgument);
-    return s.message();
-  }
-
-  KernelInfo info;
-  KdaDecodePoolArgs args;
 };
 
 TEST_F(KdaDecodePoolCheck, ValidCallBuildsTheKernelArguments) {
@@ -507,6 +515,238 @@ TEST_F(KdaDecodePoolCheck, SizesBeyond63BitsAreRefused) {
   args.slots = 16;
   args.h = int64_t(1) << 60;
   EXPECT_EQ(error(), "total_tokens = 10 and h = 1152921504606846976 make an "
+                     "operand larger than 2^63 bytes");
+}
+
+//===----------------------------------------------------------------------===//
+// Speculative (multi-token) decode through the state pool
+//===----------------------------------------------------------------------===//
+
+/// checkKdaDecodeSpec against the metadata of a K = 128, V = 64 K-major
+/// speculative decode kernel with an f32 pool: n = 4 sequences of t = 3
+/// tokens, 8 heads, 16 slots.
+class KdaDecodeSpecCheck
+    : public TypedCheck<KdaDecodeSpecArgs, checkKdaDecodeSpec> {
+protected:
+  static constexpr const char *kNames[] = {
+      "q", "k", "v", "g", "beta", "state_indices", "num_accepted", "pool",
+      "o"};
+
+  void SetUp() override {
+    use(kda2::fake::specDecodeMetadata("kda_decode_spec", 128, 64));
+    // Distinct fake addresses 16 MiB apart (no operand is larger).
+    for (size_t i = 0; i < 9; ++i)
+      set(kNames[i], 0x1000000 * (i + 1));
+    args.n = 4;
+    args.t = 3;
+    args.h = 8;
+    args.kDim = 128;
+    args.vDim = 64;
+    args.slots = 16;
+    args.stateLayout = "kv";
+  }
+
+  /// Points operand `name` at `address`.
+  void set(const std::string &name, uintptr_t address) {
+    void *p = reinterpret_cast<void *>(address);
+    const void **in[] = {&args.q,    &args.k,           &args.v,
+                         &args.g,    &args.beta,        &args.stateIndices,
+                         &args.numAccepted};
+    for (size_t i = 0; i < 7; ++i)
+      if (name == kNames[i]) {
+        *in[i] = p;
+        return;
+      }
+    if (name == "pool")
+      args.pool = p;
+    else if (name == "o")
+      args.o = p;
+    else
+      ADD_FAILURE() << "no operand " << name;
+  }
+};
+
+TEST_F(KdaDecodeSpecCheck, ValidCallBuildsTheKernelArguments) {
+  Status s = checkKdaDecodeSpec(info, args);
+  ASSERT_TRUE(s.ok()) << s.message();
+  LaunchArgs launch;
+  ASSERT_TRUE(kdaDecodeSpecLaunchArgs(info, args, launch).ok());
+  LaunchConfig cfg;
+  s = computeLaunchConfig(info, launch, cfg);
+  ASSERT_TRUE(s.ok()) << s.message();
+  // grid.x 2, grid.y n h; one 8-byte slot per `arg` line, in order.
+  EXPECT_EQ(cfg.grid[0], 2u);
+  EXPECT_EQ(cfg.grid[1], 4u * 8u);
+  ASSERT_EQ(cfg.params.size(), 14u);
+  for (size_t i = 0; i < 8; ++i) // q .. pool
+    EXPECT_EQ(cfg.params[i], 0x1000000 * (i + 1)) << i;
+  float scale;
+  std::memcpy(&scale, &cfg.params[8], sizeof(scale));
+  EXPECT_FLOAT_EQ(scale, 1.0f / std::sqrt(128.0f)); // 0 selects K^-1/2
+  EXPECT_EQ(cfg.params[9], 0x9000000u);             // o
+  // arg dim n, t, h, slots
+  EXPECT_EQ(cfg.params[10], 4u);
+  EXPECT_EQ(cfg.params[11], 3u);
+  EXPECT_EQ(cfg.params[12], 8u);
+  EXPECT_EQ(cfg.params[13], 16u);
+}
+
+TEST_F(KdaDecodeSpecCheck, NotASpecKernel) {
+  use(kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64));
+  EXPECT_EQ(error(), "kernel 'kda_decode_pool': is not a KDA speculative "
+                     "decode kernel (no argument 'num_accepted')");
+  use(kda2::fake::decodeMetadata("kda_decode", 128));
+  EXPECT_EQ(error(), "kernel 'kda_decode': is not a KDA speculative decode "
+                     "kernel (no argument 'state_indices')");
+}
+
+TEST_F(KdaDecodeSpecCheck, IndexArraysMustBeInt32) {
+  std::string m = kda2::fake::specDecodeMetadata("kda_decode_spec", 128, 64);
+  m.replace(m.find("num_accepted i32"), 16, "num_accepted i64");
+  use(m);
+  EXPECT_EQ(error(), "kernel 'kda_decode_spec': argument 'num_accepted' is "
+                     "i64; the speculative decode entry point passes int32 "
+                     "arrays");
+}
+
+TEST_F(KdaDecodeSpecCheck, PoolMustBeInOut) {
+  std::string m = kda2::fake::specDecodeMetadata("kda_decode_spec", 128, 64);
+  m.replace(m.find("f32 inout"), 9, "f32 in");
+  use(m);
+  EXPECT_EQ(error(), "kernel 'kda_decode_spec': argument 'pool' is declared "
+                     "'in'; the pool is read and written in place (inout)");
+}
+
+TEST_F(KdaDecodeSpecCheck, HeadDimensionsAndTypes) {
+  args.vDim = 128;
+  EXPECT_EQ(error(), "kernel 'kda_decode_spec': was compiled for K=128, "
+                     "V=64, got K=128, V=128");
+  args.vDim = 32;
+  EXPECT_EQ(error(), "unsupported head dimension K=128, V=32; the KDA decode "
+                     "kernels support 64, 128 and 256");
+  args.vDim = 64;
+  args.dtype = "f16";
+  EXPECT_EQ(error(), "kernel 'kda_decode_spec': argument 'q' is bf16, the "
+                     "call passes f16");
+  args.dtype = "f32";
+  EXPECT_EQ(error(), "dtype 'f32' is not a KDA input type; expected bf16 or "
+                     "f16");
+  args.dtype = nullptr;
+  args.stateDtype = "bf16";
+  EXPECT_EQ(error(), "kernel 'kda_decode_spec': argument 'pool' is f32, the "
+                     "call passes state_dtype bf16");
+  args.stateDtype = "f64";
+  EXPECT_EQ(error(),
+            "state_dtype 'f64' is not a KDA state type; expected f32 or bf16");
+  use(kda2::fake::specDecodeMetadata("kda_decode_spec", 128, 64, "kv", "bf16",
+                                     "f16"));
+  args.stateDtype = "bf16";
+  args.dtype = "f16";
+  EXPECT_TRUE(checkKdaDecodeSpec(info, args).ok());
+}
+
+TEST_F(KdaDecodeSpecCheck, StateLayout) {
+  args.stateLayout = nullptr;
+  EXPECT_EQ(error(), "argument 'state_layout' is NULL: say \"kv\" (K-major "
+                     "[.., K, V]) or \"vk\" (V-major [.., V, K])");
+  args.stateLayout = "k-major";
+  EXPECT_EQ(error(), "argument 'state_layout' is 'k-major': expected \"kv\" "
+                     "(K-major [.., K, V]) or \"vk\" (V-major [.., V, K])");
+  // K == V: a transposed pool has the same shape; the layout catches it.
+  use(kda2::fake::specDecodeMetadata("kda_decode_spec", 64, 64, "vk"));
+  args.kDim = args.vDim = 64;
+  args.stateLayout = "kv";
+  EXPECT_EQ(error(), "kernel 'kda_decode_spec' stores its state V-major "
+                     "(vk), the call says K-major (kv)");
+  args.stateLayout = "vk";
+  EXPECT_TRUE(checkKdaDecodeSpec(info, args).ok());
+  use(kda2::fake::specDecodeMetadata("kda_decode_spec", 64, 64, ""));
+  EXPECT_EQ(error(), "kernel 'kda_decode_spec' does not declare the layout of "
+                     "its state 'pool' (no 'state' line in its metadata); "
+                     "rebuild it with a kda2 that records it");
+}
+
+TEST_F(KdaDecodeSpecCheck, PoolMatrixDimensionsAreKAndV) {
+  std::string m = kda2::fake::specDecodeMetadata("kda_decode_spec", 128, 64);
+  m.replace(m.find("slots h 64 128"), 14, "slots h 64 256");
+  use(m);
+  EXPECT_EQ(error(), "kernel 'kda_decode_spec': argument 'pool' ends in [.., "
+                     "64, 256], which are not the head dimensions K = 128, "
+                     "V = 64");
+}
+
+TEST_F(KdaDecodeSpecCheck, Sizes) {
+  args.n = -1;
+  EXPECT_EQ(error(), "n must be positive (the number of sequences), got -1");
+  args.n = 4;
+  for (int64_t bad : {0, 17}) {
+    args.t = bad;
+    EXPECT_EQ(error(), "t must be in [1, 16] (tokens per sequence), got " +
+                           std::to_string(bad) +
+                           ": speculative decode verifies at most 16 tokens "
+                           "per step (the last accepted token and the "
+                           "drafts); longer runs are prefill");
+  }
+  for (int64_t good : {1, 16}) {
+    args.t = good;
+    EXPECT_TRUE(checkKdaDecodeSpec(info, args).ok()) << good;
+  }
+  args.h = 0;
+  EXPECT_EQ(error(), "h must be positive (the number of heads), got 0");
+  args.h = 8;
+  args.slots = -4;
+  EXPECT_EQ(error(),
+            "slots must be positive (the states in the pool), got -4");
+  args.slots = 16;
+  args.scale = -1;
+  EXPECT_EQ(error(), "scale must be a finite number >= 0 (0: K^-1/2)");
+}
+
+TEST_F(KdaDecodeSpecCheck, NullAndMisalignedOperandsAreNamed) {
+  for (const char *name : kNames) {
+    KdaDecodeSpecArgs saved = args;
+    set(name, 0);
+    EXPECT_EQ(error(), std::string("argument '") + name + "' is NULL");
+    args = saved;
+  }
+  set("o", 0x9000008);
+  EXPECT_EQ(error(), "argument 'o' is not 16-byte aligned (the kernel uses "
+                     "128-bit accesses)");
+  set("o", 0x9000000);
+  set("num_accepted", 0x7000004); // int32: 4 bytes are enough
+  EXPECT_TRUE(checkKdaDecodeSpec(info, args).ok());
+  set("state_indices", 0x6000001);
+  EXPECT_EQ(error(), "argument 'state_indices' is not 4-byte aligned (int32 "
+                     "elements)");
+}
+
+TEST_F(KdaDecodeSpecCheck, WrittenOperandsMustNotOverlap) {
+  // pool: 16 slots x 8 heads x 128 x 64 f32 = 4194304 bytes at 0x8000000;
+  // state_indices: 4 x 3 int32 = 48 bytes.
+  set("state_indices", 0x8000000 + 4194304 - 4);
+  EXPECT_EQ(error(), "arguments 'pool' and 'state_indices' overlap (pool at "
+                     "0x8000000, 4194304 bytes; state_indices at 0x83ffffc, "
+                     "48 bytes): 'pool' is updated in place and must not "
+                     "share memory with another operand");
+  set("state_indices", 0x6000000);
+  // o: 4 x 3 x 8 x 64 bf16 = 12288 bytes; q 4 x 3 x 8 x 128 bf16.
+  set("o", 0x1000000 + 16);
+  EXPECT_EQ(error(), "arguments 'o' and 'q' overlap (o at 0x1000010, 12288 "
+                     "bytes; q at 0x1000000, 24576 bytes): 'o' is written "
+                     "and must not share memory with another operand");
+  // Inputs are only read: they may share memory.
+  set("o", 0x9000000);
+  set("k", 0x1000000);
+  EXPECT_TRUE(checkKdaDecodeSpec(info, args).ok());
+}
+
+TEST_F(KdaDecodeSpecCheck, SizesBeyond63BitsAreRefused) {
+  args.slots = int64_t(1) << 50;
+  EXPECT_EQ(error(), "the pool of slots = 1125899906842624, h = 8 states is "
+                     "larger than 2^63 bytes");
+  args.slots = 16;
+  args.n = int64_t(1) << 58;
+  EXPECT_EQ(error(), "n = 288230376151711744, t = 3 and h = 8 make an "
                      "operand larger than 2^63 bytes");
 }
 

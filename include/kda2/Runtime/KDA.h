@@ -114,55 +114,184 @@ KDA2RT_API Status launchKdaDecodePool(const Kernel &kernel,
                                       const KdaDecodePoolArgs &args,
                                       CUstream stream);
 
-/// A decode launch prepared once per kernel, for the per-token hot path.
-/// create() does the checks that depend only on the metadata (the decode
-/// arguments exist, head dimensions, element type) and resolves every
-/// kernel parameter and grid term to a field of KdaDecodeArgs; launch() then
-/// checks only the call's values (the same errors as checkKdaDecode, which
-/// builds the message when one fails), fills the parameter slots on the
-/// stack and calls cuLaunchKernel: no allocation, no lookup by name.
-/// Kernels whose metadata the plan cannot express (other parameters or
-/// dimensions, tensor maps, more than kMaxParams parameters) are rejected by
-/// create() with a message; use launchKdaDecode for them.
-class KDA2RT_API KdaDecodePlan {
+/// Arguments of one speculative (multi-token) decode call through an
+/// indexed, in-place state pool (templates/kda_decode_spec.tirx): n
+/// sequences of t tokens each (1 <= t <= 16: the last accepted token and
+/// the drafts). q, k, g [n, t, h, K]; v, o [n, t, h, V]; beta [n, t, h];
+/// state_indices [n, t] int32, the pool slot of the state after each token
+/// (outside [0, slots): not stored; state_indices[seq, 0] < 0 marks padding,
+/// o rows zeroed and pool untouched); num_accepted [n] int32, the recurrence
+/// starts from pool[state_indices[seq, num_accepted[seq] - 1]] when
+/// num_accepted[seq] > 0 and that slot is in [0, slots), else from zeros;
+/// pool [slots, h, K, V] ("kv") or [slots, h, V, K] ("vk") of stateDtype.
+/// docs/Runtime.md has the full contract.
+struct KdaDecodeSpecArgs {
+  const void *q = nullptr, *k = nullptr, *v = nullptr, *g = nullptr;
+  const void *beta = nullptr;
+  const void *stateIndices = nullptr, *numAccepted = nullptr;
+  void *pool = nullptr;
+  void *o = nullptr;
+  int64_t n = 0, t = 0, h = 0, kDim = 0, vDim = 0, slots = 0;
+  /// Attention scale; 0 selects K^-1/2.
+  double scale = 0;
+  /// Element type of q, k, v and o ("bf16" or "f16"; null: "bf16").
+  const char *dtype = nullptr;
+  /// Element type of the pool ("f32" or "bf16"; null: "f32").
+  const char *stateDtype = nullptr;
+  /// Required: "kv" or "vk", the layout of the kernel's `state pool` line.
+  const char *stateLayout = nullptr;
+};
+
+/// The most tokens per sequence a speculative decode call verifies.
+inline constexpr int64_t kKdaSpecMaxTokens = 16;
+
+/// Checks `args` against a speculative decode kernel's metadata (the
+/// arguments of templates/kda_decode_spec.tirx) without touching the GPU:
+/// the checks of checkKdaDecodePool (kernel kind, index arrays int32, pool
+/// inout, head dimensions, dtype, state_dtype, state layout, sizes, scale,
+/// NULL and misaligned pointers, overlaps of pool and o with any other
+/// operand) plus 1 <= t <= kKdaSpecMaxTokens.
+KDA2RT_API Status checkKdaDecodeSpec(const KernelInfo &info,
+                                     const KdaDecodeSpecArgs &args);
+
+/// Checks `args` (checkKdaDecodeSpec) and builds the kernel arguments: the
+/// pointers, scale (0 resolved to K^-1/2) and the sizes of the dimensions
+/// the kernel names among n, t, h and slots.
+KDA2RT_API Status kdaDecodeSpecLaunchArgs(const KernelInfo &info,
+                                          const KdaDecodeSpecArgs &args,
+                                          LaunchArgs &out);
+
+/// Checks and launches a speculative decode kernel on `stream`
+/// (asynchronous: no host synchronisation, no device allocation).
+KDA2RT_API Status launchKdaDecodeSpec(const Kernel &kernel,
+                                      const KdaDecodeSpecArgs &args,
+                                      CUstream stream);
+
+/// The parameter packing of a prepared launch, shared by the typed plans
+/// below. create() maps every kernel parameter, grid term and `variant`
+/// dimension of the metadata to one of the entry point's named values (its
+/// pointers, then its dimensions), the scale or the counters buffer;
+/// launch() then fills the 8-byte parameter slots on the stack from an
+/// array of those values and calls cuLaunchKernel: no allocation, no
+/// lookup by name. Metadata it cannot express (other parameters or
+/// dimensions, tensor maps, more than kMaxParams entries, counters where
+/// the entry point passes none) is refused by create() with a message.
+class KDA2RT_API PreparedLaunch {
 public:
   static constexpr size_t kMaxParams = 32;
 
-  static Status create(const Kernel &kernel, KdaDecodePlan &out);
+  /// `entry` names the entry point in errors ("no prepared <entry>
+  /// launch: ..."). Value i < numPointers is pointers[i]; value
+  /// numPointers + j is the size of dimension dims[j].
+  static Status create(const Kernel &kernel, const char *entry,
+                       const char *const *pointers, size_t numPointers,
+                       const char *const *dims, size_t numDims,
+                       bool counters, PreparedLaunch &out);
   bool valid() const { return kernel_ != nullptr; }
   const Kernel *kernel() const { return kernel_; }
+  /// The grid for `values` (gridDim.x the largest term, gridDim.y their
+  /// product, as computeLaunchConfig); false when it exceeds the CUDA
+  /// limits.
+  bool grid(const uint64_t *values, unsigned out[3]) const;
+  /// Packs the parameters from `values`, `scale` (stored as the kernel's
+  /// f32 or f64) and `counters` and launches the kernel or the `variant`
+  /// copy the values select. Errors: a missing counters buffer, CUDA.
+  Status launch(const unsigned grid[3], const uint64_t *values, double scale,
+                CUdeviceptr counters, CUstream stream) const;
+
+private:
+  /// Parameter sources beyond the value indices.
+  static constexpr uint8_t kScaleF32 = 0xFB, kScaleF64 = 0xFC,
+                           kCounters = 0xFD, kConstant = 0xFE;
+  const Kernel *kernel_ = nullptr;
+  uint8_t params_[kMaxParams] = {};
+  size_t numParams_ = 0;
+  /// grid.x terms: a value index or kConstant with its constant.
+  uint8_t gridX_[kMaxParams] = {};
+  int64_t gridXConstant_[kMaxParams] = {};
+  size_t numGridX_ = 0;
+  uint8_t gridY_[kMaxParams] = {};
+  size_t numGridY_ = 0;
+  /// The `variant <dim> <size>` copies: the value index, size and function.
+  uint8_t variantDim_[kMaxParams] = {};
+  int64_t variantSize_[kMaxParams] = {};
+  CUfunction variantFunc_[kMaxParams] = {};
+  size_t numVariants_ = 0;
+};
+
+/// What the per-call checks of the typed entry points need from a kernel's
+/// metadata, resolved once (by the check functions on every call, by the
+/// plans at create()). Internal to libkda2rt's entry points; exposed only
+/// because the plans hold one.
+struct KdaKernelFacts {
+  const KernelInfo *info = nullptr;
+  /// The head dimensions the kernel was built for (the last static
+  /// dimension of q and of v; 0 if none).
+  int64_t kDim = 0, vDim = 0;
+  /// Element types of q, k, v and o.
+  DType io[4] = {};
+  /// The state's element type (pool, or ht) and declared layouts (h0 or
+  /// pool; ht for decode).
+  DType state = DType::F32;
+  StateOrder layout = StateOrder::None, layout2 = StateOrder::None;
+  /// The pool's last two declared dimensions (pool and spec kernels; null
+  /// when it has fewer), pointing into *info.
+  const ShapeDim *poolRows = nullptr, *poolCols = nullptr;
+};
+
+/// A decode launch prepared once per kernel, for the per-token hot path.
+/// create() does the checks that depend only on the metadata (the decode
+/// arguments exist, their layouts agree) and prepares the parameter packing
+/// (PreparedLaunch); launch() runs the value checks of checkKdaDecode (same
+/// messages) and launches without allocating. Kernels whose metadata the
+/// plan cannot express are rejected by create() with a message; use
+/// launchKdaDecode for them.
+class KDA2RT_API KdaDecodePlan {
+public:
+  static constexpr size_t kMaxParams = PreparedLaunch::kMaxParams;
+
+  static Status create(const Kernel &kernel, KdaDecodePlan &out);
+  bool valid() const { return launch_.valid(); }
+  const Kernel *kernel() const { return launch_.kernel(); }
   /// Checks `args` and launches on `stream`; `counters` is passed as the
   /// kernel's counters buffer when it declares one (an error if it does and
   /// `counters` is 0).
   Status launch(const KdaDecodeArgs &args, CUstream stream,
                 CUdeviceptr counters = 0) const;
 
-  /// Where a parameter or a grid size comes from.
-  enum class Source : uint8_t {
-    Q, K, V, G, Beta, H0, O, Ht, N, T, H, Scale, Counters, Constant
-  };
+private:
+  PreparedLaunch launch_;
+  KdaKernelFacts facts_;
+};
+
+/// The prepared launch of kda2rt_kda_decode_pool (KdaDecodePlan's
+/// counterpart for checkKdaDecodePool / launchKdaDecodePool): every check,
+/// no allocation. Kernels that declare counters are refused (the entry
+/// point passes none).
+class KDA2RT_API KdaDecodePoolPlan {
+public:
+  static Status create(const Kernel &kernel, KdaDecodePoolPlan &out);
+  bool valid() const { return launch_.valid(); }
+  const Kernel *kernel() const { return launch_.kernel(); }
+  Status launch(const KdaDecodePoolArgs &args, CUstream stream) const;
 
 private:
-  struct GridTerm {
-    Source source = Source::Constant;
-    int64_t constant = 1;
-  };
-  const Kernel *kernel_ = nullptr;
-  Source params_[kMaxParams] = {};
-  bool paramIsF32_[kMaxParams] = {};
-  size_t numParams_ = 0;
-  GridTerm gridX_[kMaxParams] = {};
-  size_t numGridX_ = 0;
-  Source gridY_[kMaxParams] = {};
-  size_t numGridY_ = 0;
-  int64_t kDim_ = 0, vDim_ = 0;
-  DType dtype_ = DType::BF16;
-  StateOrder stateLayout_ = StateOrder::None;
-  /// The `variant <dim> <size>` copies: the dimension, size and function.
-  Source variantDim_[kMaxParams] = {};
-  int64_t variantSize_[kMaxParams] = {};
-  CUfunction variantFunc_[kMaxParams] = {};
-  size_t numVariants_ = 0;
+  PreparedLaunch launch_;
+  KdaKernelFacts facts_;
+};
+
+/// The prepared launch of kda2rt_kda_decode_spec (checkKdaDecodeSpec /
+/// launchKdaDecodeSpec): every check, no allocation.
+class KDA2RT_API KdaDecodeSpecPlan {
+public:
+  static Status create(const Kernel &kernel, KdaDecodeSpecPlan &out);
+  bool valid() const { return launch_.valid(); }
+  const Kernel *kernel() const { return launch_.kernel(); }
+  Status launch(const KdaDecodeSpecArgs &args, CUstream stream) const;
+
+private:
+  PreparedLaunch launch_;
+  KdaKernelFacts facts_;
 };
 
 } // namespace kda2::runtime

@@ -160,9 +160,9 @@ KDA2RT_API int kda2rt_kda_decode(kda2rt_kernel kernel,
  * touching the GPU: 1 if it is supported (`reason` becomes ""), 0 if not
  * (`reason` says why: not a decode kernel, head dimensions other than the
  * kernel's, dtype, state_layout, non-positive sizes, scale, a NULL or
- * misaligned operand, h0 aliasing ht), -1 when kernel or args is NULL. An
- * engine asks once per shape class at start-up instead of finding out at
- * the first call. */
+ * misaligned operand, h0 aliasing ht, the grid over the CUDA limits), -1
+ * when kernel or args is NULL. An engine asks once per shape class at
+ * start-up instead of finding out at the first call. */
 KDA2RT_API int kda2rt_kda_decode_query(kda2rt_kernel kernel,
                                        const kda2rt_kda_decode_args *args,
                                        char *reason,
@@ -206,7 +206,7 @@ typedef struct kda2rt_kda_decode_pool_args {
 } kda2rt_kda_decode_pool_args;
 
 /* Checks the call (kda2rt_kda_decode_pool_query's questions) and launches
- * it on `stream` (asynchronous). */
+ * it on `stream` (asynchronous; a prepared launch that allocates nothing). */
 KDA2RT_API int kda2rt_kda_decode_pool(kda2rt_kernel kernel,
                                       const kda2rt_kda_decode_pool_args *args,
                                       void *stream, char *err,
@@ -221,6 +221,60 @@ KDA2RT_API int kda2rt_kda_decode_pool(kda2rt_kernel kernel,
 KDA2RT_API int
 kda2rt_kda_decode_pool_query(kda2rt_kernel kernel,
                              const kda2rt_kda_decode_pool_args *args,
+                             char *reason, size_t reasonlen) KDA2RT_NOEXCEPT;
+
+/* Speculative (multi-token) KDA decode through an indexed, in-place state
+ * pool, with a kernel built from templates/kda_decode_spec.tirx: the verify
+ * step of speculative decoding. docs/Runtime.md ("The serving contract") is
+ * the full contract. n sequences of t tokens each (1 <= t <= 16: the last
+ * accepted token and the drafts); row state_indices[seq, 0..t-1] names the
+ * pool slot of the state after each token:
+ * - the recurrence starts from pool[state_indices[seq, num_accepted[seq]-1]]
+ *   when num_accepted[seq] > 0 and that slot is in [0, slots), else from
+ *   zeros;
+ * - the state after token i is written to pool[state_indices[seq, i]] when
+ *   that slot is in [0, slots), and nowhere otherwise (t distinct slots:
+ *   a state after every token; all -1 but the source slot: output only);
+ * - state_indices[seq, 0] < 0 marks padding: o rows zeroed, pool untouched.
+ * Two live sequences writing the same slot are undefined behaviour. Inputs
+ * are never written. No host synchronisation, no device allocation, the
+ * index arrays are never read on the host: the call can be captured in a
+ * CUDA graph. */
+typedef struct kda2rt_kda_decode_spec_args {
+  const void *q;             /* in  [n, t, h, k_dim] dtype */
+  const void *k;             /* in  [n, t, h, k_dim] dtype */
+  const void *v;             /* in  [n, t, h, v_dim] dtype */
+  const void *g;             /* in  [n, t, h, k_dim] fp32 log decay */
+  const void *beta;          /* in  [n, t, h] fp32 */
+  const void *state_indices; /* in  [n, t] int32 pool slot per token */
+  const void *num_accepted;  /* in  [n] int32 tokens accepted last step */
+  void *pool;                /* inout [slots, h, k_dim, v_dim] ("kv") or
+                                [slots, h, v_dim, k_dim] ("vk") of
+                                state_dtype */
+  void *o;                   /* out [n, t, h, v_dim] dtype */
+  int64_t n, t, h, k_dim, v_dim, slots;
+  double scale;              /* 0: k_dim^-1/2 */
+  const char *dtype;         /* q, k, v, o: "bf16" (NULL) or "f16" */
+  const char *state_dtype;   /* pool: "f32" (NULL) or "bf16" */
+  const char *state_layout;  /* "kv" or "vk" (required) */
+} kda2rt_kda_decode_spec_args;
+
+/* Checks the call (kda2rt_kda_decode_spec_query's questions) and launches
+ * it on `stream` (asynchronous; a prepared launch that allocates nothing). */
+KDA2RT_API int kda2rt_kda_decode_spec(kda2rt_kernel kernel,
+                                      const kda2rt_kda_decode_spec_args *args,
+                                      void *stream, char *err,
+                                      size_t errlen) KDA2RT_NOEXCEPT;
+
+/* Whether kda2rt_kda_decode_spec would accept the call, without touching
+ * the GPU: 1 if supported (`reason` becomes ""), 0 if not (`reason` says
+ * why: not a speculative decode kernel, head dimensions, dtype,
+ * state_dtype, state_layout, sizes (t outside [1, 16] included), scale, a
+ * NULL or misaligned operand, pool or o overlapping another operand, the
+ * grid over the CUDA limits), -1 when kernel or args is NULL. */
+KDA2RT_API int
+kda2rt_kda_decode_spec_query(kda2rt_kernel kernel,
+                             const kda2rt_kda_decode_spec_args *args,
                              char *reason, size_t reasonlen) KDA2RT_NOEXCEPT;
 
 /* Minimal memory helpers for programs without another CUDA library. */

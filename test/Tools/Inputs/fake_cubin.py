@@ -6,6 +6,8 @@ usage: fake_cubin.py <out-dir>
   kda_decode_nolayout.sm_90a.cubin    the same without `state` lines (as
                                       from a kda2 that did not record them)
   fill.sm_90a.cubin         a kernel the tools have no reference for
+  kda_decode_pool.sm_90a.cubin        a pool decode kernel (state_indices)
+  kda_decode_spec.sm_90a.cubin        a speculative decode kernel
 """
 import os
 import sys
@@ -52,3 +54,24 @@ fill = ("kda2-kernel-v1\nname fill\nblock 128 1 1\ngrid.x n\n"
         "counter writes i64\narg dim n\nend\n")
 with open(os.path.join(out, "fill.sm_90a.cubin"), "wb") as f:
     f.write(cubin([("fill", fill)]))
+
+# Pool kernels (templates/kda_decode_pool.tirx, kda_decode_spec.tirx): only
+# their argument lists matter to the tools.
+pool = ("kda2-kernel-v1\nname kda_decode_pool\nblock 128 1 1\ngrid.x\n"
+        "grid.y n h\narg ptr q bf16 in 3 tt h 128\narg ptr k bf16 in 3 tt h 128\n"
+        "arg ptr v bf16 in 3 tt h 128\narg ptr g f32 in 3 tt h 128\n"
+        "arg ptr beta f32 in 2 tt h\narg ptr cu_seqlens i32 in 1 np1\n"
+        "arg ptr state_indices i32 in 1 n\narg ptr has_initial_state i32 in 1 n\n"
+        "arg ptr pool f32 inout 4 slots h 128 128\narg scalar scale f32\n"
+        "arg ptr o bf16 out 3 tt h 128\narg dim tt\narg dim h\narg dim np1\n"
+        "arg dim n\narg dim slots\nstate pool kv\nend\n")
+spec = ("kda2-kernel-v1\nname kda_decode_spec\nblock 128 1 1\ngrid.x 2\n"
+        "grid.y n h\narg ptr q bf16 in 4 n t h 128\narg ptr k bf16 in 4 n t h 128\n"
+        "arg ptr v bf16 in 4 n t h 128\narg ptr g f32 in 4 n t h 128\n"
+        "arg ptr beta f32 in 3 n t h\narg ptr state_indices i32 in 2 n t\n"
+        "arg ptr num_accepted i32 in 1 n\narg ptr pool f32 inout 4 slots h 128 128\n"
+        "arg scalar scale f32\narg ptr o bf16 out 4 n t h 128\narg dim n\n"
+        "arg dim t\narg dim h\narg dim slots\nstate pool kv\nend\n")
+for name, meta in (("kda_decode_pool", pool), ("kda_decode_spec", spec)):
+    with open(os.path.join(out, name + ".sm_90a.cubin"), "wb") as f:
+        f.write(cubin([(name, meta)]))
