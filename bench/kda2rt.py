@@ -70,7 +70,7 @@ class KdaDecodeSpecArgs(C.Structure):
                                        "num_accepted", "pool", "o")] + \
         [(name, C.c_int64) for name in ("n", "t", "h", "k_dim", "v_dim", "slots")] + \
         [("scale", C.c_double), ("dtype", C.c_char_p), ("state_dtype", C.c_char_p),
-         ("state_layout", C.c_char_p)]
+         ("state_layout", C.c_char_p)] + [("write_states", C.c_int64)]
 
 
 class Kernel:
@@ -112,12 +112,14 @@ class Kernel:
                             "kda_decode_pool")
 
     def kda_decode_spec(self, q, k, v, g, beta, state_indices, num_accepted, pool, o,
-                        scale, stream, dtype="bf16", state_dtype="f32", state_layout="kv"):
+                        scale, stream, dtype="bf16", state_dtype="f32", state_layout="kv",
+                        write_states=1):
         """kda2rt_kda_decode_spec (speculative decode verify): q, k, g [n, t, h, K];
         v, o [n, t, h, V]; beta [n, t, h]; state_indices [n, t] int32 (slot of the
         state after each token, -1: not stored; row[0] < 0: padding); num_accepted
         [n] int32 (start from slot state_indices[seq, num_accepted - 1], zeros if
-        0); pool [slots, h, K, V] ("kv") or [slots, h, V, K] ("vk"), in place."""
+        0); pool [slots, h, K, V] ("kv") or [slots, h, V, K] ("vk"), in place;
+        write_states 0: output only (the pool is only read)."""
         rt = self.runtime.rt
         rt.kda2rt_kda_decode_spec.argtypes = [P, C.POINTER(KdaDecodeSpecArgs), P, S, Z]
         rt.kda2rt_kda_decode_spec.restype = I
@@ -126,7 +128,7 @@ class Kernel:
             *(x.data_ptr() for x in (q, k, v, g, beta, state_indices, num_accepted,
                                      pool, o)),
             n, t, h, kd, v.shape[-1], pool.shape[0], scale, dtype.encode(),
-            state_dtype.encode(), state_layout.encode())
+            state_dtype.encode(), state_layout.encode(), write_states)
         self.runtime._check(rt.kda2rt_kda_decode_spec(self.handle, C.byref(args), P(stream),
                                                       self.runtime._err, 4096),
                             "kda_decode_spec")

@@ -185,7 +185,8 @@ def spec_case(rt, kernels, K, V, st, ss, N, t, slots, H, fla_fwd, results, seed=
     o = torch.full((N, t, H, V), float("nan"), dtype=torch.bfloat16, device="cuda")
     ptrs = {"q": q, "k": k, "v": v, "g": g, "beta": beta, "state_indices": idx_d,
             "num_accepted": acc_d, "pool": pool, "o": o}
-    launch = kernel.prepare(ptrs, {"n": N, "t": t, "h": H, "slots": slots}, {"scale": scale},
+    launch = kernel.prepare(ptrs, {"n": N, "t": t, "h": H, "slots": slots},
+                            {"scale": scale, "write_states": 1},
                             lambda: torch.cuda.current_stream().cuda_stream)
     launch()
     torch.cuda.synchronize()
@@ -194,13 +195,22 @@ def spec_case(rt, kernels, K, V, st, ss, N, t, slots, H, fla_fwd, results, seed=
     row = check_pool(pool, before, expected, written, o_flat, o_ref.view(N * t, H, V), rows, ss)
     row.update(kernel="spec", st=st, ss=ss, N=N, T=t, H=H, K=K, V=V, slots=slots,
                padding=len(padding_rows))
+    # Through the typed C ABI, a second run: bitwise equal (determinism).
     pool2, o2 = before.clone(), torch.full_like(o, float("nan"))
-    ptrs2 = dict(ptrs, pool=pool2, o=o2)
-    kernel.prepare(ptrs2, {"n": N, "t": t, "h": H, "slots": slots}, {"scale": scale},
-                   torch.cuda.current_stream().cuda_stream)()
+    kernel.kda_decode_spec(q, k, v, g, beta, idx_d, acc_d, pool2, o2, scale,
+                           torch.cuda.current_stream().cuda_stream, state_dtype=st,
+                           state_layout=ss)
     torch.cuda.synchronize()
     row["deterministic"] = bool(torch.equal(o2.view(torch.int16), o.view(torch.int16)) and
                                 torch.equal(pool2.view(torch.uint8), pool.view(torch.uint8)))
+    # Output only (write_states = 0): the same outputs, the pool untouched.
+    pool3, o3 = before.clone(), torch.full_like(o, float("nan"))
+    kernel.kda_decode_spec(q, k, v, g, beta, idx_d, acc_d, pool3, o3, scale,
+                           torch.cuda.current_stream().cuda_stream, state_dtype=st,
+                           state_layout=ss, write_states=0)
+    torch.cuda.synchronize()
+    row["output_only_ok"] = bool(torch.equal(o3.view(torch.int16), o.view(torch.int16)) and
+                                 torch.equal(pool3.view(torch.uint8), before.view(torch.uint8)))
     row["us"] = graph_time_us(launch)
     if fla_fwd is not None and st == "f32" and K == V and not pads.any():
         # FLA's spec path: varlen over the same packed tokens, its slots must

@@ -178,6 +178,7 @@ KdaDecodeSpecArgs toKdaDecodeSpecArgs(const kda2rt_kda_decode_spec_args &args) {
   a.dtype = args.dtype;
   a.stateDtype = args.state_dtype;
   a.stateLayout = args.state_layout;
+  a.writeStates = args.write_states;
   return a;
 }
 

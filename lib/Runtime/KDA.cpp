@@ -122,7 +122,8 @@ constexpr const char *kPoolPointers[] = {
 constexpr const char *kPoolDims[] = {"tt", "h", "n", "np1", "slots"};
 constexpr const char *kSpecPointers[] = {
     "q", "k", "v", "g", "beta", "state_indices", "num_accepted", "pool", "o"};
-constexpr const char *kSpecDims[] = {"n", "t", "h", "slots"};
+/// write_states is an integer scalar of the kernel, passed like a size.
+constexpr const char *kSpecDims[] = {"n", "t", "h", "slots", "write_states"};
 
 Status resolveDecodeFacts(const KernelInfo &info, KdaKernelFacts &f) {
   KDA2RT_TRY(resolveFacts(info, "decode",
@@ -142,10 +143,17 @@ Status resolvePoolDecodeFacts(const KernelInfo &info, KdaKernelFacts &f) {
 }
 
 Status resolveSpecFacts(const KernelInfo &info, KdaKernelFacts &f) {
-  return resolvePoolFacts(info, "speculative decode",
-                          {"q", "k", "v", "g", "beta", "state_indices",
-                           "num_accepted", "pool", "o"},
-                          {"state_indices", "num_accepted"}, f);
+  KDA2RT_TRY(resolvePoolFacts(info, "speculative decode",
+                              {"q", "k", "v", "g", "beta", "state_indices",
+                               "num_accepted", "pool", "o"},
+                              {"state_indices", "num_accepted"}, f));
+  const ArgInfo *w = info.findArg("write_states");
+  if (!w || w->kind != ArgInfo::Scalar ||
+      (w->scalarType != ScalarType::I32 && w->scalarType != ScalarType::I64))
+    return invalid(kernelPrefix(info) +
+                   "is not a speculative decode kernel (no integer scalar "
+                   "argument 'write_states')");
+  return Status::success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -415,6 +423,11 @@ Status checkSpecValues(const KdaKernelFacts &f, const KdaDecodeSpecArgs &a) {
   if (a.n <= 0)
     return invalid("n must be positive (the number of sequences), got " +
                    std::to_string(a.n));
+  if (a.writeStates != 0 && a.writeStates != 1)
+    return invalid("write_states must be 0 (output only: the pool is only "
+                   "read) or 1 (the state after each token to its slot), "
+                   "got " +
+                   std::to_string(a.writeStates));
   if (a.t < 1 || a.t > kKdaSpecMaxTokens)
     return invalid("t must be in [1, " + std::to_string(kKdaSpecMaxTokens) +
                    "] (tokens per sequence), got " + std::to_string(a.t) +
@@ -470,10 +483,15 @@ void fillLaunchArgs(const KernelInfo &info, const char *const (&ptrNames)[NP],
   for (size_t i = 0; i < NP; ++i)
     out.ptr(ptrNames[i], ptrs[i]);
   const std::vector<std::string> known = info.dimNames();
-  for (size_t i = 0; i < ND; ++i)
+  for (size_t i = 0; i < ND; ++i) {
     for (const std::string &d : known)
       if (d == dimNames[i])
         out.dim(dimNames[i], dims[i]);
+    // An integer scalar of the entry point (write_states).
+    if (const ArgInfo *a = info.findArg(dimNames[i]);
+        a && a->kind == ArgInfo::Scalar)
+      out.intScalar(dimNames[i], dims[i]);
+  }
   out.floatScalar("scale", scale);
 }
 
@@ -550,11 +568,11 @@ struct SpecEntry {
   using Args = KdaDecodeSpecArgs;
   struct Operands {
     const void *ptrs[9];
-    int64_t dims[4];
+    int64_t dims[5];
     explicit Operands(const Args &a)
         : ptrs{a.q,           a.k,           a.v,    a.g, a.beta,
                a.stateIndices, a.numAccepted, a.pool, a.o},
-          dims{a.n, a.t, a.h, a.slots} {}
+          dims{a.n, a.t, a.h, a.slots, a.writeStates} {}
   };
   static constexpr const char *kName = "speculative decode";
   static constexpr const auto &kPointers = kSpecPointers;
@@ -676,6 +694,12 @@ Status PreparedLaunch::create(const Kernel &kernel, const char *entry,
       known = find(a.name, pointers, numPointers, 0, src);
       break;
     case ArgInfo::Scalar:
+      if (a.scalarType == ScalarType::I32 || a.scalarType == ScalarType::I64) {
+        // An integer scalar of the entry point, passed like a size (its
+        // low bytes are the value).
+        known = dim(a.name, src);
+        break;
+      }
       known = a.name == "scale" && (a.scalarType == ScalarType::F32 ||
                                     a.scalarType == ScalarType::F64);
       src = a.scalarType == ScalarType::F32 ? kScaleF32 : kScaleF64;

@@ -128,6 +128,7 @@ inline std::string specDecodeMetadata(const std::string &name, int k, int v,
                   "arg ptr pool " + stateDtype + " inout 4 slots h " + V +
                   " " + K + "\n"
                   "arg scalar scale f32\n"
+                  "arg scalar write_states i32\n"
                   "arg ptr o " + in + " out 4 n t h " + V + "\n"
                   "arg dim n\narg dim t\narg dim h\narg dim slots\n";
   if (!layout.empty())

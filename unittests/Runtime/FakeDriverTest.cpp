@@ -767,6 +767,7 @@ protected:
     args.slots = 16;
     args.scale = 0.125;
     args.state_layout = "kv";
+    args.write_states = 1;
   }
   void TearDown() override { kda2rt_mem_free(0, buffer, nullptr, 0); }
 
@@ -789,7 +790,7 @@ TEST_F(FakeSpecKernel, LaunchPassesTheOperands) {
   EXPECT_EQ(fakeLastKernel(), "kda_decode_spec");
   unsigned grid[3] = {};
   std::vector<uint64_t> p;
-  ASSERT_EQ(fakeLastLaunch(grid, p), 14);
+  ASSERT_EQ(fakeLastLaunch(grid, p), 15);
   EXPECT_EQ(grid[0], 2u);      // grid.x 2
   EXPECT_EQ(grid[1], 4u * 8u); // grid.y n h
   EXPECT_EQ(grid[2], 1u);
@@ -805,11 +806,12 @@ TEST_F(FakeSpecKernel, LaunchPassesTheOperands) {
   float scale = 0;
   std::memcpy(&scale, &p[8], sizeof(scale)); // f32 in the low bytes
   EXPECT_EQ(scale, 0.125f);
-  EXPECT_EQ(p[9], addr(args.o));
-  EXPECT_EQ(p[10], 4u);  // n
-  EXPECT_EQ(p[11], 3u);  // t
-  EXPECT_EQ(p[12], 8u);  // h
-  EXPECT_EQ(p[13], 16u); // slots
+  EXPECT_EQ(p[9] & 0xffffffffu, 1u); // write_states (i32, low bytes)
+  EXPECT_EQ(p[10], addr(args.o));
+  EXPECT_EQ(p[11], 4u);  // n
+  EXPECT_EQ(p[12], 3u);  // t
+  EXPECT_EQ(p[13], 8u);  // h
+  EXPECT_EQ(p[14], 16u); // slots
 
   // The largest verify step; scale 0 is K^-1/2.
   args.t = 16;
@@ -818,10 +820,20 @@ TEST_F(FakeSpecKernel, LaunchPassesTheOperands) {
                                    sizeof(err)),
             KDA2RT_OK)
       << err;
-  ASSERT_EQ(fakeLastLaunch(grid, p), 14);
+  ASSERT_EQ(fakeLastLaunch(grid, p), 15);
   std::memcpy(&scale, &p[8], sizeof(scale));
   EXPECT_FLOAT_EQ(scale, 1.0f / std::sqrt(128.0f));
-  EXPECT_EQ(p[11], 16u);
+  EXPECT_EQ(p[12], 16u);
+
+  // Output only: write_states 0 reaches the kernel.
+  args.write_states = 0;
+  ASSERT_EQ(kda2rt_kda_decode_spec(module.kernel, &args, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  ASSERT_EQ(fakeLastLaunch(grid, p), 15);
+  EXPECT_EQ(p[9] & 0xffffffffu, 0u);
+  args.write_states = 1;
 
   // Allocation-free after the first call (which prepared the plan).
   int64_t allocations = gAllocations.load();

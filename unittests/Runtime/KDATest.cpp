@@ -577,18 +577,19 @@ TEST_F(KdaDecodeSpecCheck, ValidCallBuildsTheKernelArguments) {
   // grid.x 2, grid.y n h; one 8-byte slot per `arg` line, in order.
   EXPECT_EQ(cfg.grid[0], 2u);
   EXPECT_EQ(cfg.grid[1], 4u * 8u);
-  ASSERT_EQ(cfg.params.size(), 14u);
+  ASSERT_EQ(cfg.params.size(), 15u);
   for (size_t i = 0; i < 8; ++i) // q .. pool
     EXPECT_EQ(cfg.params[i], 0x1000000 * (i + 1)) << i;
   float scale;
   std::memcpy(&scale, &cfg.params[8], sizeof(scale));
   EXPECT_FLOAT_EQ(scale, 1.0f / std::sqrt(128.0f)); // 0 selects K^-1/2
-  EXPECT_EQ(cfg.params[9], 0x9000000u);             // o
+  EXPECT_EQ(cfg.params[9] & 0xffffffffu, 1u);       // write_states (i32)
+  EXPECT_EQ(cfg.params[10], 0x9000000u);            // o
   // arg dim n, t, h, slots
-  EXPECT_EQ(cfg.params[10], 4u);
-  EXPECT_EQ(cfg.params[11], 3u);
-  EXPECT_EQ(cfg.params[12], 8u);
-  EXPECT_EQ(cfg.params[13], 16u);
+  EXPECT_EQ(cfg.params[11], 4u);
+  EXPECT_EQ(cfg.params[12], 3u);
+  EXPECT_EQ(cfg.params[13], 8u);
+  EXPECT_EQ(cfg.params[14], 16u);
 }
 
 TEST_F(KdaDecodeSpecCheck, NotASpecKernel) {
@@ -673,6 +674,25 @@ TEST_F(KdaDecodeSpecCheck, PoolMatrixDimensionsAreKAndV) {
   EXPECT_EQ(error(), "kernel 'kda_decode_spec': argument 'pool' ends in [.., "
                      "64, 256], which are not the head dimensions K = 128, "
                      "V = 64");
+}
+
+TEST_F(KdaDecodeSpecCheck, WriteStatesIsAPolicy) {
+  for (int64_t good : {0, 1}) {
+    args.writeStates = good;
+    EXPECT_TRUE(checkKdaDecodeSpec(info, args).ok()) << good;
+  }
+  args.writeStates = 2;
+  EXPECT_EQ(error(), "write_states must be 0 (output only: the pool is only "
+                     "read) or 1 (the state after each token to its slot), "
+                     "got 2");
+}
+
+TEST_F(KdaDecodeSpecCheck, KernelWithoutWriteStatesIsRefused) {
+  std::string m = kda2::fake::specDecodeMetadata("kda_decode_spec", 128, 64);
+  m.erase(m.find("arg scalar write_states i32\n"), 28);
+  use(m);
+  EXPECT_EQ(error(), "kernel 'kda_decode_spec': is not a speculative decode "
+                     "kernel (no integer scalar argument 'write_states')");
 }
 
 TEST_F(KdaDecodeSpecCheck, Sizes) {

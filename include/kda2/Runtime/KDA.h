@@ -140,6 +140,9 @@ struct KdaDecodeSpecArgs {
   const char *stateDtype = nullptr;
   /// Required: "kv" or "vk", the layout of the kernel's `state pool` line.
   const char *stateLayout = nullptr;
+  /// 1: the state after each token goes to its slot; 0: output only (the
+  /// pool is only read).
+  int64_t writeStates = 1;
 };
 
 /// The most tokens per sequence a speculative decode call verifies.

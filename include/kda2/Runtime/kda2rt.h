@@ -257,6 +257,8 @@ typedef struct kda2rt_kda_decode_spec_args {
   const char *dtype;         /* q, k, v, o: "bf16" (NULL) or "f16" */
   const char *state_dtype;   /* pool: "f32" (NULL) or "bf16" */
   const char *state_layout;  /* "kv" or "vk" (required) */
+  int64_t write_states;      /* 1: the state after each token to its slot;
+                                0: output only, the pool is only read */
 } kda2rt_kda_decode_spec_args;
 
 /* Checks the call (kda2rt_kda_decode_spec_query's questions) and launches

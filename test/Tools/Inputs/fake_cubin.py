@@ -70,7 +70,7 @@ spec = ("kda2-kernel-v1\nname kda_decode_spec\nblock 128 1 1\ngrid.x 2\n"
         "arg ptr v bf16 in 4 n t h 128\narg ptr g f32 in 4 n t h 128\n"
         "arg ptr beta f32 in 3 n t h\narg ptr state_indices i32 in 2 n t\n"
         "arg ptr num_accepted i32 in 1 n\narg ptr pool f32 inout 4 slots h 128 128\n"
-        "arg scalar scale f32\narg ptr o bf16 out 4 n t h 128\narg dim n\n"
+        "arg scalar scale f32\narg scalar write_states i32\narg ptr o bf16 out 4 n t h 128\narg dim n\n"
         "arg dim t\narg dim h\narg dim slots\nstate pool kv\nend\n")
 for name, meta in (("kda_decode_pool", pool), ("kda_decode_spec", spec)):
     with open(os.path.join(out, name + ".sm_90a.cubin"), "wb") as f:
