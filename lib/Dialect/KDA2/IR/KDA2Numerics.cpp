@@ -32,6 +32,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <optional>
 
@@ -174,6 +175,15 @@ public:
         it->second = it->second && constant;
     });
     interpretBlock(kernel.getBody().front());
+    // (A location, not the op: printing a kernel with the diagnostic would
+    // verify it, and so run this check, again.)
+    if (exhausted)
+      mlir::emitWarning(kernel.getLoc())
+          << "the numerics check stopped after " << kMaxSteps
+          << " steps (loops nested too deep or too long); the ranges of its "
+             "exp arguments are not verified";
+    if (std::getenv("KDA2_NUMERICS_STEPS"))
+      llvm::errs() << "numerics steps: " << steps << "\n";
     return failed ? failure() : success();
   }
 
@@ -309,6 +319,10 @@ private:
   }
 
   void interpretOp(Operation *op) {
+    if (exhausted || ++steps > kMaxSteps) {
+      exhausted = true;
+      return;
+    }
     auto unary = [&](auto fn) {
       MaybeInterval a = get(op->getOperand(0));
       set(op->getResult(0), a ? MaybeInterval(fn(*a)) : std::nullopt);
@@ -503,7 +517,7 @@ private:
       interpretBlock(*loop.getBodyBlock());
       // A loop may run fewer times than its bound: keep the entry state.
       joinInto(memory, exact && round + 1 < limit ? Memory() : before);
-      if (memory == before && round > 0)
+      if ((memory == before && round > 0) || exhausted)
         return;
       if (!exact && round + 1 >= kRoundsBeforeWidening)
         widen(before);
@@ -530,6 +544,11 @@ private:
   llvm::DenseMap<Value, bool> perElement;
   llvm::SmallPtrSet<Operation *, 4> reported;
   bool failed = false;
+  /// Op visits so far; past kMaxSteps the check gives up (bounded time on
+  /// pathological nests).
+  static constexpr int64_t kMaxSteps = 4'000'000;
+  int64_t steps = 0;
+  bool exhausted = false;
 };
 } // namespace
 

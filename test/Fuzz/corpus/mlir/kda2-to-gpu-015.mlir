@@ -1,6 +1,6 @@
 // Uniform code (outside thread loops) runs on every thread; its global and
-// shared stores are made by thread 0, and a shared store is followed by a
-// barrier.
+// shared stores are made by thread 0, and a barrier separates a shared store
+// from the reads of it.
 // CHECK-LABEL: gpu.func @uniform_store(
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[BX:.*]] = gpu.block_id x

@@ -17,11 +17,13 @@
 // CHECK: %[[WARP:.*]] = arith.divui %thread_id_x, %{{.*}} : index
 // CHECK: scf.for %[[STRIP:.*]] = %[[WARP]] to %c4{{.*}} step %c4
 // CHECK-COUNT-2: nvgpu.ldmatrix %arg4[{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<64x32xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// The B fragments of both k steps are loaded before the first mma.
 // CHECK: scf.for
-// CHECK: nvgpu.ldmatrix %arg5[{{.*}}] {numTiles = 2 : i32, transpose = true} : memref<32x64xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
+// CHECK-COUNT-2: nvgpu.ldmatrix %arg5[{{.*}}] {numTiles = 2 : i32, transpose = true} : memref<32x64xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {{{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>{{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-// CHECK: nvgpu.ldmatrix %arg5
+// CHECK-NOT: nvgpu.ldmatrix
 // CHECK: nvvm.mma.sync
+// CHECK-NOT: arith.addf
 // CHECK: llvm.store {{.*}} : f32, !llvm.ptr<1>
 
 // @mm_acc: f16, transpose_b, an f32 accumulator read from and written back
@@ -39,8 +41,11 @@
 // CHECK-NEXT: %{{.*}} = arith.divui %[[UNIT]], %{{.*}} : index
 // CHECK: nvgpu.ldmatrix %[[SA]]{{.*}}numTiles = 4 : i32, transpose = false
 // CHECK: vector.load %[[SC]][{{.*}}] : memref<32x56xf32, #gpu.address_space<workgroup>>, vector<2xf32>
-// CHECK: nvgpu.ldmatrix %[[SK]]{{.*}}numTiles = 2 : i32, transpose = false
-// CHECK: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// Four k steps: the even ones accumulate onto the loaded accumulator, the
+// odd ones onto zero, and the two chains are added before the store.
+// CHECK-COUNT-4: nvgpu.ldmatrix %[[SK]]{{.*}}numTiles = 2 : i32, transpose = false
+// CHECK-COUNT-4: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-COUNT-4: arith.addf
 // CHECK: vector.store %{{.*}}, %[[SC]][{{.*}}] : memref<32x56xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // CHECK: gpu.barrier
 

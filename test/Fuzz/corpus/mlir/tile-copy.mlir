@@ -2,7 +2,8 @@
 // RUN: kda2-translate --kda2-to-ptx --kda2-chip=sm_80 %s | FileCheck %s --check-prefix=PTX
 // A whole tile stored in uniform code straight from a load (`s[] = x[i]`)
 // is copied by the whole block: thread t moves the 16-byte pieces t,
-// t + blockDim, ... (row = piece / pieces-per-row), then a barrier. Here
+// t + blockDim, ... (row = piece / pieces-per-row); a barrier separates it
+// from the ops that read it (test/Conversion/KDA2ToGPU/barriers.mlir). Here
 // the block has 128 threads (the tensor-core matmul's minimum), the tile
 // is 64 x 32 bf16 = 256 pieces of 8 halves. The copy back to global memory
 // works the same way; a dynamic index (the chunk c of a t-long sequence) is
@@ -19,7 +20,10 @@
 // CHECK: vector.store %[[V]], %{{.*}}[%[[ROW]], %{{.*}}] : memref<64x32xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
 // CHECK: gpu.barrier
 // CHECK: nvvm.mma.sync
-// The result tile goes back to global memory 16 bytes (4 floats) at a time.
+// The result tile goes back to global memory 16 bytes (4 floats) at a time,
+// after a barrier (other threads wrote it).
+// CHECK: gpu.barrier
+// CHECK-NOT: nvvm.mma.sync
 // CHECK: scf.for %{{.*}} = %thread_id_x to %c1024{{.*}} step %c128
 // CHECK: vector.load %{{.*}} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
