@@ -363,6 +363,27 @@ Status checkDecodeValues(const KdaKernelFacts &f, const KdaDecodeArgs &args) {
   return Status::success();
 }
 
+/// The sizes the pool entry points share: heads, slots, the scale.
+Status checkHeadsSlotsScale(int64_t h, int64_t slots, double scale) {
+  if (h <= 0)
+    return invalid("h must be positive (the number of heads), got " +
+                   std::to_string(h));
+  if (slots <= 0)
+    return invalid("slots must be positive (the states in the pool), got " +
+                   std::to_string(slots));
+  return checkScale(scale);
+}
+
+/// The byte extent of the pool operand.
+Status poolBytes(int64_t slots, int64_t h, int64_t k, int64_t v, DType st,
+                 Operand &pool) {
+  if (!byteCount({slots, h, k, v}, dtypeSize(st), pool.bytes))
+    return invalid("the pool of slots = " + std::to_string(slots) +
+                   ", h = " + std::to_string(h) +
+                   " states is larger than 2^63 bytes");
+  return Status::success();
+}
+
 Status checkPoolValues(const KdaKernelFacts &f, const KdaDecodePoolArgs &a) {
   DType st;
   KDA2RT_TRY(checkPoolState(f, a.kDim, a.vDim, a.dtype, a.stateDtype,
@@ -376,13 +397,7 @@ Status checkPoolValues(const KdaKernelFacts &f, const KdaDecodePoolArgs &a) {
   if (a.totalTokens > INT32_MAX)
     return invalid("total_tokens = " + std::to_string(a.totalTokens) +
                    " does not fit the int32 cu_seqlens");
-  if (a.h <= 0)
-    return invalid("h must be positive (the number of heads), got " +
-                   std::to_string(a.h));
-  if (a.slots <= 0)
-    return invalid("slots must be positive (the states in the pool), got " +
-                   std::to_string(a.slots));
-  KDA2RT_TRY(checkScale(a.scale));
+  KDA2RT_TRY(checkHeadsSlotsScale(a.h, a.slots, a.scale));
   Operand ops[] = {{"q", a.q, 16, 0},
                    {"k", a.k, 16, 0},
                    {"v", a.v, 16, 0},
@@ -409,10 +424,7 @@ Status checkPoolValues(const KdaKernelFacts &f, const KdaDecodePoolArgs &a) {
     return invalid("total_tokens = " + std::to_string(tt) +
                    " and h = " + std::to_string(h) +
                    " make an operand larger than 2^63 bytes");
-  if (!byteCount({a.slots, h, k, v}, dtypeSize(st), ops[8].bytes))
-    return invalid("the pool of slots = " + std::to_string(a.slots) +
-                   ", h = " + std::to_string(h) +
-                   " states is larger than 2^63 bytes");
+  KDA2RT_TRY(poolBytes(a.slots, h, k, v, st, ops[8]));
   return checkOverlaps(ops, 10, ops[8], ops[9]);
 }
 
@@ -435,13 +447,7 @@ Status checkSpecValues(const KdaKernelFacts &f, const KdaDecodeSpecArgs &a) {
                    std::to_string(kKdaSpecMaxTokens) +
                    " tokens per step (the last accepted token and the "
                    "drafts); longer runs are prefill");
-  if (a.h <= 0)
-    return invalid("h must be positive (the number of heads), got " +
-                   std::to_string(a.h));
-  if (a.slots <= 0)
-    return invalid("slots must be positive (the states in the pool), got " +
-                   std::to_string(a.slots));
-  KDA2RT_TRY(checkScale(a.scale));
+  KDA2RT_TRY(checkHeadsSlotsScale(a.h, a.slots, a.scale));
   Operand ops[] = {{"q", a.q, 16, 0},
                    {"k", a.k, 16, 0},
                    {"v", a.v, 16, 0},
@@ -465,10 +471,7 @@ Status checkSpecValues(const KdaKernelFacts &f, const KdaDecodeSpecArgs &a) {
     return invalid("n = " + std::to_string(n) + ", t = " + std::to_string(t) +
                    " and h = " + std::to_string(h) +
                    " make an operand larger than 2^63 bytes");
-  if (!byteCount({a.slots, h, k, v}, dtypeSize(st), ops[7].bytes))
-    return invalid("the pool of slots = " + std::to_string(a.slots) +
-                   ", h = " + std::to_string(h) +
-                   " states is larger than 2^63 bytes");
+  KDA2RT_TRY(poolBytes(a.slots, h, k, v, st, ops[7]));
   return checkOverlaps(ops, 9, ops[7], ops[8]);
 }
 

@@ -143,6 +143,12 @@ private:
   LogicalResult parseStatementEnd();
 
   LogicalResult parseExpr(ExprPtr &expr);
+  /// `operand { kind operand }`, left-associative, as `op`.
+  LogicalResult parseChain(ExprPtr &expr, Token::Kind kind, BinaryOp op,
+                           LogicalResult (Parser::*operand)(ExprPtr &));
+  /// `{ kind } operand`, as nested `op`.
+  LogicalResult parsePrefix(ExprPtr &expr, Token::Kind kind, UnaryOp op,
+                            LogicalResult (Parser::*operand)(ExprPtr &));
   LogicalResult parseOr(ExprPtr &expr);
   LogicalResult parseAnd(ExprPtr &expr);
   LogicalResult parseNot(ExprPtr &expr);
@@ -885,49 +891,49 @@ LogicalResult Parser::parseExpr(ExprPtr &expr) {
   return success();
 }
 
-LogicalResult Parser::parseOr(ExprPtr &expr) {
-  if (failed(parseAnd(expr)))
+LogicalResult Parser::parseChain(ExprPtr &expr, Token::Kind kind, BinaryOp op,
+                                 LogicalResult (Parser::*operand)(ExprPtr &)) {
+  if (failed((this->*operand)(expr)))
     return failure();
-  while (tok.is(Token::kw_or)) {
+  while (tok.is(kind)) {
     SMLoc opLoc = tok.loc;
     consume();
     ExprPtr rhs;
-    if (failed(parseAnd(rhs)))
+    if (failed((this->*operand)(rhs)))
       return failure();
-    expr = std::make_unique<BinaryExpr>(opLoc, BinaryOp::Or, std::move(expr),
-                                        std::move(rhs));
+    expr =
+        std::make_unique<BinaryExpr>(opLoc, op, std::move(expr), std::move(rhs));
   }
   return success();
 }
 
-LogicalResult Parser::parseAnd(ExprPtr &expr) {
-  if (failed(parseNot(expr)))
-    return failure();
-  while (tok.is(Token::kw_and)) {
-    SMLoc opLoc = tok.loc;
-    consume();
-    ExprPtr rhs;
-    if (failed(parseNot(rhs)))
-      return failure();
-    expr = std::make_unique<BinaryExpr>(opLoc, BinaryOp::And, std::move(expr),
-                                        std::move(rhs));
-  }
-  return success();
-}
-
-LogicalResult Parser::parseNot(ExprPtr &expr) {
-  if (tok.isNot(Token::kw_not))
-    return parseComparison(expr);
+LogicalResult Parser::parsePrefix(ExprPtr &expr, Token::Kind kind, UnaryOp op,
+                                  LogicalResult (Parser::*operand)(ExprPtr &)) {
+  if (tok.isNot(kind))
+    return (this->*operand)(expr);
   DepthGuard guard(*this);
   if (tooDeep())
     return emitTooDeep();
   SMLoc opLoc = tok.loc;
   consume();
-  ExprPtr operand;
-  if (failed(parseNot(operand)))
+  ExprPtr inner;
+  if (failed(parsePrefix(inner, kind, op, operand)))
     return failure();
-  expr = std::make_unique<UnaryExpr>(opLoc, UnaryOp::Not, std::move(operand));
+  expr = std::make_unique<UnaryExpr>(opLoc, op, std::move(inner));
   return success();
+}
+
+LogicalResult Parser::parseOr(ExprPtr &expr) {
+  return parseChain(expr, Token::kw_or, BinaryOp::Or, &Parser::parseAnd);
+}
+
+LogicalResult Parser::parseAnd(ExprPtr &expr) {
+  return parseChain(expr, Token::kw_and, BinaryOp::And, &Parser::parseNot);
+}
+
+LogicalResult Parser::parseNot(ExprPtr &expr) {
+  return parsePrefix(expr, Token::kw_not, UnaryOp::Not,
+                     &Parser::parseComparison);
 }
 
 /// Maps a comparison token to its operator.
@@ -1005,18 +1011,7 @@ LogicalResult Parser::parseMultiplicative(ExprPtr &expr) {
 }
 
 LogicalResult Parser::parseUnary(ExprPtr &expr) {
-  if (tok.isNot(Token::minus))
-    return parsePostfix(expr);
-  DepthGuard guard(*this);
-  if (tooDeep())
-    return emitTooDeep();
-  SMLoc opLoc = tok.loc;
-  consume();
-  ExprPtr operand;
-  if (failed(parseUnary(operand)))
-    return failure();
-  expr = std::make_unique<UnaryExpr>(opLoc, UnaryOp::Neg, std::move(operand));
-  return success();
+  return parsePrefix(expr, Token::minus, UnaryOp::Neg, &Parser::parsePostfix);
 }
 
 LogicalResult Parser::parsePostfix(ExprPtr &expr) {
