@@ -232,15 +232,17 @@ def spec_case(rt, kernels, K, V, st, ss, N, t, slots, H, fla_fwd, results, seed=
     print(json.dumps(row), flush=True)
 
 
-def prefill_case(rt, kernels, st, ss, lengths, slots, H, results, seed=3):
+def prefill_case(rt, kernels, st, ss, lengths, slots, H, results, seed=3, K=128, V=128,
+                 pads_p=0.15):
     """Prefill on the pool (kda_chunk_split's prep, then kda_chunk_h's scan and
     output kernels, C = 32, VB = 8): random slots with padding, has_initial_state,
-    and a checkpoint block for most chunk ends (prefix caching)."""
-    K = V = 128
+    and a checkpoint block for most chunk ends (prefix caching). Returns the
+    pool, the slots and the float64 final states (K-major) for a continuation."""
     C, VB = 32, 8
-    prep = rt.kernel(rt.load(os.path.join(kernels, "kda_chunk_split_c32_vb8_k128.sm_90a.cubin")),
+    kv = f"k{K}" + (f"v{V}" if V != K else "")
+    prep = rt.kernel(rt.load(os.path.join(kernels, f"kda_chunk_split_c32_vb8_{kv}.sm_90a.cubin")),
                      "kda_chunk_prep")
-    name = "kda_chunk_h_c32_vb8_k128" + ("" if (st, ss) == ("f32", "kv") else f"_{st}_{ss}")
+    name = f"kda_chunk_h_c32_vb8_{kv}" + ("" if (st, ss) == ("f32", "kv") else f"_{st}_{ss}")
     hmod = rt.load(os.path.join(kernels, name + ".sm_90a.cubin"))
     scan, out = rt.kernel(hmod, "kda_chunk_scan_h"), rt.kernel(hmod, "kda_chunk_out")
     gen = torch.Generator().manual_seed(seed)
@@ -248,10 +250,11 @@ def prefill_case(rt, kernels, st, ss, lengths, slots, H, results, seed=3):
     nc = (T + C - 1) // C
     cu = torch.tensor([0] + torch.tensor(lengths).cumsum(0).tolist(), dtype=torch.int32)
     idx = torch.randperm(slots, generator=gen)[:N].to(torch.int32)
-    pads = torch.rand(N, generator=gen) < 0.15
+    pads = torch.rand(N, generator=gen) < pads_p
     idx[pads] = -1
     has_init = (torch.rand(N, generator=gen) < 0.7).to(torch.int32)
     blocks = N * nc + 4
+    finals = {}
     cb = torch.randperm(blocks, generator=gen)[:N * nc].view(N, nc).to(torch.int32)
     cb[torch.rand(N, nc, generator=gen) < 0.25] = -1
     q, k, v, g, beta, _ = kda_inputs(1, tt, H, K, V, seed=seed + tt)
@@ -280,6 +283,7 @@ def prefill_case(rt, kernels, st, ss, lengths, slots, H, results, seed=3):
                     ck_written.append(blk)
         pool_exp[slot] = from_kmajor(S, ss, pool.dtype)
         written.append(slot)
+        finals[n] = S
     cu_d, idx_d, hi_d, cb_d = cu.cuda(), idx.cuda(), has_init.cuda(), cb.cuda()
     e = lambda *s, dt=torch.bfloat16: torch.full(s, float("nan"), dtype=dt,  # noqa: E731
                                                   device="cuda")
@@ -310,7 +314,49 @@ def prefill_case(rt, kernels, st, ss, lengths, slots, H, results, seed=3):
                padding=int(pads.sum()), checkpoints=len(ck_written),
                err_ckpt=ck.get("err_state", float("nan")),
                ckpt_untouched_bitwise=ck["untouched_bitwise"])
+    final_pool = pool.clone()
     row["us"] = graph_time_us(lambda: [launch() for launch in launches], replays=10)
+    results.append(row)
+    print(json.dumps(row), flush=True)
+    return final_pool, idx, finals
+
+
+def prefill_then_decode(rt, kernels, results, steps=3, H=4, K=128, V=64):
+    """Point 1 of the serving contract: prefill writes K-major states into the
+    pool, decode continues from them, with K != V so that a transposed state
+    cannot pass silently; the decode call stating "vk" is refused."""
+    lengths = [70, 33, 1, 96, 5, 40]
+    pool, idx, finals = prefill_case(rt, kernels, "f32", "kv", lengths, 16, H, results,
+                                     seed=21, K=K, V=V, pads_p=0.0)
+    dec = rt.kernel(rt.load(os.path.join(kernels, f"kda_decode_pool_k{K}v{V}_f32_kv.sm_90a.cubin")),
+                    "kda_decode_pool")
+    N = len(lengths)
+    q, k, v, g, beta, _ = kda_inputs(N, steps, H, K, V, seed=22)
+    cu = torch.arange(N + 1, dtype=torch.int32, device="cuda")
+    idx_d = idx.cuda()
+    hi = torch.ones(N, dtype=torch.int32, device="cuda")
+    errs = []
+    S = {n: finals[n].clone() for n in finals}
+    for i in range(steps):
+        qi, ki, vi, gi, bi = (x[:, i].contiguous() for x in (q, k, v, g, beta))
+        o = torch.full((N, H, V), float("nan"), dtype=torch.bfloat16, device="cuda")
+        dec.kda_decode_pool(qi, ki, vi, gi, bi, cu, idx_d, hi, pool, o, K ** -0.5,
+                            torch.cuda.current_stream().cuda_stream, state_layout="kv")
+        torch.cuda.synchronize()
+        o_ref = torch.empty(N, H, V, dtype=torch.float64, device="cuda")
+        for n in range(N):
+            S[n], o_ref[n] = step(S[n], qi[n], ki[n], vi[n], gi[n], bi[n], K ** -0.5)
+        errs.append(rel_err(o, o_ref))
+    final = torch.stack([S[n] for n in range(N)])
+    row = {"kernel": "prefill-then-decode", "K": K, "V": V, "steps": steps,
+           "err_o_max": max(errs),
+           "err_state": rel_err(pool[idx.long().cuda()].float(), final)}
+    try:
+        dec.kda_decode_pool(qi, ki, vi, gi, bi, cu, idx_d, hi, pool, o, K ** -0.5,
+                            torch.cuda.current_stream().cuda_stream, state_layout="vk")
+        row["vk_refused"] = False
+    except kda2rt.Error as e:
+        row["vk_refused"] = "layout" in str(e)
     results.append(row)
     print(json.dumps(row), flush=True)
 
@@ -460,6 +506,7 @@ def main():
     prefill_lengths = [100, 32, 1, 0, 64, 257, 31, 33] * 2  # < C, = C, 1, 0, > C
     prefill_case(rt, args.kernels, "f32", "kv", prefill_lengths, 40, 8, results)
     prefill_case(rt, args.kernels, "bf16", "vk", prefill_lengths, 40, 8, results)
+    prefill_then_decode(rt, args.kernels, results)
     spec_case(rt, args.kernels, 128, 64, "f32", "kv", 24, 4, 160, 8, None, results)
     # Speed at serving shapes: every slot valid, so that FLA can run too.
     for n in (64, 256):
@@ -491,6 +538,10 @@ def main():
         if r["kernel"] == "prefill":
             print(f"\nprefill {r['st']} {r['ss']}: {r['checkpoints']} checkpoints, err "
                   f"{r['err_ckpt']:.2e}, other blocks untouched: {r['ckpt_untouched_bitwise']}")
+    for r in results:
+        if r["kernel"] == "prefill-then-decode":
+            print(f"\nprefill then decode, K = {r['K']}, V = {r['V']}: err o {r['err_o_max']:.2e}, "
+                  f"state {r['err_state']:.2e}; a V-major decode call refused: {r['vk_refused']}")
     for r in results:
         if r["kernel"] == "bf16-state-cost":
             print(f"\nbf16 state cost over {r['steps']} decode steps: err o {r['f32_err_o_last']:.2e}"

@@ -63,6 +63,7 @@ for gf in 0 1 2; do
   compile kda_decode_serve.tirx kda_decode_serve_k128_gf$gf \
     "IN=bf16,ST=f32,SS=kv,GF=$gf,BS=$fl,QKN=$fl,K=128,V=128,VB=32,NVB=4,LANES=4"
 done
+compile kda_decode_pool.tirx kda_decode_pool_k128v64_f32_kv "IN=bf16,ST=f32,SS=kv,K=128,V=64,VB=32,NVB=2,LANES=4"
 compile kda_decode_pool.tirx kda_decode_pool_k128v64_f32_vk "IN=bf16,ST=f32,SS=vk,K=128,V=64,VB=32,NVB=2,LANES=4"
 compile kda_decode_spec.tirx kda_decode_spec_k128v64_f32_kv "IN=bf16,ST=f32,SS=kv,K=128,V=64,VB=32,NVB=2,LANES=4"
 # fp16 inputs (q, k, v, o): the same templates with IN=f16.
@@ -90,6 +91,9 @@ compile kda_chunk_split.tirx kda_chunk_split_c32_vfirst_k128 "IN=bf16,SL=VK,GB=5
 compile kda_chunk_split.tirx kda_chunk_split_c32_k64 "IN=bf16,SL=row_major,GB=5,K=64,V=64,C=32,VB=32,NVB=2"
 compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k64 "IN=bf16,SL=row_major,GB=5,K=64,V=64,C=32,VB=8,NVB=8"
 compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k64 "IN=bf16,ST=f32,SS=kv,K=64,V=64,C=32,VB=8,NVB=8"
+# Serving prefill with K != V (prefill then decode through one pool).
+compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k128v64 "IN=bf16,SL=row_major,GB=5,K=128,V=64,C=32,VB=8,NVB=8"
+compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k128v64 "IN=bf16,ST=f32,SS=kv,K=128,V=64,C=32,VB=8,NVB=8"
 # Serving prefill: a bf16, V-major state pool and checkpoints.
 compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k128_bf16_vk "IN=bf16,ST=bf16,SS=vk,K=128,V=128,C=32,VB=8,NVB=16"
 # Kernels of lit tests that bench/sanitize_kernels.py runs on the GPU: the
