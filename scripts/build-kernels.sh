@@ -75,7 +75,7 @@ compile kda_decode_vsplit.tirx kda_decode_vsplit_k128_vb32_l8_f16 \
   "IN=f16,K=128,V=128,VB=32,NVB=4,LANES=8"
 compile delta_softmax.tirx delta_softmax_d64 "dim=64"
 # Prefill (chunked forward on tensor cores), C = 16, 4 blocks of 32 columns.
-compile kda_chunk_fwd.tirx kda_chunk_fwd_k128 "IN=bf16,SL=row_major,K=128,V=128,C=16,VB=32,NVB=4"
+compile kda_chunk_fwd.tirx kda_chunk_fwd_k128 "IN=bf16,SL=row_major,GB=5,K=128,V=128,C=16,VB=32,NVB=4"
 compile kda_chunk_split.tirx kda_chunk_split_k128 "IN=bf16,SL=row_major,GB=5,K=128,V=128,C=16,VB=32,NVB=4"
 compile kda_chunk_split.tirx kda_chunk_split_c32_k128 "IN=bf16,SL=row_major,GB=5,K=128,V=128,C=32,VB=32,NVB=4"
 # 16 value columns per scan CTA (twice the CTAs); V-first state; K = V = 64.
