@@ -48,6 +48,53 @@ class Runtime:
         return Kernel(self, kernel)
 
 
+    def prefill_workspace_size(self, prep, scan, out, n_max, max_seqlen, h):
+        """kda2rt_kda_prefill_workspace_size: bytes of the workspace of a prefill of
+        up to n_max sequences, the longest max_seqlen tokens, h heads (the kernels
+        are Kernel objects: kda_chunk_prep, kda_chunk_scan_h, kda_chunk_out)."""
+        rt = self.rt
+        rt.kda2rt_kda_prefill_workspace_size.argtypes = [
+            P, P, P, C.c_int64, C.c_int64, C.c_int64, C.POINTER(Z), S, Z]
+        rt.kda2rt_kda_prefill_workspace_size.restype = I
+        size = Z()
+        self._check(rt.kda2rt_kda_prefill_workspace_size(
+            prep.handle, scan.handle, out.handle, n_max, max_seqlen, h, C.byref(size),
+            self._err, 4096), "kda_prefill_workspace_size")
+        return size.value
+
+    def kda_prefill(self, prep, scan, out, q, k, v, g, beta, cu_seqlens, state_indices,
+                    has_initial_state, pool, o, workspace, max_seqlen, scale, stream,
+                    checkpoint_blocks=None, ckpt=None, dtype="bf16", state_dtype="f32",
+                    state_layout="kv", gate_lower_bound=float("-inf"), workspace_bytes=None):
+        """kda2rt_kda_prefill (docs/Runtime.md, "Prefill"): q, k, g [T, h, K]; v, o
+        [T, h, V]; beta [T, h]; cu_seqlens [n + 1], state_indices [n],
+        has_initial_state [n] int32; checkpoint_blocks [n, ceil(max_seqlen / C)]
+        int32 and ckpt [blocks, h, ..] both or neither; pool [slots, h, K, V] ("kv")
+        or [slots, h, V, K] ("vk") in place; workspace: a 1024-byte aligned device
+        buffer (tensor or address) of prefill_workspace_size bytes or more.
+        gate_lower_bound: the lowest per-step log decay the gate can produce (-inf
+        for the softplus family; -5 for a gate bounded at -5); the call refuses a prep
+        kernel compiled for a narrower range of g."""
+        rt = self.rt
+        rt.kda2rt_kda_prefill.argtypes = [P, P, P, C.POINTER(KdaPrefillArgs), P, S, Z]
+        rt.kda2rt_kda_prefill.restype = I
+        total, h, kd = q.shape
+        n = state_indices.shape[0]
+        ptr = lambda x: None if x is None else (x if isinstance(x, int) else x.data_ptr())
+        if workspace_bytes is None:
+            workspace_bytes = workspace.numel() * workspace.element_size()
+        args = KdaPrefillArgs(
+            *(ptr(x) for x in (q, k, v, g, beta, cu_seqlens, state_indices,
+                               has_initial_state, checkpoint_blocks, pool, ckpt, o,
+                               workspace)),
+            workspace_bytes, n, total, max_seqlen, h, kd, v.shape[-1], pool.shape[0],
+            ckpt.shape[0] if ckpt is not None else 0, scale, dtype.encode(),
+            state_dtype.encode(), state_layout.encode(), gate_lower_bound)
+        self._check(rt.kda2rt_kda_prefill(prep.handle, scan.handle, out.handle,
+                                          C.byref(args), P(stream), self._err, 4096),
+                    "kda_prefill")
+
+
 class KdaDecodeArgs(C.Structure):
     """kda2rt_kda_decode_args (kda2rt.h)."""
     _fields_ = [(name, P) for name in ("q", "k", "v", "g", "beta", "h0", "o", "ht")] + \
@@ -71,6 +118,19 @@ class KdaDecodeSpecArgs(C.Structure):
         [(name, C.c_int64) for name in ("n", "t", "h", "k_dim", "v_dim", "slots")] + \
         [("scale", C.c_double), ("dtype", C.c_char_p), ("state_dtype", C.c_char_p),
          ("state_layout", C.c_char_p)] + [("write_states", C.c_int64)]
+
+
+class KdaPrefillArgs(C.Structure):
+    """kda2rt_kda_prefill_args (kda2rt.h; docs/Runtime.md, "Prefill")."""
+    _fields_ = [(name, P) for name in ("q", "k", "v", "g", "beta", "cu_seqlens",
+                                       "state_indices", "has_initial_state",
+                                       "checkpoint_blocks", "pool", "ckpt", "o",
+                                       "workspace")] + \
+        [("workspace_bytes", Z)] + \
+        [(name, C.c_int64) for name in ("n", "total_tokens", "max_seqlen", "h", "k_dim",
+                                        "v_dim", "slots", "blocks")] + \
+        [("scale", C.c_double), ("dtype", C.c_char_p), ("state_dtype", C.c_char_p),
+         ("state_layout", C.c_char_p), ("gate_lower_bound", C.c_double)]
 
 
 class Kernel:

@@ -13,6 +13,7 @@
 
 #include "CApiSupport.h"
 
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -180,6 +181,51 @@ KdaDecodeSpecArgs toKdaDecodeSpecArgs(const kda2rt_kda_decode_spec_args &args) {
   a.stateLayout = args.state_layout;
   a.writeStates = args.write_states;
   return a;
+}
+
+KdaPrefillArgs toKdaPrefillArgs(const kda2rt_kda_prefill_args &args) {
+  KdaPrefillArgs a;
+  a.q = args.q;
+  a.k = args.k;
+  a.v = args.v;
+  a.g = args.g;
+  a.beta = args.beta;
+  a.cuSeqlens = args.cu_seqlens;
+  a.stateIndices = args.state_indices;
+  a.hasInitialState = args.has_initial_state;
+  a.checkpointBlocks = args.checkpoint_blocks;
+  a.pool = args.pool;
+  a.ckpt = args.ckpt;
+  a.o = args.o;
+  a.workspace = args.workspace;
+  a.workspaceBytes = args.workspace_bytes;
+  a.n = args.n;
+  a.totalTokens = args.total_tokens;
+  a.maxSeqlen = args.max_seqlen;
+  a.h = args.h;
+  a.kDim = args.k_dim;
+  a.vDim = args.v_dim;
+  a.slots = args.slots;
+  a.blocks = args.blocks;
+  a.scale = args.scale;
+  a.dtype = args.dtype;
+  a.stateDtype = args.state_dtype;
+  a.stateLayout = args.state_layout;
+  a.gateLowerBound = args.gate_lower_bound;
+  return a;
+}
+
+/// The NULL checks of the prefill entry points: "<fn>: scan_kernel is NULL".
+Status prefillHandles(const char *fn, kda2rt_kernel prep, kda2rt_kernel scan,
+                      kda2rt_kernel out, bool argsGiven) {
+  const char *names[] = {"prep_kernel", "scan_kernel", "out_kernel"};
+  kda2rt_kernel kernels[] = {prep, scan, out};
+  for (int i = 0; i < 3; ++i)
+    if (!kernels[i])
+      return invalid(std::string(fn) + ": " + names[i] + " is NULL");
+  if (!argsGiven)
+    return invalid(std::string(fn) + ": args is NULL");
+  return Status::success();
 }
 
 /// The body of a typed entry point (decode, pool, speculative): prepares
@@ -451,6 +497,60 @@ int kda2rt_kda_decode_spec_query(kda2rt_kernel kernel,
   return queryTyped("kda2rt_kda_decode_spec_query", kernel, args,
                     toKdaDecodeSpecArgs, kdaDecodeSpecLaunchArgs, reason,
                     reasonlen);
+}
+
+int kda2rt_kda_prefill_workspace_size(kda2rt_kernel prep_kernel,
+                                      kda2rt_kernel scan_kernel,
+                                      kda2rt_kernel out_kernel, int64_t n_max,
+                                      int64_t max_seqlen, int64_t h,
+                                      size_t *bytes, char *err,
+                                      size_t errlen) noexcept {
+  const char *fn = "kda2rt_kda_prefill_workspace_size";
+  Status s = prefillHandles(fn, prep_kernel, scan_kernel, out_kernel, true);
+  if (s.ok() && !bytes)
+    s = invalid(std::string(fn) + ": bytes is NULL");
+  KdaPrefillWorkspace ws;
+  if (s.ok())
+    s = kdaPrefillWorkspace(
+        prep_kernel->kernel.info(), scan_kernel->kernel.info(),
+        out_kernel->kernel.info(), n_max, max_seqlen, h, ws);
+  if (s.ok() && ws.bytes > SIZE_MAX)
+    s = invalid(std::string(fn) + ": the workspace does not fit size_t");
+  if (s.ok())
+    *bytes = static_cast<size_t>(ws.bytes);
+  return finish(s, err, errlen);
+}
+
+int kda2rt_kda_prefill(kda2rt_kernel prep_kernel, kda2rt_kernel scan_kernel,
+                       kda2rt_kernel out_kernel,
+                       const kda2rt_kda_prefill_args *args, void *stream,
+                       char *err, size_t errlen) noexcept {
+  Status s = prefillHandles("kda2rt_kda_prefill", prep_kernel, scan_kernel,
+                            out_kernel, args != nullptr);
+  if (s.ok())
+    s = launchKdaPrefill(prep_kernel->kernel, scan_kernel->kernel,
+                         out_kernel->kernel, toKdaPrefillArgs(*args),
+                         static_cast<CUstream>(stream));
+  return finish(s, err, errlen);
+}
+
+int kda2rt_kda_prefill_query(kda2rt_kernel prep_kernel,
+                             kda2rt_kernel scan_kernel,
+                             kda2rt_kernel out_kernel,
+                             const kda2rt_kda_prefill_args *args, char *reason,
+                             size_t reasonlen) noexcept {
+  Status s = prefillHandles("kda2rt_kda_prefill_query", prep_kernel,
+                            scan_kernel, out_kernel, args != nullptr);
+  if (!s.ok()) {
+    (void)finish(s, reason, reasonlen);
+    return -1;
+  }
+  // A "no" is an answer, not an error: the last-error slot stays as it is.
+  KdaPrefillLaunch launch;
+  s = prepareKdaPrefill(prep_kernel->kernel, scan_kernel->kernel,
+                        out_kernel->kernel, toKdaPrefillArgs(*args), launch);
+  copyString(s.ok() ? std::string() : s.message(), reason, reasonlen);
+  return s.ok() ? 1 : 0;
 }
 
 int kda2rt_read_counters(kda2rt_kernel kernel, const void *counters,

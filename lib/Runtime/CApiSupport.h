@@ -47,6 +47,7 @@ Status launchArgsFromC(const char *fn, const char **ptr_names,
 KdaDecodeArgs toKdaDecodeArgs(const kda2rt_kda_decode_args &args);
 KdaDecodePoolArgs toKdaDecodePoolArgs(const kda2rt_kda_decode_pool_args &args);
 KdaDecodeSpecArgs toKdaDecodeSpecArgs(const kda2rt_kda_decode_spec_args &args);
+KdaPrefillArgs toKdaPrefillArgs(const kda2rt_kda_prefill_args &args);
 
 } // namespace kda2::runtime::capi
 

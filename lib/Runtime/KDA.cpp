@@ -228,11 +228,24 @@ Status checkScale(double scale) {
 /// dimensions (K and V in either declared order: the metadata lists the
 /// declared order, the `state` line the storage order). `st` receives the
 /// state type.
+Status checkStateTypeLayout(const KdaKernelFacts &f, int64_t kDim, int64_t vDim,
+                            const char *stateDtype, const char *stateLayout,
+                            DType &st);
+
 Status checkPoolState(const KdaKernelFacts &f, int64_t kDim, int64_t vDim,
                       const char *dtype, const char *stateDtype,
                       const char *stateLayout, DType &st) {
   KDA2RT_TRY(checkHeadDims(f, kDim, vDim));
   KDA2RT_TRY(checkInputDType(f, dtype));
+  return checkStateTypeLayout(f, kDim, vDim, stateDtype, stateLayout, st);
+}
+
+/// The state part of checkPoolState: state_dtype (null: f32) against the
+/// pool's type, state_layout against its `state` line, and the pool's
+/// matrix dimensions against K and V.
+Status checkStateTypeLayout(const KdaKernelFacts &f, int64_t kDim, int64_t vDim,
+                            const char *stateDtype, const char *stateLayout,
+                            DType &st) {
   stateDtype = stateDtype ? stateDtype : "f32";
   if (!parseDType(stateDtype, st) || (st != DType::F32 && st != DType::BF16))
     return invalid(std::string("state_dtype '") + stateDtype +
@@ -278,8 +291,10 @@ Status checkPointers(const Operand *ops, size_t count) {
     if (reinterpret_cast<uintptr_t>(o.ptr) % o.alignment != 0)
       return invalid(std::string("argument '") + o.name + "' is not " +
                      std::to_string(o.alignment) + "-byte aligned (" +
-                     (o.alignment == 16 ? "the kernel uses 128-bit accesses"
-                                        : "int32 elements") +
+                     (o.alignment == 16  ? "the kernel uses 128-bit accesses"
+                      : o.alignment == 4 ? "int32 elements"
+                                         : "the intermediates inside it are "
+                                           "read with TMA") +
                      ")");
   }
   return Status::success();
@@ -319,21 +334,26 @@ bool overlap(const Operand &a, const Operand &b) {
   return a0 < b1 && b0 < a1;
 }
 
+/// A written operand (`pool`, updated in place, or another) must not share
+/// memory with any other operand. Inputs may share memory with each other.
+Status checkWritten(const Operand *ops, size_t count, const Operand &written,
+                    bool inPlace) {
+  for (size_t i = 0; i < count; ++i)
+    if (&ops[i] != &written && overlap(written, ops[i]))
+      return invalid(std::string("arguments '") + written.name + "' and '" +
+                     ops[i].name + "' overlap (" + range(written) + "; " +
+                     range(ops[i]) + "): '" + written.name +
+                     (inPlace ? "' is updated in place" : "' is written") +
+                     " and must not share memory with another operand");
+  return Status::success();
+}
+
 /// The written operands (`pool`, updated in place, and `o`) must not share
-/// memory with any other. Inputs may share memory with each other.
+/// memory with any other.
 Status checkOverlaps(const Operand *ops, size_t count, const Operand &pool,
                      const Operand &o) {
-  for (const Operand *written : {&pool, &o})
-    for (size_t i = 0; i < count; ++i)
-      if (&ops[i] != written && overlap(*written, ops[i]))
-        return invalid(std::string("arguments '") + written->name +
-                       "' and '" + ops[i].name + "' overlap (" +
-                       range(*written) + "; " + range(ops[i]) + "): '" +
-                       written->name +
-                       (written == &pool ? "' is updated in place"
-                                         : "' is written") +
-                       " and must not share memory with another operand");
-  return Status::success();
+  KDA2RT_TRY(checkWritten(ops, count, pool, /*inPlace=*/true));
+  return checkWritten(ops, count, o, /*inPlace=*/false);
 }
 
 Status checkDecodeValues(const KdaKernelFacts &f, const KdaDecodeArgs &args) {
@@ -477,12 +497,13 @@ Status checkSpecValues(const KdaKernelFacts &f, const KdaDecodeSpecArgs &a) {
 
 /// Kernel arguments of a typed call: the pointers, the sizes of the
 /// dimensions among `dimNames` the kernel names (computeLaunchConfig
-/// rejects others) and the scale.
+/// rejects others) and the scale (none when null).
 template <size_t NP, size_t ND>
 void fillLaunchArgs(const KernelInfo &info, const char *const (&ptrNames)[NP],
                     const void *const (&ptrs)[NP],
                     const char *const (&dimNames)[ND],
-                    const int64_t (&dims)[ND], double scale, LaunchArgs &out) {
+                    const int64_t (&dims)[ND], const double *scale,
+                    LaunchArgs &out) {
   for (size_t i = 0; i < NP; ++i)
     out.ptr(ptrNames[i], ptrs[i]);
   const std::vector<std::string> known = info.dimNames();
@@ -495,7 +516,8 @@ void fillLaunchArgs(const KernelInfo &info, const char *const (&ptrNames)[NP],
         a && a->kind == ArgInfo::Scalar)
       out.intScalar(dimNames[i], dims[i]);
   }
-  out.floatScalar("scale", scale);
+  if (scale)
+    out.floatScalar("scale", *scale);
 }
 
 /// The values of a typed call for PreparedLaunch: its pointers, then its
@@ -601,8 +623,8 @@ Status entryLaunchArgs(const KernelInfo &info, const typename E::Args &args,
   out = LaunchArgs();
   KDA2RT_TRY(checkEntry<E>(info, args));
   typename E::Operands ops(args);
-  fillLaunchArgs(info, E::kPointers, ops.ptrs, E::kDims, ops.dims,
-                 resolvedScale(args.scale, args.kDim), out);
+  double scale = resolvedScale(args.scale, args.kDim);
+  fillLaunchArgs(info, E::kPointers, ops.ptrs, E::kDims, ops.dims, &scale, out);
   return Status::success();
 }
 
@@ -912,6 +934,511 @@ Status KdaDecodeSpecPlan::launch(const KdaDecodeSpecArgs &args,
                                  CUstream stream) const {
   return launchPlanned<SpecEntry>(launch_, facts_, "KdaDecodeSpecPlan", args,
                                   stream, 0);
+}
+
+//===----------------------------------------------------------------------===//
+// Prefill: kda_chunk_prep, kda_chunk_scan_h, kda_chunk_out
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// What the prefill checks need from the three kernels' metadata (the
+/// metadata part, as KdaKernelFacts for the decode entry points).
+struct PrefillFacts {
+  const KernelInfo *prep = nullptr, *scan = nullptr, *out = nullptr;
+  /// Chunk size, value-column block, head dimensions (from prep).
+  int64_t chunk = 0, valueBlock = 0, kDim = 0, vDim = 0;
+  /// Element type of q, k, v, o and the intermediates; of pool and ckpt.
+  DType in = DType::BF16, state = DType::F32;
+  /// The facts of the scan kernel's pool, for checkStateTypeLayout.
+  KdaKernelFacts pool;
+  /// The facts of prep for the head-dimension and dtype checks.
+  KdaKernelFacts io;
+};
+
+/// Which kernel of the three a role expects, for messages.
+struct PrefillRole {
+  const char *argument; // prep_kernel, ...
+  const char *kind;     // "KDA prefill prep kernel (kda_chunk_prep)"
+};
+
+Status requirePrefillArgs(const KernelInfo &info, const PrefillRole &role,
+                          std::initializer_list<const char *> pointers,
+                          const char *intScalar) {
+  auto notIt = [&](const char *what, const char *name) {
+    return invalid(std::string("argument '") + role.argument + "': kernel '" +
+                   info.name + "' is not a " + role.kind + " (no " + what +
+                   " '" + name + "')");
+  };
+  for (const char *name : pointers) {
+    const ArgInfo *a = info.findArg(name);
+    if (!a || a->kind != ArgInfo::Ptr)
+      return notIt("argument", name);
+  }
+  if (intScalar) {
+    const ArgInfo *a = info.findArg(intScalar);
+    if (!a || a->kind != ArgInfo::Scalar ||
+        (a->scalarType != ScalarType::I32 && a->scalarType != ScalarType::I64))
+      return notIt("integer scalar argument", intScalar);
+  }
+  return Status::success();
+}
+
+std::string showShape(const std::vector<ShapeDim> &shape, size_t from) {
+  std::string s = "[";
+  for (size_t i = from; i < shape.size(); ++i) {
+    const ShapeDim &d = shape[i];
+    s += (i > from ? ", " : "") +
+         (d.kind == ShapeDim::Static  ? std::to_string(d.size)
+          : d.kind == ShapeDim::Named ? d.name
+                                      : std::string("?"));
+  }
+  return s + "]";
+}
+
+/// One argument of one kernel: its element type and its trailing static
+/// dimensions must be those the prep kernel fixes.
+Status checkPrefillArg(const PrefillFacts &f, const KernelInfo &info,
+                       const char *name, DType dtype,
+                       std::initializer_list<int64_t> tail) {
+  const ArgInfo &a = *info.findArg(name);
+  if (a.dtype != dtype)
+    return invalid(kernelPrefix(info) + "argument '" + name + "' is " +
+                   dtypeName(a.dtype) + ", expected " + dtypeName(dtype) +
+                   (dtype == f.in && &info != f.prep
+                        ? " (the input type of kernel '" + f.prep->name + "')"
+                        : std::string()));
+  bool ok = a.shape.size() >= tail.size();
+  size_t base = ok ? a.shape.size() - tail.size() : 0;
+  size_t i = 0;
+  for (int64_t want : tail) {
+    if (!ok)
+      break;
+    const ShapeDim &d = a.shape[base + i++];
+    ok = d.kind == ShapeDim::Static && d.size == want;
+  }
+  if (ok)
+    return Status::success();
+  std::string want = "[..";
+  for (int64_t t : tail)
+    want += ", " + std::to_string(t);
+  return invalid(kernelPrefix(info) + "argument '" + name + "' ends in " +
+                 "[.., " + showShape(a.shape, base).substr(1) + ", expected " +
+                 want + "] (C = " + std::to_string(f.chunk) +
+                 ", VB = " + std::to_string(f.valueBlock) + ", K = " +
+                 std::to_string(f.kDim) + ", V = " + std::to_string(f.vDim) +
+                 " of kernel '" + f.prep->name + "')");
+}
+
+/// The static size of dimension `index` of pointer argument `name` (0 when
+/// it has no such static dimension).
+int64_t staticDim(const KernelInfo &info, const char *name, size_t index) {
+  const ArgInfo *a = info.findArg(name);
+  if (!a || a->shape.size() <= index ||
+      a->shape[index].kind != ShapeDim::Static)
+    return 0;
+  return a->shape[index].size;
+}
+
+Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
+                           const KernelInfo &out, PrefillFacts &f) {
+  f = PrefillFacts();
+  KDA2RT_TRY(requirePrefillArgs(
+      prep, {"prep_kernel", "KDA prefill prep kernel (kda_chunk_prep)"},
+      {"q", "k", "v", "g", "beta", "cu_seqlens", "qd", "kl", "wn", "tp", "pb",
+       "gl", "vc"},
+      nullptr));
+  KDA2RT_TRY(requirePrefillArgs(
+      scan, {"scan_kernel", "KDA prefill state scan kernel (kda_chunk_scan_h)"},
+      {"vc", "kl", "wn", "tp", "gl", "cu_seqlens", "state_indices",
+       "has_initial_state", "checkpoint_blocks", "pool", "hs", "us", "ckpt"},
+      nullptr));
+  KDA2RT_TRY(requirePrefillArgs(
+      out, {"out_kernel", "KDA prefill output kernel (kda_chunk_out)"},
+      {"qd", "pb", "hs", "us", "cu_seqlens", "state_indices", "o"}, "nslots"));
+  f.prep = &prep;
+  f.scan = &scan;
+  f.out = &out;
+  // C and VB from the intermediates' shapes: qd [n, h, nc, C, K], vc
+  // [n, h, ncv, C, VB].
+  f.chunk = staticDim(prep, "qd", 3);
+  f.valueBlock = lastStaticDim(prep, "vc");
+  f.kDim = lastStaticDim(prep, "q");
+  f.vDim = lastStaticDim(prep, "v");
+  f.in = prep.findArg("q")->dtype;
+  if (!f.chunk || !f.valueBlock || !f.kDim || !f.vDim ||
+      f.vDim % f.valueBlock != 0)
+    return invalid(kernelPrefix(prep) +
+                   "has no static chunk size, value block or head "
+                   "dimensions (expected qd [n, h, nc, C, K], vc [n, h, ncv, "
+                   "C, VB] with VB dividing V, q [.., K], v [.., V])");
+  const ArgInfo &pool = *scan.findArg("pool");
+  if (pool.access != Access::InOut)
+    return invalid(kernelPrefix(scan) + "argument 'pool' is declared '" +
+                   accessName(pool.access) +
+                   "'; the pool is read and written in place (inout)");
+  f.state = pool.dtype;
+  const int64_t C = f.chunk, VB = f.valueBlock, K = f.kDim, V = f.vDim;
+  const DType in = f.in, f32 = DType::F32, i32 = DType::I32;
+  struct Expect {
+    const KernelInfo *info;
+    const char *name;
+    DType dtype;
+    std::initializer_list<int64_t> tail;
+  };
+  const Expect expected[] = {
+      {&prep, "k", in, {K}},
+      {&prep, "v", in, {V}},
+      {&prep, "g", f32, {K}},
+      {&prep, "beta", f32, {}},
+      {&prep, "cu_seqlens", i32, {}},
+      {&prep, "qd", in, {C, K}},
+      {&prep, "kl", in, {C, K}},
+      {&prep, "wn", in, {C, K}},
+      {&prep, "tp", in, {C, C}},
+      {&prep, "pb", in, {C, C}},
+      {&prep, "gl", f32, {K}},
+      {&prep, "vc", in, {C, VB}},
+      {&scan, "vc", in, {C, VB}},
+      {&scan, "kl", in, {C, K}},
+      {&scan, "wn", in, {C, K}},
+      {&scan, "tp", in, {C, C}},
+      {&scan, "gl", f32, {K}},
+      {&scan, "cu_seqlens", i32, {}},
+      {&scan, "state_indices", i32, {}},
+      {&scan, "has_initial_state", i32, {}},
+      {&scan, "checkpoint_blocks", i32, {}},
+      {&scan, "hs", in, {K, V}},
+      {&scan, "us", in, {C, V}},
+      {&scan, "ckpt", f.state, {}},
+      {&out, "qd", in, {C, K}},
+      {&out, "pb", in, {C, C}},
+      {&out, "hs", in, {K, V}},
+      {&out, "us", in, {C, V}},
+      {&out, "cu_seqlens", i32, {}},
+      {&out, "state_indices", i32, {}},
+      {&out, "o", in, {V}},
+  };
+  for (const Expect &e : expected)
+    KDA2RT_TRY(checkPrefillArg(f, *e.info, e.name, e.dtype, e.tail));
+  const ArgInfo &ckpt = *scan.findArg("ckpt");
+  if (pool.stateLayout != StateOrder::None &&
+      ckpt.stateLayout != StateOrder::None &&
+      pool.stateLayout != ckpt.stateLayout)
+    return invalid(kernelPrefix(scan) + "declares state 'pool' " +
+                   stateOrderName(pool.stateLayout) + " but 'ckpt' " +
+                   stateOrderName(ckpt.stateLayout) +
+                   "; the prefill entry point takes one layout for both");
+  if (ckpt.shape.size() != pool.shape.size() ||
+      showShape(ckpt.shape, 1) != showShape(pool.shape, 1))
+    return invalid(kernelPrefix(scan) + "argument 'ckpt' is [blocks, " +
+                   showShape(ckpt.shape, 1).substr(1) + " but 'pool' is " +
+                   showShape(pool.shape, 0) +
+                   "; checkpoints are states of the pool's shape");
+  // The facts the shared value checks read.
+  f.io.info = &prep;
+  f.io.kDim = K;
+  f.io.vDim = V;
+  for (DType &t : f.io.io)
+    t = in;
+  f.pool.info = &scan;
+  f.pool.kDim = K;
+  f.pool.vDim = V;
+  f.pool.state = f.state;
+  f.pool.layout = pool.stateLayout;
+  if (pool.shape.size() >= 2) {
+    f.pool.poolRows = &pool.shape[pool.shape.size() - 2];
+    f.pool.poolCols = &pool.shape.back();
+  }
+  return Status::success();
+}
+
+constexpr const char *kPrefillBufferNames[] = {
+    "qd", "kl", "wn", "tp", "pb", "gl", "vc", "hs", "us", "checkpoint_blocks"};
+
+/// The workspace of n sequences (the longest max_seqlen tokens) and h
+/// heads: each buffer at the next multiple of kKdaPrefillAlignment.
+Status prefillLayout(const PrefillFacts &f, int64_t n, int64_t maxSeqlen,
+                     int64_t h, KdaPrefillWorkspace &ws) {
+  ws = KdaPrefillWorkspace();
+  if (n <= 0)
+    return invalid("n must be positive (the number of sequences), got " +
+                   std::to_string(n));
+  if (maxSeqlen < 1 || maxSeqlen > INT32_MAX)
+    return invalid("max_seqlen must be in [1, 2^31 - 1] (the tokens of the "
+                   "longest sequence; it sets the chunk count), got " +
+                   std::to_string(maxSeqlen));
+  if (h <= 0)
+    return invalid("h must be positive (the number of heads), got " +
+                   std::to_string(h));
+  const int64_t C = f.chunk, VB = f.valueBlock, K = f.kDim, V = f.vDim;
+  ws.chunk = C;
+  ws.valueBlock = VB;
+  ws.nc = (maxSeqlen + C - 1) / C;
+  ws.ncv = ws.nc * (V / VB);
+  const size_t in = dtypeSize(f.in);
+  const int64_t nc = ws.nc;
+  using B = KdaPrefillWorkspace;
+  bool ok = byteCount({n, h, nc, C, K}, in, ws.size[B::QD]) &&
+            byteCount({n, h, nc, C, K}, in, ws.size[B::KL]) &&
+            byteCount({n, h, nc, C, K}, in, ws.size[B::WN]) &&
+            byteCount({n, h, nc, C, C}, in, ws.size[B::TP]) &&
+            byteCount({n, h, nc, C, C}, in, ws.size[B::PB]) &&
+            byteCount({n, h, nc, K}, 4, ws.size[B::GL]) &&
+            byteCount({n, h, ws.ncv, C, VB}, in, ws.size[B::VC]) &&
+            byteCount({n, h, nc, K, V}, in, ws.size[B::HS]) &&
+            byteCount({n, h, nc, C, V}, in, ws.size[B::US]) &&
+            byteCount({n, nc}, 4, ws.size[B::CheckpointBlocks]);
+  unsigned __int128 end = 0;
+  for (int b = 0; ok && b < B::Count; ++b) {
+    ws.offset[b] = static_cast<uint64_t>(end);
+    end += ws.size[b];
+    end = (end + kKdaPrefillAlignment - 1) / kKdaPrefillAlignment *
+          kKdaPrefillAlignment;
+    ok = end <= static_cast<unsigned __int128>(INT64_MAX);
+  }
+  if (!ok)
+    return invalid("n = " + std::to_string(n) + ", max_seqlen = " +
+                   std::to_string(maxSeqlen) + " and h = " + std::to_string(h) +
+                   " make a workspace larger than 2^63 bytes");
+  ws.bytes = static_cast<uint64_t>(end);
+  return Status::success();
+}
+
+/// The value part: one call against the facts; `ws` receives the layout.
+Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
+                          KdaPrefillWorkspace &ws) {
+  if (a.kDim != f.kDim || a.vDim != f.vDim)
+    return invalid(
+        kernelPrefix(*f.prep) + "was compiled for K=" + std::to_string(f.kDim) +
+        ", V=" + std::to_string(f.vDim) + ", got K=" + std::to_string(a.kDim) +
+        ", V=" + std::to_string(a.vDim));
+  KDA2RT_TRY(checkInputDType(f.io, a.dtype));
+  DType st;
+  KDA2RT_TRY(checkStateTypeLayout(f.pool, a.kDim, a.vDim, a.stateDtype,
+                                  a.stateLayout, st));
+  KDA2RT_TRY(checkLayout(*f.scan, "ckpt", f.scan->findArg("ckpt")->stateLayout,
+                         a.stateLayout));
+  // The gate bound against the range of g the prep kernel is safe for.
+  const ArgInfo &g = *f.prep->findArg("g");
+  if (!g.hasRange)
+    return invalid("kernel '" + f.prep->name +
+                   "' does not declare the range of g it is safe for (no "
+                   "'range g' line in its metadata); rebuild it with a kda2 "
+                   "that records it");
+  if (std::isnan(a.gateLowerBound))
+    return invalid("gate_lower_bound is NaN: give the lowest per-step log "
+                   "decay the gate can produce (-inf when unbounded)");
+  if (a.gateLowerBound < g.rangeLo)
+    return invalid("the gate can reach " + formatRangeBound(a.gateLowerBound) +
+                   " per step (gate_lower_bound) but kernel '" + f.prep->name +
+                   "' was compiled for g in [" + formatRangeBound(g.rangeLo) +
+                   ", " + formatRangeBound(g.rangeHi) +
+                   "] (its chunked products would overflow); use a kernel "
+                   "built with a wider bound (GB) or a smaller chunk");
+  if (a.totalTokens < 0)
+    return invalid("total_tokens must be >= 0, got " +
+                   std::to_string(a.totalTokens));
+  if (a.totalTokens > INT32_MAX)
+    return invalid("total_tokens = " + std::to_string(a.totalTokens) +
+                   " does not fit the int32 cu_seqlens");
+  KDA2RT_TRY(prefillLayout(f, a.n, a.maxSeqlen, a.h, ws));
+  KDA2RT_TRY(checkHeadsSlotsScale(a.h, a.slots, a.scale));
+  const bool checkpoints = a.checkpointBlocks != nullptr;
+  if (checkpoints != (a.ckpt != nullptr))
+    return invalid(checkpoints
+                       ? "argument 'ckpt' is NULL but 'checkpoint_blocks' is "
+                         "not: pass both (checkpoints) or neither"
+                       : "argument 'checkpoint_blocks' is NULL but 'ckpt' is "
+                         "not: pass both (checkpoints) or neither");
+  if (checkpoints && a.blocks <= 0)
+    return invalid("blocks must be positive (the states ckpt holds), got " +
+                   std::to_string(a.blocks));
+  // Operands in checking order; ckpt and checkpoint_blocks only with
+  // checkpoints.
+  Operand ops[] = {{"q", a.q, 16, 0},
+                   {"k", a.k, 16, 0},
+                   {"v", a.v, 16, 0},
+                   {"g", a.g, 16, 0},
+                   {"beta", a.beta, 16, 0},
+                   {"cu_seqlens", a.cuSeqlens, 4, 0},
+                   {"state_indices", a.stateIndices, 4, 0},
+                   {"has_initial_state", a.hasInitialState, 4, 0},
+                   {"pool", a.pool, 16, 0},
+                   {"o", a.o, 16, 0},
+                   {"workspace", a.workspace, kKdaPrefillAlignment, 0},
+                   {"checkpoint_blocks", a.checkpointBlocks, 4, 0},
+                   {"ckpt", a.ckpt, 16, 0}};
+  const size_t count = checkpoints ? 13 : 11;
+  KDA2RT_TRY(checkPointers(ops, count));
+  if (a.workspaceBytes < ws.bytes)
+    return invalid("workspace_bytes = " + std::to_string(a.workspaceBytes) +
+                   " is too small: n = " + std::to_string(a.n) +
+                   ", max_seqlen = " + std::to_string(a.maxSeqlen) +
+                   " and h = " + std::to_string(a.h) + " need " +
+                   std::to_string(ws.bytes) +
+                   " bytes (kda2rt_kda_prefill_workspace_size)");
+  size_t in = dtypeSize(f.in);
+  int64_t tt = a.totalTokens, h = a.h, k = a.kDim, v = a.vDim;
+  if (!(byteCount({tt, h, k}, in, ops[0].bytes) &&
+        byteCount({tt, h, k}, in, ops[1].bytes) &&
+        byteCount({tt, h, v}, in, ops[2].bytes) &&
+        byteCount({tt, h, k}, 4, ops[3].bytes) &&
+        byteCount({tt, h}, 4, ops[4].bytes) &&
+        byteCount({a.n + 1}, 4, ops[5].bytes) &&
+        byteCount({a.n}, 4, ops[6].bytes) &&
+        byteCount({a.n}, 4, ops[7].bytes) &&
+        byteCount({tt, h, v}, in, ops[9].bytes)))
+    return invalid("total_tokens = " + std::to_string(tt) +
+                   " and h = " + std::to_string(h) +
+                   " make an operand larger than 2^63 bytes");
+  KDA2RT_TRY(poolBytes(a.slots, h, k, v, st, ops[8]));
+  // The workspace: the bytes the call writes (the layout's), not all of
+  // workspace_bytes.
+  ops[10].bytes = ws.bytes;
+  ops[11].bytes = ws.size[KdaPrefillWorkspace::CheckpointBlocks];
+  if (checkpoints &&
+      !byteCount({a.blocks, h, k, v}, dtypeSize(st), ops[12].bytes))
+    return invalid("ckpt of blocks = " + std::to_string(a.blocks) + ", h = " +
+                   std::to_string(h) + " states is larger than 2^63 bytes");
+  KDA2RT_TRY(checkWritten(ops, count, ops[8], /*inPlace=*/true));
+  KDA2RT_TRY(checkWritten(ops, count, ops[9], /*inPlace=*/false));
+  KDA2RT_TRY(checkWritten(ops, count, ops[10], /*inPlace=*/false));
+  if (checkpoints)
+    KDA2RT_TRY(checkWritten(ops, count, ops[12], /*inPlace=*/false));
+  return Status::success();
+}
+
+constexpr const char *kPrepPointers[] = {"q",          "k",  "v",  "g",  "beta",
+                                         "cu_seqlens", "qd", "kl", "wn", "tp",
+                                         "pb",         "gl", "vc"};
+constexpr const char *kScanPointers[] = {"vc",
+                                         "kl",
+                                         "wn",
+                                         "tp",
+                                         "gl",
+                                         "cu_seqlens",
+                                         "state_indices",
+                                         "has_initial_state",
+                                         "checkpoint_blocks",
+                                         "pool",
+                                         "hs",
+                                         "us",
+                                         "ckpt"};
+constexpr const char *kOutPointers[] = {
+    "qd", "pb", "hs", "us", "cu_seqlens", "state_indices", "o"};
+/// Every size a prefill kernel may name; nslots is kda_chunk_out's integer
+/// scalar (the pool's slots).
+constexpr const char *kPrefillDims[] = {"tt",  "h",     "np1",    "n",     "nc",
+                                        "ncv", "slots", "blocks", "nslots"};
+} // namespace
+
+const char *kdaPrefillBufferName(KdaPrefillWorkspace::Buffer b) {
+  return b >= 0 && b < KdaPrefillWorkspace::Count ? kPrefillBufferNames[b] : "";
+}
+
+Status kdaPrefillWorkspace(const KernelInfo &prep, const KernelInfo &scan,
+                           const KernelInfo &out, int64_t n, int64_t maxSeqlen,
+                           int64_t h, KdaPrefillWorkspace &ws) {
+  PrefillFacts f;
+  KDA2RT_TRY(resolvePrefillFacts(prep, scan, out, f));
+  return prefillLayout(f, n, maxSeqlen, h, ws);
+}
+
+Status checkKdaPrefill(const KernelInfo &prep, const KernelInfo &scan,
+                       const KernelInfo &out, const KdaPrefillArgs &args) {
+  PrefillFacts f;
+  KDA2RT_TRY(resolvePrefillFacts(prep, scan, out, f));
+  KdaPrefillWorkspace ws;
+  return checkPrefillValues(f, args, ws);
+}
+
+Status kdaPrefillLaunchArgs(const KernelInfo &prep, const KernelInfo &scan,
+                            const KernelInfo &out, const KdaPrefillArgs &a,
+                            KdaPrefillLaunch &launch) {
+  launch = KdaPrefillLaunch();
+  PrefillFacts f;
+  KDA2RT_TRY(resolvePrefillFacts(prep, scan, out, f));
+  KdaPrefillWorkspace ws;
+  KDA2RT_TRY(checkPrefillValues(f, a, ws));
+  using B = KdaPrefillWorkspace;
+  char *base = static_cast<char *>(a.workspace);
+  const void *buf[B::Count];
+  for (int b = 0; b < B::Count; ++b)
+    buf[b] = base + ws.offset[b];
+  // Without checkpoints the scan reads a table of -1 (filled by the call)
+  // and gets blocks = 1 and the pool as ckpt: it writes ckpt[blk] only for
+  // 0 <= blk < blocks, so it never writes it, and the pool is a valid
+  // buffer of at least one state of ckpt's type and layout.
+  const bool checkpoints = a.checkpointBlocks != nullptr;
+  const void *table =
+      checkpoints ? a.checkpointBlocks : buf[B::CheckpointBlocks];
+  const void *ckpt = checkpoints ? a.ckpt : a.pool;
+  const int64_t blocks = checkpoints ? a.blocks : 1;
+  const int64_t dims[] = {a.totalTokens, a.h,     a.n + 1, a.n,    ws.nc,
+                          ws.ncv,        a.slots, blocks,  a.slots};
+  const void *prepPtrs[] = {a.q,        a.k,         a.v,        a.g,
+                            a.beta,     a.cuSeqlens, buf[B::QD], buf[B::KL],
+                            buf[B::WN], buf[B::TP],  buf[B::PB], buf[B::GL],
+                            buf[B::VC]};
+  const void *scanPtrs[] = {
+      buf[B::VC], buf[B::KL],  buf[B::WN],     buf[B::TP],
+      buf[B::GL], a.cuSeqlens, a.stateIndices, a.hasInitialState,
+      table,      a.pool,      buf[B::HS],     buf[B::US],
+      ckpt};
+  const void *outPtrs[] = {buf[B::QD],  buf[B::PB],     buf[B::HS], buf[B::US],
+                           a.cuSeqlens, a.stateIndices, a.o};
+  double scale = resolvedScale(a.scale, a.kDim);
+  fillLaunchArgs(prep, kPrepPointers, prepPtrs, kPrefillDims, dims, &scale,
+                 launch.prep);
+  fillLaunchArgs(scan, kScanPointers, scanPtrs, kPrefillDims, dims, nullptr,
+                 launch.scan);
+  fillLaunchArgs(out, kOutPointers, outPtrs, kPrefillDims, dims, nullptr,
+                 launch.out);
+  if (!checkpoints) {
+    launch.fillAddress = word(buf[B::CheckpointBlocks]);
+    launch.fillCount = static_cast<size_t>(a.n * ws.nc);
+  }
+  return Status::success();
+}
+
+Status prepareKdaPrefill(const Kernel &prep, const Kernel &scan,
+                         const Kernel &out, const KdaPrefillArgs &args,
+                         KdaPrefillLaunch &launch) {
+  launch = KdaPrefillLaunch();
+  const char *roles[] = {"prep_kernel", "scan_kernel", "out_kernel"};
+  const Kernel *kernels[] = {&prep, &scan, &out};
+  for (int i = 0; i < 3; ++i)
+    if (!kernels[i]->valid())
+      return invalid(std::string("argument '") + roles[i] +
+                     "': the kernel is not loaded");
+  KDA2RT_TRY(
+      kdaPrefillLaunchArgs(prep.info(), scan.info(), out.info(), args, launch));
+  // Every launch configuration before the first launch: a call that fails
+  // runs nothing.
+  LaunchConfig cfg;
+  KDA2RT_TRY(computeLaunchConfig(prep.info(), launch.prep, cfg));
+  KDA2RT_TRY(computeLaunchConfig(scan.info(), launch.scan, cfg));
+  KDA2RT_TRY(computeLaunchConfig(out.info(), launch.out, cfg));
+  if (launch.fillCount && !scan.canFillAsync())
+    return Status::error(
+        ErrorCode::Cuda,
+        "checkpoint_blocks is NULL and the CUDA driver has no "
+        "cuMemsetD32Async (driver too old) to fill the workspace's "
+        "checkpoint table with -1; pass checkpoint_blocks (all -1) and ckpt");
+  return Status::success();
+}
+
+Status launchKdaPrefill(const Kernel &prep, const Kernel &scan,
+                        const Kernel &out, const KdaPrefillArgs &args,
+                        CUstream stream) {
+  KdaPrefillLaunch launch;
+  KDA2RT_TRY(prepareKdaPrefill(prep, scan, out, args, launch));
+  if (launch.fillCount)
+    KDA2RT_TRY(scan.fillAsync(launch.fillAddress, 0xFFFFFFFFu, launch.fillCount,
+                              stream));
+  KDA2RT_TRY(prep.launch(launch.prep, stream));
+  KDA2RT_TRY(scan.launch(launch.scan, stream));
+  return out.launch(launch.out, stream);
 }
 
 } // namespace kda2::runtime

@@ -253,6 +253,18 @@ private:
     }
     return Status::success();
   }
+  /// A bound of a `range` line: a decimal number (as %g prints it), -inf or
+  /// inf; not NaN.
+  Status bound(size_t line, std::string_view field, const char *which,
+               double &out) const {
+    const char *first = field.data(), *last = field.data() + field.size();
+    auto [end, ec] = std::from_chars(first, last, out);
+    if (ec != std::errc() || end != last || std::isnan(out))
+      return error(line, "bad " + std::string(which) + " bound " +
+                             quoted(field) +
+                             " in 'range' (expected a number, -inf or inf)");
+    return Status::success();
+  }
   Status once(size_t line, const char *directive, size_t &firstLine) const {
     if (firstLine)
       return error(line, "duplicate " + quoted(directive) +
@@ -278,6 +290,8 @@ private:
   /// Resolves the `state` lines against the arguments (they may come
   /// before or after the `arg ptr` line they name).
   Status resolveStates();
+  /// Resolves the `range` lines likewise.
+  Status resolveRanges();
 
   /// A `state <arg> <kv|vk>` line, resolved after the whole text is read.
   struct StateLine {
@@ -286,12 +300,20 @@ private:
     StateOrder order = StateOrder::None;
   };
 
+  /// A `range <arg> <lo> <hi>` line, resolved after the whole text is read.
+  struct RangeLine {
+    size_t line = 0;
+    std::string arg;
+    double lo = 0, hi = 0;
+  };
+
   std::string_view text_;
   KernelInfo &info_;
   size_t nameLine_ = 0, blockLine_ = 0, gridXLine_ = 0, gridYLine_ = 0,
          smemLine_ = 0, endLine_ = 0, countersLine_ = 0;
   std::vector<size_t> counterLines_;
   std::vector<StateLine> states_;
+  std::vector<RangeLine> ranges_;
 };
 
 Status MetadataParser::directive(size_t line,
@@ -434,6 +456,28 @@ Status MetadataParser::directive(size_t line,
                                " (first on line " +
                                std::to_string(other.line) + ")");
     states_.push_back(std::move(st));
+    return Status::success();
+  }
+  if (d == "range") {
+    // range <arg> <lo> <hi>: the values of argument <arg> the kernel was
+    // compiled to be safe for (bounds printed with %g; -inf / inf).
+    if (n != 3)
+      return fieldCount(line, d, 3, n);
+    RangeLine r;
+    r.line = line;
+    KDA2RT_TRY(name(line, f[1], "argument name", r.arg));
+    KDA2RT_TRY(bound(line, f[2], "lower", r.lo));
+    KDA2RT_TRY(bound(line, f[3], "upper", r.hi));
+    if (r.lo > r.hi)
+      return error(line, "empty range of " + quoted(r.arg) + ": lower bound " +
+                             std::string(f[2]) + " > upper bound " +
+                             std::string(f[3]));
+    for (const RangeLine &other : ranges_)
+      if (other.arg == r.arg)
+        return error(line, "duplicate 'range' line for " + quoted(r.arg) +
+                               " (first on line " + std::to_string(other.line) +
+                               ")");
+    ranges_.push_back(std::move(r));
     return Status::success();
   }
   if (d == "end") {
@@ -607,6 +651,28 @@ Status MetadataParser::resolveStates() {
   return Status::success();
 }
 
+Status MetadataParser::resolveRanges() {
+  for (const RangeLine &r : ranges_) {
+    ArgInfo *arg = nullptr;
+    for (ArgInfo &a : info_.args)
+      if (a.name == r.arg)
+        arg = &a;
+    if (!arg)
+      return error(r.line, "'range' names " + quoted(r.arg) +
+                               ", which is not an argument");
+    if (arg->kind != ArgInfo::Ptr && arg->kind != ArgInfo::Scalar)
+      return error(r.line, "'range' names " + quoted(r.arg) +
+                               ", which is not a pointer or scalar argument "
+                               "(line " +
+                               std::to_string(arg->line) + ")");
+    arg->hasRange = true;
+    arg->rangeLo = r.lo;
+    arg->rangeHi = r.hi;
+    arg->rangeLine = r.line;
+  }
+  return Status::success();
+}
+
 Status MetadataParser::run() {
   size_t nul = text_.find('\0');
   if (nul != std::string_view::npos)
@@ -650,6 +716,7 @@ Status MetadataParser::run() {
   if (!blockLine_)
     return error(endLine_, "missing 'block' directive");
   KDA2RT_TRY(resolveStates());
+  KDA2RT_TRY(resolveRanges());
   int64_t slots = 0;
   for (const ArgInfo &a : info_.args)
     if (a.kind == ArgInfo::Counters)
@@ -674,6 +741,14 @@ Status kda2::runtime::parseKernelMetadata(std::string_view text,
   KDA2RT_TRY(parser.run());
   out = std::move(info);
   return Status::success();
+}
+
+std::string kda2::runtime::formatRangeBound(double value) {
+  if (std::isinf(value))
+    return value < 0 ? "-inf" : "inf";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", value);
+  return buf;
 }
 
 std::string kda2::runtime::formatKernelMetadata(const KernelInfo &info) {
@@ -735,6 +810,10 @@ std::string kda2::runtime::formatKernelMetadata(const KernelInfo &info) {
   for (const ArgInfo &a : info.args)
     if (a.kind == ArgInfo::Ptr && a.stateLayout != StateOrder::None)
       s += "state " + a.name + " " + stateOrderName(a.stateLayout) + "\n";
+  for (const ArgInfo &a : info.args)
+    if (a.hasRange)
+      s += "range " + a.name + " " + formatRangeBound(a.rangeLo) + " " +
+           formatRangeBound(a.rangeHi) + "\n";
   for (const CounterInfo &c : info.counters)
     s += "counter " + c.name + (c.isFloat ? " f64\n" : " i64\n");
   for (const VariantInfo &v : info.variants)
@@ -1294,6 +1373,27 @@ Status Kernel::launchPrepared(CUfunction func, const unsigned grid[3],
       .prepend("kernel '" + info_.name + "' (grid " + std::to_string(grid[0]) +
                "x" + std::to_string(grid[1]) + "x" + std::to_string(grid[2]) +
                ")");
+}
+
+bool Kernel::canFillAsync() const {
+  return driver_ && driver_->api().cuMemsetD32Async;
+}
+
+Status Kernel::fillAsync(CUdeviceptr dst, uint32_t value, size_t count,
+                         CUstream stream) const {
+  if (!valid())
+    return Status::error(ErrorCode::InvalidArgument,
+                         "fill through an invalid (not loaded) kernel");
+  if (!canFillAsync())
+    return Status::error(ErrorCode::Cuda,
+                         "the CUDA driver has no cuMemsetD32Async (driver "
+                         "too old)");
+  if (count == 0)
+    return Status::success();
+  KDA2RT_TRY(makeCurrent(*driver_, ctx_));
+  return driver_->check(
+      driver_->api().cuMemsetD32Async(dst, value, count, stream),
+      "cuMemsetD32Async");
 }
 
 Status Kernel::readCounters(CUdeviceptr counters,

@@ -56,7 +56,27 @@ std::string gLastKernel;
 unsigned gLastGrid[3] = {0, 0, 0};
 std::vector<uint64_t> gLastParams; // 8 bytes of each parameter slot
 int gLastNumParams = -1;
-thread_local void *tCurrent = nullptr;
+/// The last kHistory direct launches and stream fills, in a ring of fixed
+/// records (no allocation: the tests count operator new in this process).
+struct FakeEventRecord {
+  char name[128] = {};
+  unsigned grid[3] = {0, 0, 0};
+  uint64_t params[64] = {};
+  int numParams = 0;
+};
+constexpr size_t kHistory = 16;
+FakeEventRecord gHistory[kHistory];
+size_t gRecorded = 0;  // events ever recorded (gHistory[i % kHistory])
+size_t gForgotten = 0; // events before the last clear
+FakeEventRecord &nextRecord() {
+  FakeEventRecord &r = gHistory[gRecorded++ % kHistory];
+  r = FakeEventRecord();
+  return r;
+}
+// Not thread_local: LeakSanitizer's tracer crashes at exit scanning the
+// dynamic TLS of a dlopen'd library (this one, loaded through
+// KDA2RT_LIBCUDA). The tests drive the fake from one thread at a time.
+std::atomic<void *> tCurrent{nullptr};
 int gContext = 0; // its address is the context handle
 
 double nowMs() {
@@ -233,6 +253,43 @@ CUresult cuMemsetD8_v2(uint64_t dst, unsigned char value, size_t count) {
   return kOk;
 }
 
+CUresult cuMemsetD32Async(uint64_t dst, unsigned value, size_t count,
+                          void *stream) {
+  if (dst % 4 != 0)
+    return kInvalidValue;
+  if (stream && static_cast<FakeStream *>(stream)->capturing)
+    return kOk;
+  auto *p = reinterpret_cast<uint32_t *>(static_cast<uintptr_t>(dst));
+  for (size_t i = 0; i < count; ++i)
+    p[i] = value;
+  std::lock_guard<std::mutex> lock(gMutex);
+  FakeEventRecord &r = nextRecord();
+  std::snprintf(r.name, sizeof(r.name), "cuMemsetD32Async");
+  r.params[0] = dst;
+  r.params[1] = value;
+  r.params[2] = count;
+  r.numParams = 3;
+  return kOk;
+}
+
+/// A fake CUtensorMap: word 0 the global address, word 1 the rank, words
+/// 2.. the dimensions (so the first 8 bytes of a tensor-map parameter are
+/// the address of the tensor it reads).
+CUresult cuTensorMapEncodeTiled(void *map, int, uint32_t rank, void *address,
+                                const uint64_t *dims, const uint64_t *,
+                                const uint32_t *, const uint32_t *, int, int,
+                                int, int) {
+  if (reinterpret_cast<uintptr_t>(address) % 16 != 0 || rank < 1 || rank > 5)
+    return kInvalidValue;
+  auto *words = static_cast<uint64_t *>(map);
+  std::memset(words, 0, 128);
+  words[0] = reinterpret_cast<uintptr_t>(address);
+  words[1] = rank;
+  for (uint32_t i = 0; i < rank; ++i)
+    words[2 + i] = dims[i];
+  return kOk;
+}
+
 CUresult cuLaunchKernel(void *func, unsigned gx, unsigned gy, unsigned gz,
                         unsigned, unsigned, unsigned, unsigned, void *stream,
                         void **params, void **) {
@@ -255,6 +312,12 @@ CUresult cuLaunchKernel(void *func, unsigned gx, unsigned gy, unsigned gz,
   gLastParams.assign(f->numParams > 0 ? f->numParams : 0, 0);
   for (int i = 0; i < f->numParams && params; ++i)
     std::memcpy(&gLastParams[i], params[i], sizeof(uint64_t));
+  FakeEventRecord &r = nextRecord();
+  std::snprintf(r.name, sizeof(r.name), "%s", f->name.c_str());
+  std::memcpy(r.grid, gLastGrid, sizeof(r.grid));
+  r.numParams = 0;
+  for (int i = 0; i < f->numParams && i < 64; ++i)
+    r.params[r.numParams++] = gLastParams[i];
   return kOk;
 }
 
@@ -353,8 +416,30 @@ int kda2_fake_cuda_last_launch(unsigned *grid, uint64_t *params,
     params[i] = gLastParams[i];
   return gLastNumParams;
 }
+int kda2_fake_cuda_event(int back, const char **name, unsigned *grid,
+                         uint64_t *params, int capacity) {
+  std::lock_guard<std::mutex> lock(gMutex);
+  size_t kept = gRecorded - gForgotten;
+  if (kept > kHistory)
+    kept = kHistory;
+  if (back < 0 || static_cast<size_t>(back) >= kept)
+    return -2;
+  const FakeEventRecord &r = gHistory[(gRecorded - 1 - back) % kHistory];
+  if (name)
+    *name = r.name;
+  for (int i = 0; i < 3 && grid; ++i)
+    grid[i] = r.grid[i];
+  int n = r.numParams;
+  for (int i = 0; i < n && i < capacity && params; ++i)
+    params[i] = r.params[i];
+  return n;
+}
+void kda2_fake_cuda_clear_events(void) {
+  std::lock_guard<std::mutex> lock(gMutex);
+  gForgotten = gRecorded;
+}
 const char *kda2_fake_cuda_last_kernel(void) {
-  static thread_local std::string copy;
+  static std::string copy; // not thread_local: see tCurrent
   std::lock_guard<std::mutex> lock(gMutex);
   copy = gLastKernel;
   return copy.c_str();

@@ -136,6 +136,171 @@ inline std::string specDecodeMetadata(const std::string &name, int k, int v,
   return m + "end\n";
 }
 
+/// The bindings of a prefill kernel set (templates/kda_chunk_split.tirx
+/// and templates/kda_chunk_h.tirx): head dimensions, chunk C, value block
+/// VB (NVB = V / VB scan programs per (sequence, head)), types, state
+/// layout and the `range g` line of the prep kernel ("" for none).
+struct PrefillBinding {
+  int k = 128, v = 128, c = 32, vb = 8;
+  std::string in = "bf16", state = "f32", layout = "kv";
+  std::string range = "range g -5 0";
+};
+
+/// Metadata of kda_chunk_prep as the compiler emits it (the bindings above;
+/// the `range g` line follows g's `arg` line).
+inline std::string
+prefillPrepMetadata(const PrefillBinding &b = {},
+                    const std::string &name = "kda_chunk_prep") {
+  std::string K = std::to_string(b.k), V = std::to_string(b.v),
+              C = std::to_string(b.c), VB = std::to_string(b.vb);
+  const std::string &in = b.in;
+  std::string m = "kda2-kernel-v1\nname " + name +
+                  "\nblock 128 1 1\ngrid.x nc\ngrid.y n h\nsmem 68224\n"
+                  "arg ptr q " +
+                  in + " in 3 tt h " + K +
+                  "\n"
+                  "arg ptr k " +
+                  in + " in 3 tt h " + K +
+                  "\n"
+                  "arg ptr v " +
+                  in + " in 3 tt h " + V +
+                  "\n"
+                  "arg ptr g f32 in 3 tt h " +
+                  K + "\n" + (b.range.empty() ? "" : b.range + "\n") +
+                  "arg ptr beta f32 in 2 tt h\n"
+                  "arg ptr cu_seqlens i32 in 1 np1\n"
+                  "arg scalar scale f32\n"
+                  "arg ptr qd " +
+                  in + " out 5 n h nc " + C + " " + K +
+                  "\n"
+                  "arg ptr kl " +
+                  in + " out 5 n h nc " + C + " " + K +
+                  "\n"
+                  "arg ptr wn " +
+                  in + " out 5 n h nc " + C + " " + K +
+                  "\n"
+                  "arg ptr tp " +
+                  in + " out 5 n h nc " + C + " " + C +
+                  "\n"
+                  "arg ptr pb " +
+                  in + " out 5 n h nc " + C + " " + C +
+                  "\n"
+                  "arg ptr gl f32 out 4 n h nc " +
+                  K +
+                  "\n"
+                  "arg ptr vc " +
+                  in + " out 5 n h ncv " + C + " " + VB +
+                  "\n"
+                  "arg dim tt\narg dim h\narg dim np1\narg dim n\n"
+                  "arg dim nc\narg dim ncv\n";
+  return m + "end\n";
+}
+
+/// Metadata of kda_chunk_scan_h (grid.x NVB = V / VB, tensor maps of kl,
+/// wn, tp, gl and vc), pool and ckpt declared [.., K, V] in `layout`.
+inline std::string
+prefillScanMetadata(const PrefillBinding &b = {},
+                    const std::string &name = "kda_chunk_scan_h") {
+  std::string K = std::to_string(b.k), V = std::to_string(b.v),
+              C = std::to_string(b.c), VB = std::to_string(b.vb),
+              NVB = std::to_string(b.v / b.vb);
+  const std::string &in = b.in, &st = b.state;
+  std::string m = "kda2-kernel-v1\nname " + name + "\nblock 128 1 1\ngrid.x " +
+                  NVB +
+                  "\ngrid.y n h\nsmem 0\n"
+                  "arg ptr vc " +
+                  in + " in 5 n h ncv " + C + " " + VB +
+                  "\n"
+                  "arg ptr kl " +
+                  in + " in 5 n h nc " + C + " " + K +
+                  "\n"
+                  "arg ptr wn " +
+                  in + " in 5 n h nc " + C + " " + K +
+                  "\n"
+                  "arg ptr tp " +
+                  in + " in 5 n h nc " + C + " " + C +
+                  "\n"
+                  "arg ptr gl f32 in 4 n h nc " +
+                  K +
+                  "\n"
+                  "arg ptr cu_seqlens i32 in 1 np1\n"
+                  "arg ptr state_indices i32 in 1 n\n"
+                  "arg ptr has_initial_state i32 in 1 n\n"
+                  "arg ptr checkpoint_blocks i32 in 2 n nc\n"
+                  "arg ptr pool " +
+                  st + " inout 4 slots h " + K + " " + V + "\n" +
+                  (b.layout.empty() ? "" : "state pool " + b.layout + "\n") +
+                  "arg ptr hs " + in + " out 5 n h nc " + K + " " + V +
+                  "\n"
+                  "arg ptr us " +
+                  in + " out 5 n h nc " + C + " " + V +
+                  "\n"
+                  "arg ptr ckpt " +
+                  st + " out 4 blocks h " + K + " " + V + "\n" +
+                  (b.layout.empty() ? "" : "state ckpt " + b.layout + "\n") +
+                  "arg dim n\narg dim h\narg dim ncv\narg dim nc\narg dim np1\n"
+                  "arg dim slots\narg dim blocks\n"
+                  "arg tensormap kl__tma0 kl 5 4 3 2 1 0 box 64 " +
+                  C +
+                  " 1 1 1 swizzle 128\n"
+                  "arg tensormap wn__tma1 wn 5 4 3 2 1 0 box 64 " +
+                  C +
+                  " 1 1 1 swizzle 128\n"
+                  "arg tensormap tp__tma2 tp 5 4 3 2 1 0 box " +
+                  C + " " + C +
+                  " 1 1 1\n"
+                  "arg tensormap gl__tma3 gl 4 3 2 1 0 box " +
+                  K +
+                  " 1 1 1\n"
+                  "arg tensormap vc__tma4 vc 5 4 3 2 1 0 box " +
+                  VB + " " + C + " 1 1 1\n";
+  return m + "end\n";
+}
+
+/// Metadata of kda_chunk_out (grid (nc, n h), tensor maps of qd, pb, hs,
+/// us; the pool's slot count as the i32 scalar nslots).
+inline std::string
+prefillOutMetadata(const PrefillBinding &b = {},
+                   const std::string &name = "kda_chunk_out") {
+  std::string K = std::to_string(b.k), V = std::to_string(b.v),
+              C = std::to_string(b.c);
+  const std::string &in = b.in;
+  return "kda2-kernel-v1\nname " + name +
+         "\nblock 128 1 1\ngrid.x nc\ngrid.y n h\nsmem 68608\n"
+         "arg ptr qd " +
+         in + " in 5 n h nc " + C + " " + K +
+         "\n"
+         "arg ptr pb " +
+         in + " in 5 n h nc " + C + " " + C +
+         "\n"
+         "arg ptr hs " +
+         in + " in 5 n h nc " + K + " " + V +
+         "\n"
+         "arg ptr us " +
+         in + " in 5 n h nc " + C + " " + V +
+         "\n"
+         "arg ptr cu_seqlens i32 in 1 np1\n"
+         "arg ptr state_indices i32 in 1 n\n"
+         "arg scalar nslots i32\n"
+         "arg ptr o " +
+         in + " out 3 tt h " + V +
+         "\n"
+         "arg dim n\narg dim h\narg dim nc\narg dim np1\narg dim tt\n"
+         "arg tensormap qd__tma0 qd 5 4 3 2 1 0 box 64 " +
+         C +
+         " 1 1 1 swizzle 128\n"
+         "arg tensormap pb__tma1 pb 5 4 3 2 1 0 box " +
+         C + " " + C +
+         " 1 1 1\n"
+         "arg tensormap hs__tma2 hs 5 4 3 2 1 0 box 64 " +
+         K +
+         " 1 1 1 swizzle 128\n"
+         "arg tensormap us__tma3 us 5 4 3 2 1 0 box 64 " +
+         C +
+         " 1 1 1 swizzle 128\n"
+         "end\n";
+}
+
 } // namespace kda2::fake
 
 /// Hooks of the fake driver (dlsym them from the library handle).
@@ -149,6 +314,17 @@ typedef const char *(*kda2_fake_cuda_last_kernel_fn)(void);
 /// parameters (-1 when the function has no metadata of its own).
 typedef int (*kda2_fake_cuda_last_launch_fn)(unsigned *grid, uint64_t *params,
                                              int capacity);
+/// The `back`-th most recent of the last 16 direct launches and
+/// cuMemsetD32Async fills (0: the latest): its name (the function's, or
+/// "cuMemsetD32Async"), grid (zeros for a fill) and the first 8 bytes of
+/// each parameter (a fill: dst, value, count; a tensor map: the address of
+/// its tensor); returns the number of parameters, -2 when there is no such
+/// event. The name stays valid until 16 more events are recorded.
+typedef int (*kda2_fake_cuda_event_fn)(int back, const char **name,
+                                       unsigned *grid, uint64_t *params,
+                                       int capacity);
+/// Forgets the events above.
+typedef void (*kda2_fake_cuda_clear_events_fn)(void);
 }
 
 #endif // KDA2_UNITTESTS_RUNTIME_FAKECUDA_H

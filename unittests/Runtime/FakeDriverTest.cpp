@@ -25,9 +25,12 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <string>
+#include <utility>
 #include <vector>
 
 #ifndef KDA2_FAKE_CUDA
@@ -994,3 +997,487 @@ TEST(FakeKernel, PoolKernelWithCountersTakesTheGeneralPath) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Prefill: kda2rt_kda_prefill's three launches and its -1 fill
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// One recorded event of the fake driver (FakeCuda.h), 0 the latest.
+struct FakeEvent {
+  std::string name;
+  unsigned grid[3] = {};
+  std::vector<uint64_t> params;
+};
+bool fakeEvent(int back, FakeEvent &e) {
+  void *lib = dlopen(KDA2_FAKE_CUDA, RTLD_NOW | RTLD_NOLOAD);
+  auto fn = lib ? reinterpret_cast<kda2_fake_cuda_event_fn>(
+                      dlsym(lib, "kda2_fake_cuda_event"))
+                : nullptr;
+  const char *name = nullptr;
+  e.params.assign(64, 0);
+  int n = fn ? fn(back, &name, e.grid, e.params.data(), 64) : -2;
+  e.name = n >= 0 && name ? name : "";
+  e.params.resize(n > 0 ? n : 0);
+  if (lib)
+    dlclose(lib);
+  return n >= 0;
+}
+void fakeClearEvents() {
+  void *lib = dlopen(KDA2_FAKE_CUDA, RTLD_NOW | RTLD_NOLOAD);
+  if (auto fn = lib ? reinterpret_cast<kda2_fake_cuda_clear_events_fn>(
+                          dlsym(lib, "kda2_fake_cuda_clear_events"))
+                    : nullptr)
+    fn();
+  if (lib)
+    dlclose(lib);
+}
+uint64_t addr(const void *p) {
+  return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p));
+}
+
+/// The three prefill kernels of the default binding (K = V = 128, C = 32,
+/// VB = 8, bf16, f32 kv state, range g -5 0) in one module, and a valid
+/// call: n = 2 sequences, 50 tokens, the longest 40 (nc = 2), h = 1.
+class FakePrefill : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_EQ(kUseFakeDriver, 0);
+    char err[512];
+    ASSERT_EQ(kda2rt_module_load_data(0, image.data(), image.size(), &module,
+                                      err, sizeof(err)),
+              KDA2RT_OK)
+        << err;
+    for (auto [name, out] : {std::pair{"kda_chunk_prep", &prep},
+                             std::pair{"kda_chunk_scan_h", &scan},
+                             std::pair{"kda_chunk_out", &out}})
+      ASSERT_EQ(kda2rt_kernel_get(module, name, out, err, sizeof(err)),
+                KDA2RT_OK)
+          << err;
+    ASSERT_EQ(kda2rt_mem_alloc(0, 32 << 20, &buffer, err, sizeof(err)),
+              KDA2RT_OK)
+        << err;
+    char *b = static_cast<char *>(buffer);
+    args = {};
+    args.q = b;
+    args.k = b + (1 << 20);
+    args.v = b + (2 << 20);
+    args.g = b + (3 << 20);
+    args.beta = b + (4 << 20);
+    args.cu_seqlens = b + (5 << 20);
+    args.state_indices = b + (5 << 20) + 4096;
+    args.has_initial_state = b + (5 << 20) + 8192;
+    args.pool = b + (6 << 20);
+    args.o = b + (10 << 20);
+    // 1024-aligned (kda2rt_mem_alloc gives 256).
+    uintptr_t w =
+        (reinterpret_cast<uintptr_t>(b) + (16 << 20) + 1023) & ~uintptr_t(1023);
+    args.workspace = reinterpret_cast<void *>(w);
+    args.workspace_bytes = 314368; // KdaPrefill.WorkspaceLayout
+    args.n = 2;
+    args.total_tokens = 50;
+    args.max_seqlen = 40;
+    args.h = 1;
+    args.k_dim = 128;
+    args.v_dim = 128;
+    args.slots = 4;
+    args.scale = 0.125;
+    args.state_layout = "kv";
+    args.gate_lower_bound = -5;
+  }
+  void TearDown() override {
+    kda2rt_mem_free(0, buffer, nullptr, 0);
+    kda2rt_module_unload(module, nullptr, 0);
+  }
+
+  std::string image = kda2::fake::fakeCubin(
+      {{"kda_chunk_prep", kda2::fake::prefillPrepMetadata()},
+       {"kda_chunk_scan_h", kda2::fake::prefillScanMetadata()},
+       {"kda_chunk_out", kda2::fake::prefillOutMetadata()}});
+  kda2rt_module module = nullptr;
+  kda2rt_kernel prep = nullptr, scan = nullptr, out = nullptr;
+  void *buffer = nullptr;
+  kda2rt_kda_prefill_args args;
+};
+} // namespace
+
+TEST_F(FakePrefill, WorkspaceSize) {
+  char err[512];
+  size_t bytes = 0;
+  ASSERT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2, 40, 1, &bytes,
+                                              err, sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  EXPECT_EQ(bytes, 314368u); // worked out in KdaPrefill.WorkspaceLayout
+  EXPECT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2, 0, 1, &bytes,
+                                              err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "max_seqlen must be in [1, 2^31 - 1] (the tokens of the "
+                    "longest sequence; it sets the chunk count), got 0");
+  EXPECT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2, 40, 1,
+                                              nullptr, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "kda2rt_kda_prefill_workspace_size: bytes is NULL");
+  EXPECT_EQ(kda2rt_kda_prefill_workspace_size(prep, nullptr, out, 2, 40, 1,
+                                              &bytes, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "kda2rt_kda_prefill_workspace_size: scan_kernel is NULL");
+  EXPECT_EQ(kda2rt_kda_prefill_workspace_size(out, scan, prep, 2, 40, 1, &bytes,
+                                              err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "argument 'prep_kernel': kernel 'kda_chunk_out' is not a "
+                    "KDA prefill prep kernel (kda_chunk_prep) (no argument "
+                    "'q')");
+}
+
+TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
+  char err[512];
+  const uint64_t ws = addr(args.workspace);
+  // The layout of KdaPrefill.WorkspaceLayout (n = 2, nc = 2, h = 1).
+  const uint64_t qd = ws, kl = ws + 32768, wn = ws + 65536, tp = ws + 98304,
+                 pb = ws + 106496, gl = ws + 114688, vc = ws + 116736,
+                 hs = ws + 149504, us = ws + 280576, table = ws + 313344;
+  std::memset(reinterpret_cast<void *>(table), 0, 16);
+  fakeClearEvents();
+  int64_t before = fakeLaunches();
+  ASSERT_EQ(
+      kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
+      KDA2RT_OK)
+      << err;
+  EXPECT_STREQ(err, "");
+  EXPECT_EQ(fakeLaunches(), before + 3);
+  FakeEvent fill, p, s, o;
+  ASSERT_TRUE(fakeEvent(3, fill));
+  ASSERT_TRUE(fakeEvent(2, p));
+  ASSERT_TRUE(fakeEvent(1, s));
+  ASSERT_TRUE(fakeEvent(0, o));
+  // No checkpoints: n * nc = 4 words of -1 at the table, before the scan.
+  EXPECT_EQ(fill.name, "cuMemsetD32Async");
+  ASSERT_EQ(fill.params.size(), 3u);
+  EXPECT_EQ(fill.params[0], table);
+  EXPECT_EQ(fill.params[1], 0xFFFFFFFFu);
+  EXPECT_EQ(fill.params[2], 4u);
+  const int32_t *t = reinterpret_cast<const int32_t *>(table);
+  EXPECT_EQ(t[0] & t[1] & t[2] & t[3], -1);
+  // kda_chunk_prep: grid (nc, n h); the `arg` order of the metadata.
+  EXPECT_EQ(p.name, "kda_chunk_prep");
+  EXPECT_EQ(p.grid[0], 2u);
+  EXPECT_EQ(p.grid[1], 2u);
+  ASSERT_EQ(p.params.size(), 20u);
+  const uint64_t prepWant[] = {addr(args.q),
+                               addr(args.k),
+                               addr(args.v),
+                               addr(args.g),
+                               addr(args.beta),
+                               addr(args.cu_seqlens),
+                               0 /* scale */,
+                               qd,
+                               kl,
+                               wn,
+                               tp,
+                               pb,
+                               gl,
+                               vc,
+                               50 /* tt */,
+                               1 /* h */,
+                               3 /* np1 */,
+                               2 /* n */,
+                               2 /* nc */,
+                               32 /* ncv */};
+  for (int i = 0; i < 20; ++i)
+    if (i != 6)
+      EXPECT_EQ(p.params[i], prepWant[i]) << "prep parameter " << i;
+  float scale = 0;
+  std::memcpy(&scale, &p.params[6], sizeof(scale));
+  EXPECT_EQ(scale, 0.125f);
+  // kda_chunk_scan_h: grid (NVB = 16, n h); the fake tensor maps carry the
+  // address of their tensor; no checkpoints: the table, the pool as ckpt,
+  // blocks = 1.
+  EXPECT_EQ(s.name, "kda_chunk_scan_h");
+  EXPECT_EQ(s.grid[0], 16u);
+  EXPECT_EQ(s.grid[1], 2u);
+  ASSERT_EQ(s.params.size(), 25u);
+  const uint64_t scanWant[] = {vc,
+                               kl,
+                               wn,
+                               tp,
+                               gl,
+                               addr(args.cu_seqlens),
+                               addr(args.state_indices),
+                               addr(args.has_initial_state),
+                               table,
+                               addr(args.pool),
+                               hs,
+                               us,
+                               addr(args.pool) /* ckpt */,
+                               2 /* n */,
+                               1 /* h */,
+                               32 /* ncv */,
+                               2 /* nc */,
+                               3 /* np1 */,
+                               4 /* slots */,
+                               1 /* blocks */,
+                               kl,
+                               wn,
+                               tp,
+                               gl,
+                               vc};
+  for (int i = 0; i < 25; ++i)
+    EXPECT_EQ(s.params[i], scanWant[i]) << "scan parameter " << i;
+  // kda_chunk_out: grid (nc, n h), nslots = slots.
+  EXPECT_EQ(o.name, "kda_chunk_out");
+  EXPECT_EQ(o.grid[0], 2u);
+  EXPECT_EQ(o.grid[1], 2u);
+  ASSERT_EQ(o.params.size(), 17u);
+  const uint64_t outWant[] = {qd,
+                              pb,
+                              hs,
+                              us,
+                              addr(args.cu_seqlens),
+                              addr(args.state_indices),
+                              4 /* nslots */,
+                              addr(args.o),
+                              2 /* n */,
+                              1 /* h */,
+                              2 /* nc */,
+                              3 /* np1 */,
+                              50 /* tt */,
+                              qd,
+                              pb,
+                              hs,
+                              us};
+  for (int i = 0; i < 17; ++i)
+    EXPECT_EQ(o.params[i] & (i == 6 ? 0xFFFFFFFFu : ~uint64_t(0)), outWant[i])
+        << "out parameter " << i;
+
+  // With checkpoints: no fill; the caller's table, ckpt and blocks.
+  char *b = static_cast<char *>(buffer);
+  args.checkpoint_blocks = b + (5 << 20) + 12288;
+  args.ckpt = b + (12 << 20);
+  args.blocks = 8;
+  fakeClearEvents();
+  ASSERT_EQ(
+      kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
+      KDA2RT_OK)
+      << err;
+  EXPECT_EQ(fakeLaunches(), before + 6);
+  ASSERT_TRUE(fakeEvent(2, p));
+  EXPECT_EQ(p.name, "kda_chunk_prep");
+  EXPECT_FALSE(fakeEvent(3, fill)); // no fill
+  ASSERT_TRUE(fakeEvent(1, s));
+  EXPECT_EQ(s.params[8], addr(args.checkpoint_blocks));
+  EXPECT_EQ(s.params[12], addr(args.ckpt));
+  EXPECT_EQ(s.params[19], 8u);
+}
+
+TEST_F(FakePrefill, QueryAgreesWithTheCall) {
+  char err[512], reason[512] = "stale";
+  EXPECT_EQ(
+      kda2rt_kda_prefill_query(prep, scan, out, &args, reason, sizeof(reason)),
+      1);
+  EXPECT_STREQ(reason, "");
+  using A = kda2rt_kda_prefill_args;
+  struct Case {
+    const char *what;
+    void (*change)(A &, char *);
+    int code;
+    const char *message;
+  };
+  const Case cases[] = {
+      {"gate below the range", [](A &a, char *) { a.gate_lower_bound = -6; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "the gate can reach -6 per step (gate_lower_bound) but kernel "
+       "'kda_chunk_prep' was compiled for g in [-5, 0] (its chunked products "
+       "would overflow); use a kernel built with a wider bound (GB) or a "
+       "smaller chunk"},
+      {"unbounded gate", [](A &a, char *) { a.gate_lower_bound = -INFINITY; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "the gate can reach -inf per step (gate_lower_bound) but kernel "
+       "'kda_chunk_prep' was compiled for g in [-5, 0] (its chunked products "
+       "would overflow); use a kernel built with a wider bound (GB) or a "
+       "smaller chunk"},
+      {"gate NaN", [](A &a, char *) { a.gate_lower_bound = NAN; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "gate_lower_bound is NaN: give the lowest per-step log decay the gate "
+       "can produce (-inf when unbounded)"},
+      {"head dims", [](A &a, char *) { a.v_dim = 64; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "kernel 'kda_chunk_prep': was compiled for K=128, V=128, got K=128, "
+       "V=64"},
+      {"dtype", [](A &a, char *) { a.dtype = "f16"; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "kernel 'kda_chunk_prep': argument 'q' is bf16, the call passes f16"},
+      {"state_dtype", [](A &a, char *) { a.state_dtype = "bf16"; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "kernel 'kda_chunk_scan_h': argument 'pool' is f32, the call passes "
+       "state_dtype bf16"},
+      {"state_layout", [](A &a, char *) { a.state_layout = "vk"; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "kernel 'kda_chunk_scan_h' stores its state K-major (kv), the call "
+       "says V-major (vk)"},
+      {"state_layout NULL", [](A &a, char *) { a.state_layout = nullptr; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'state_layout' is NULL: say \"kv\" (K-major [.., K, V]) or "
+       "\"vk\" (V-major [.., V, K])"},
+      {"total_tokens", [](A &a, char *) { a.total_tokens = -1; },
+       KDA2RT_ERROR_INVALID_ARGUMENT, "total_tokens must be >= 0, got -1"},
+      {"total_tokens int32",
+       [](A &a, char *) { a.total_tokens = int64_t(1) << 31; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "total_tokens = 2147483648 does not fit the int32 cu_seqlens"},
+      {"n", [](A &a, char *) { a.n = 0; }, KDA2RT_ERROR_INVALID_ARGUMENT,
+       "n must be positive (the number of sequences), got 0"},
+      {"max_seqlen", [](A &a, char *) { a.max_seqlen = 0; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "max_seqlen must be in [1, 2^31 - 1] (the tokens of the longest "
+       "sequence; it sets the chunk count), got 0"},
+      {"h", [](A &a, char *) { a.h = 0; }, KDA2RT_ERROR_INVALID_ARGUMENT,
+       "h must be positive (the number of heads), got 0"},
+      {"slots", [](A &a, char *) { a.slots = 0; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "slots must be positive (the states in the pool), got 0"},
+      {"scale", [](A &a, char *) { a.scale = -1; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "scale must be a finite number >= 0 (0: K^-1/2)"},
+      {"ckpt without checkpoint_blocks",
+       [](A &a, char *b) { a.ckpt = b + (12 << 20); },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'checkpoint_blocks' is NULL but 'ckpt' is not: pass both "
+       "(checkpoints) or neither"},
+      {"checkpoint_blocks without ckpt",
+       [](A &a, char *b) { a.checkpoint_blocks = b + (5 << 20) + 12288; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'ckpt' is NULL but 'checkpoint_blocks' is not: pass both "
+       "(checkpoints) or neither"},
+      {"blocks",
+       [](A &a, char *b) {
+         a.checkpoint_blocks = b + (5 << 20) + 12288;
+         a.ckpt = b + (12 << 20);
+         a.blocks = 0;
+       },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "blocks must be positive (the states ckpt holds), got 0"},
+      {"q NULL", [](A &a, char *) { a.q = nullptr; },
+       KDA2RT_ERROR_INVALID_ARGUMENT, "argument 'q' is NULL"},
+      {"workspace NULL", [](A &a, char *) { a.workspace = nullptr; },
+       KDA2RT_ERROR_INVALID_ARGUMENT, "argument 'workspace' is NULL"},
+      {"misaligned g", [](A &a, char *b) { a.g = b + (3 << 20) + 8; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'g' is not 16-byte aligned (the kernel uses 128-bit "
+       "accesses)"},
+      {"misaligned state_indices",
+       [](A &a, char *b) { a.state_indices = b + (5 << 20) + 4098; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'state_indices' is not 4-byte aligned (int32 elements)"},
+      {"misaligned workspace",
+       [](A &a, char *) {
+         a.workspace = static_cast<char *>(a.workspace) + 512;
+       },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'workspace' is not 1024-byte aligned (the intermediates "
+       "inside it are read with TMA)"},
+      {"workspace too small", [](A &a, char *) { a.workspace_bytes = 314367; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "workspace_bytes = 314367 is too small: n = 2, max_seqlen = 40 and h "
+       "= 1 need 314368 bytes (kda2rt_kda_prefill_workspace_size)"},
+      {"o inside the pool", [](A &a, char *b) { a.o = b + (6 << 20) + 1024; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       nullptr /* arguments 'pool' and 'o' overlap */},
+      {"workspace over q",
+       [](A &a, char *) { a.q = static_cast<char *>(a.workspace) + 4096; },
+       KDA2RT_ERROR_INVALID_ARGUMENT, nullptr},
+      {"ckpt over the workspace",
+       [](A &a, char *b) {
+         a.checkpoint_blocks = b + (5 << 20) + 12288;
+         a.ckpt = static_cast<char *>(a.workspace) + 1024;
+         a.blocks = 1;
+       },
+       KDA2RT_ERROR_INVALID_ARGUMENT, nullptr},
+      {"grid.y over 65535",
+       [](A &a, char *) {
+         a.n = 70000;
+         a.workspace_bytes = SIZE_MAX;
+       },
+       KDA2RT_ERROR_LAUNCH_CONFIG,
+       "kernel 'kda_chunk_prep': grid.y = n(70000) * h(1) = 70000 exceeds "
+       "the CUDA limit of 65535"},
+  };
+  // The overlap cases, by the start of their message.
+  const char *overlaps[] = {"arguments 'pool' and 'o' overlap",
+                            "arguments 'workspace' and 'q' overlap",
+                            "arguments 'workspace' and 'ckpt' overlap"};
+  size_t overlap = 0;
+  char *b = static_cast<char *>(buffer);
+  int64_t before = fakeLaunches();
+  fakeClearEvents();
+  for (const Case &c : cases) {
+    A a = args;
+    c.change(a, b);
+    EXPECT_EQ(
+        kda2rt_kda_prefill_query(prep, scan, out, &a, reason, sizeof(reason)),
+        0)
+        << c.what;
+    EXPECT_EQ(
+        kda2rt_kda_prefill(prep, scan, out, &a, nullptr, err, sizeof(err)),
+        c.code)
+        << c.what;
+    EXPECT_STREQ(reason, err) << c.what;
+    if (c.message)
+      EXPECT_STREQ(err, c.message) << c.what;
+    else
+      EXPECT_EQ(std::string(err).rfind(overlaps[overlap++], 0), 0u)
+          << c.what << ": " << err;
+  }
+  EXPECT_EQ(overlap, 3u);
+  EXPECT_EQ(fakeLaunches(), before); // nothing ran
+  FakeEvent e;
+  EXPECT_FALSE(fakeEvent(0, e)); // and nothing was filled
+  // NULL handles: -1 from the query, the argument named by both.
+  EXPECT_EQ(kda2rt_kda_prefill_query(prep, scan, nullptr, &args, reason,
+                                     sizeof(reason)),
+            -1);
+  EXPECT_STREQ(reason, "kda2rt_kda_prefill_query: out_kernel is NULL");
+  EXPECT_EQ(kda2rt_kda_prefill_query(prep, scan, out, nullptr, reason,
+                                     sizeof(reason)),
+            -1);
+  EXPECT_STREQ(reason, "kda2rt_kda_prefill_query: args is NULL");
+  EXPECT_EQ(
+      kda2rt_kda_prefill(nullptr, scan, out, &args, nullptr, err, sizeof(err)),
+      KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "kda2rt_kda_prefill: prep_kernel is NULL");
+}
+
+TEST(FakeKernel, PrefillRefusesAKernelWithoutARangeOfG) {
+  kda2::fake::PrefillBinding noRange;
+  noRange.range = "";
+  std::string image = kda2::fake::fakeCubin(
+      {{"kda_chunk_prep", kda2::fake::prefillPrepMetadata(noRange)},
+       {"kda_chunk_scan_h", kda2::fake::prefillScanMetadata()},
+       {"kda_chunk_out", kda2::fake::prefillOutMetadata()}});
+  kda2rt_module module = nullptr;
+  kda2rt_kernel k[3] = {};
+  char err[512], reason[512];
+  ASSERT_EQ(kda2rt_module_load_data(0, image.data(), image.size(), &module, err,
+                                    sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  const char *names[] = {"kda_chunk_prep", "kda_chunk_scan_h", "kda_chunk_out"};
+  for (int i = 0; i < 3; ++i)
+    ASSERT_EQ(kda2rt_kernel_get(module, names[i], &k[i], err, sizeof(err)),
+              KDA2RT_OK);
+  kda2rt_kda_prefill_args a = {};
+  a.k_dim = a.v_dim = 128;
+  a.state_layout = "kv";
+  a.gate_lower_bound = -1;
+  const char *want = "kernel 'kda_chunk_prep' does not declare the range of "
+                     "g it is safe for (no 'range g' line in its metadata); "
+                     "rebuild it with a kda2 that records it";
+  EXPECT_EQ(
+      kda2rt_kda_prefill_query(k[0], k[1], k[2], &a, reason, sizeof(reason)),
+      0);
+  EXPECT_STREQ(reason, want);
+  EXPECT_EQ(kda2rt_kda_prefill(k[0], k[1], k[2], &a, nullptr, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, want);
+  kda2rt_module_unload(module, nullptr, 0);
+}

@@ -771,3 +771,185 @@ TEST_F(KdaDecodeSpecCheck, SizesBeyond63BitsAreRefused) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Prefill: the three kernels' kinds and agreement, the workspace layout
+//===----------------------------------------------------------------------===//
+
+namespace {
+using kda2::fake::PrefillBinding;
+
+KernelInfo parsed(const std::string &text) {
+  KernelInfo info;
+  Status s = parseKernelMetadata(text, info);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return info;
+}
+
+/// The message of kdaPrefillWorkspace on three kernels (empty: success).
+std::string prefillKernelsError(const std::string &prep,
+                                const std::string &scan,
+                                const std::string &out) {
+  KernelInfo p = parsed(prep), s = parsed(scan), o = parsed(out);
+  KdaPrefillWorkspace ws;
+  Status st = kdaPrefillWorkspace(p, s, o, 1, 1, 1, ws);
+  return st.ok() ? "" : st.message();
+}
+
+std::string replaced(std::string text, const std::string &from,
+                     const std::string &to) {
+  size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos)
+    text.replace(at, from.size(), to);
+  return text;
+}
+} // namespace
+
+TEST(KdaPrefill, WorkspaceLayout) {
+  using kda2::fake::prefillOutMetadata;
+  using kda2::fake::prefillPrepMetadata;
+  using kda2::fake::prefillScanMetadata;
+  KernelInfo prep = parsed(prefillPrepMetadata()),
+             scan = parsed(prefillScanMetadata()),
+             out = parsed(prefillOutMetadata());
+  using B = KdaPrefillWorkspace;
+  KdaPrefillWorkspace ws;
+  // K = V = 128, C = 32, VB = 8, bf16; n = 1, max_seqlen = 1, h = 1: nc = 1,
+  // ncv = nc * V / VB = 16. Sizes, each buffer at the next multiple of 1024:
+  //   qd, kl, wn [1,1,1,32,128] bf16 = 8192 at 0, 8192, 16384
+  //   tp, pb     [1,1,1,32,32]  bf16 = 2048 at 24576, 26624
+  //   gl         [1,1,1,128]    f32  =  512 at 28672 (end 29184 -> 29696)
+  //   vc         [1,1,16,32,8]  bf16 = 8192 at 29696
+  //   hs         [1,1,1,128,128] bf16 = 32768 at 37888
+  //   us         [1,1,1,32,128] bf16 = 8192 at 70656
+  //   checkpoint_blocks [1,1] i32 = 4 at 78848 (end 78852 -> 79872)
+  ASSERT_TRUE(kdaPrefillWorkspace(prep, scan, out, 1, 1, 1, ws).ok());
+  EXPECT_EQ(ws.chunk, 32);
+  EXPECT_EQ(ws.valueBlock, 8);
+  EXPECT_EQ(ws.nc, 1);
+  EXPECT_EQ(ws.ncv, 16);
+  const uint64_t offsets[] = {0,     8192,  16384, 24576, 26624,
+                              28672, 29696, 37888, 70656, 78848};
+  const uint64_t sizes[] = {8192, 8192, 8192,  2048, 2048,
+                            512,  8192, 32768, 8192, 4};
+  for (int b = 0; b < B::Count; ++b) {
+    EXPECT_EQ(ws.offset[b], offsets[b])
+        << kdaPrefillBufferName(static_cast<B::Buffer>(b));
+    EXPECT_EQ(ws.size[b], sizes[b])
+        << kdaPrefillBufferName(static_cast<B::Buffer>(b));
+  }
+  EXPECT_EQ(ws.bytes, 79872u);
+  // n = 2, max_seqlen = 40 (nc = 2, ncv = 32), h = 1: every buffer is a
+  // multiple of 1024 but the last: qd, kl, wn 32768 each; tp, pb 8192; gl
+  // 2048; vc 32768; hs 131072; us 32768; checkpoint_blocks 16 at 313344,
+  // total 313344 + 16 rounded up = 314368.
+  ASSERT_TRUE(kdaPrefillWorkspace(prep, scan, out, 2, 40, 1, ws).ok());
+  EXPECT_EQ(ws.nc, 2);
+  EXPECT_EQ(ws.ncv, 32);
+  EXPECT_EQ(ws.offset[B::CheckpointBlocks], 313344u);
+  EXPECT_EQ(ws.bytes, 314368u);
+  EXPECT_STREQ(kdaPrefillBufferName(B::VC), "vc");
+
+  auto error = [&](int64_t n, int64_t len, int64_t h) {
+    Status s = kdaPrefillWorkspace(prep, scan, out, n, len, h, ws);
+    return s.ok() ? std::string() : s.message();
+  };
+  EXPECT_EQ(error(0, 1, 1),
+            "n must be positive (the number of sequences), got 0");
+  EXPECT_EQ(error(1, 0, 1),
+            "max_seqlen must be in [1, 2^31 - 1] (the tokens of the longest "
+            "sequence; it sets the chunk count), got 0");
+  EXPECT_EQ(error(1, 1, -2),
+            "h must be positive (the number of heads), got -2");
+  EXPECT_EQ(error(int64_t(1) << 40, 1 << 30, 64),
+            "n = 1099511627776, max_seqlen = 1073741824 and h = 64 make a "
+            "workspace larger than 2^63 bytes");
+}
+
+TEST(KdaPrefill, KernelKindsAndAgreement) {
+  using kda2::fake::prefillOutMetadata;
+  using kda2::fake::prefillPrepMetadata;
+  using kda2::fake::prefillScanMetadata;
+  const std::string prep = prefillPrepMetadata(), scan = prefillScanMetadata(),
+                    out = prefillOutMetadata();
+  EXPECT_EQ(prefillKernelsError(prep, scan, out), "");
+  // Kernels in the wrong roles.
+  EXPECT_EQ(prefillKernelsError(scan, scan, out),
+            "argument 'prep_kernel': kernel 'kda_chunk_scan_h' is not a KDA "
+            "prefill prep kernel (kda_chunk_prep) (no argument 'q')");
+  EXPECT_EQ(prefillKernelsError(prep, out, out),
+            "argument 'scan_kernel': kernel 'kda_chunk_out' is not a KDA "
+            "prefill state scan kernel (kda_chunk_scan_h) (no argument 'vc')");
+  EXPECT_EQ(prefillKernelsError(prep, scan, scan),
+            "argument 'out_kernel': kernel 'kda_chunk_scan_h' is not a KDA "
+            "prefill output kernel (kda_chunk_out) (no argument 'qd')");
+  EXPECT_EQ(prefillKernelsError(prep, scan,
+                                replaced(out, "arg scalar nslots i32",
+                                         "arg scalar nslots f32")),
+            "argument 'out_kernel': kernel 'kda_chunk_out' is not a KDA "
+            "prefill output kernel (kda_chunk_out) (no integer scalar "
+            "argument 'nslots')");
+  // Kernels of other bindings: chunk, value block, head size, types.
+  PrefillBinding c64;
+  c64.c = 64;
+  EXPECT_EQ(prefillKernelsError(prep, prefillScanMetadata(c64), out),
+            "kernel 'kda_chunk_scan_h': argument 'vc' ends in [.., 64, 8], "
+            "expected [.., 32, 8] (C = 32, VB = 8, K = 128, V = 128 of kernel "
+            "'kda_chunk_prep')");
+  PrefillBinding vb16;
+  vb16.vb = 16;
+  EXPECT_EQ(prefillKernelsError(prefillPrepMetadata(vb16), scan, out),
+            "kernel 'kda_chunk_scan_h': argument 'vc' ends in [.., 32, 8], "
+            "expected [.., 32, 16] (C = 32, VB = 16, K = 128, V = 128 of "
+            "kernel 'kda_chunk_prep')");
+  PrefillBinding v64;
+  v64.v = 64;
+  EXPECT_EQ(prefillKernelsError(prep, scan, prefillOutMetadata(v64)),
+            "kernel 'kda_chunk_out': argument 'hs' ends in [.., 128, 64], "
+            "expected [.., 128, 128] (C = 32, VB = 8, K = 128, V = 128 of "
+            "kernel 'kda_chunk_prep')");
+  PrefillBinding f16;
+  f16.in = "f16";
+  EXPECT_EQ(prefillKernelsError(prep, scan, prefillOutMetadata(f16)),
+            "kernel 'kda_chunk_out': argument 'qd' is f16, expected bf16 (the "
+            "input type of kernel 'kda_chunk_prep')");
+  EXPECT_EQ(prefillKernelsError(
+                replaced(prep, "arg ptr gl f32", "arg ptr gl bf16"), scan, out),
+            "kernel 'kda_chunk_prep': argument 'gl' is bf16, expected f32");
+  EXPECT_EQ(prefillKernelsError(prep,
+                                replaced(scan, "arg ptr state_indices i32",
+                                         "arg ptr state_indices i64"),
+                                out),
+            "kernel 'kda_chunk_scan_h': argument 'state_indices' is i64, "
+            "expected i32");
+  EXPECT_EQ(
+      prefillKernelsError(replaced(prep, "arg ptr qd bf16 out 5 n h nc 32 128",
+                                   "arg ptr qd bf16 out 5 n h nc C 128"),
+                          scan, out),
+      "kernel 'kda_chunk_prep': has no static chunk size, value block or "
+      "head dimensions (expected qd [n, h, nc, C, K], vc [n, h, ncv, C, "
+      "VB] with VB dividing V, q [.., K], v [.., V])");
+  // The state: pool inout, ckpt of the pool's type, layout and shape.
+  EXPECT_EQ(prefillKernelsError(
+                prep,
+                replaced(scan, "arg ptr pool f32 inout", "arg ptr pool f32 in"),
+                out),
+            "kernel 'kda_chunk_scan_h': argument 'pool' is declared 'in'; the "
+            "pool is read and written in place (inout)");
+  EXPECT_EQ(
+      prefillKernelsError(
+          prep, replaced(scan, "arg ptr ckpt f32", "arg ptr ckpt bf16"), out),
+      "kernel 'kda_chunk_scan_h': argument 'ckpt' is bf16, expected f32");
+  EXPECT_EQ(prefillKernelsError(
+                prep, replaced(scan, "state ckpt kv", "state ckpt vk"), out),
+            "kernel 'kda_chunk_scan_h': declares state 'pool' kv but 'ckpt' "
+            "vk; the prefill entry point takes one layout for both");
+  EXPECT_EQ(prefillKernelsError(prep,
+                                replaced(scan, "out 4 blocks h 128 128",
+                                         "out 4 blocks h 128 64"),
+                                out),
+            "kernel 'kda_chunk_scan_h': argument 'ckpt' is [blocks, h, 128, "
+            "64] but 'pool' is [slots, h, 128, 128]; checkpoints are states of "
+            "the pool's shape");
+}

@@ -4,6 +4,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -417,4 +418,84 @@ TEST(KernelMetadata, StateLineErrors) {
   EXPECT_EQ(with("state h0 kv\n", "state 0h kv\n"),
             "line 9: bad argument name '0h' (expected "
             "[A-Za-z_$.][A-Za-z0-9_$.]*)");
+}
+
+namespace {
+/// A prep-like kernel with `range` lines (the compiler's form: after the
+/// argument's `arg` line; bounds printed with %g, infinities as -inf/inf).
+const char *kWithRanges = "kda2-kernel-v1\n"            // 1
+                          "name rg\n"                   // 2
+                          "block 32 1 1\n"              // 3
+                          "arg ptr g f32 in 2 tt 128\n" // 4
+                          "range g -5 0\n"              // 5
+                          "arg scalar scale f32\n"      // 6
+                          "arg ptr beta f32 in 1 tt\n"  // 7
+                          "range scale 0 inf\n"         // 8
+                          "arg dim tt\n"                // 9
+                          "end\n";                      // 10
+} // namespace
+
+TEST(KernelMetadata, ParsesRanges) {
+  KernelInfo info;
+  Status s = parseKernelMetadata(kWithRanges, info);
+  ASSERT_TRUE(s.ok()) << s.message();
+  const ArgInfo *g = info.findArg("g");
+  ASSERT_TRUE(g->hasRange);
+  EXPECT_EQ(g->rangeLo, -5);
+  EXPECT_EQ(g->rangeHi, 0);
+  EXPECT_EQ(g->rangeLine, 5u);
+  const ArgInfo *scale = info.findArg("scale");
+  ASSERT_TRUE(scale->hasRange);
+  EXPECT_EQ(scale->rangeLo, 0);
+  EXPECT_TRUE(std::isinf(scale->rangeHi) && scale->rangeHi > 0);
+  EXPECT_FALSE(info.findArg("beta")->hasRange);
+  // Printed after the arguments, in argument order; the text round-trips.
+  std::string text = formatKernelMetadata(info);
+  EXPECT_NE(text.find("range g -5 0\nrange scale 0 inf\nend\n"),
+            std::string::npos)
+      << text;
+  KernelInfo again;
+  ASSERT_TRUE(parseKernelMetadata(text, again).ok());
+  EXPECT_EQ(formatKernelMetadata(again), text);
+  EXPECT_EQ(formatRangeBound(-INFINITY), "-inf");
+  EXPECT_EQ(formatRangeBound(0.25), "0.25");
+  EXPECT_EQ(formatRangeBound(-1e-07), "-1e-07");
+  // %g forms and infinities parse.
+  std::string t = kWithRanges;
+  t.replace(t.find("range g -5 0"), 12, "range g -inf -1e-07");
+  ASSERT_TRUE(parseKernelMetadata(t, info).ok());
+  EXPECT_TRUE(std::isinf(info.findArg("g")->rangeLo));
+  EXPECT_EQ(info.findArg("g")->rangeHi, -1e-07);
+}
+
+TEST(KernelMetadata, RangeLineErrors) {
+  auto with = [](const std::string &to) {
+    std::string text = kWithRanges;
+    const std::string from = "range g -5 0\n";
+    text.replace(text.find(from), from.size(), to);
+    return parseError(text);
+  };
+  EXPECT_EQ(with("range h -5 0\n"),
+            "line 5: 'range' names 'h', which is not an argument");
+  EXPECT_EQ(with("range tt 0 8\n"),
+            "line 5: 'range' names 'tt', which is not a pointer or scalar "
+            "argument (line 9)");
+  EXPECT_EQ(with("range g 0 -5\n"),
+            "line 5: empty range of 'g': lower bound 0 > upper bound -5");
+  EXPECT_EQ(with("range g -5 0\nrange g -4 0\n"),
+            "line 6: duplicate 'range' line for 'g' (first on line 5)");
+  EXPECT_EQ(with("range g -5\n"), "line 5: 'range' takes 3 field(s), got 2");
+  EXPECT_EQ(with("range g -5 0 1\n"),
+            "line 5: 'range' takes 3 field(s), got 4");
+  EXPECT_EQ(with("range g x 0\n"),
+            "line 5: bad lower bound 'x' in 'range' (expected a number, -inf "
+            "or inf)");
+  EXPECT_EQ(with("range g -5 nan\n"),
+            "line 5: bad upper bound 'nan' in 'range' (expected a number, "
+            "-inf or inf)");
+  EXPECT_EQ(with("range g -5 0x\n"),
+            "line 5: bad upper bound '0x' in 'range' (expected a number, -inf "
+            "or inf)");
+  EXPECT_EQ(with("range 0g -5 0\n"), "line 5: bad argument name '0g' (expected "
+                                     "[A-Za-z_$.][A-Za-z0-9_$.]*)");
 }

@@ -170,6 +170,118 @@ KDA2RT_API Status launchKdaDecodeSpec(const Kernel &kernel,
                                       const KdaDecodeSpecArgs &args,
                                       CUstream stream);
 
+/// Arguments of one chunked prefill call through the indexed state pool:
+/// kda_chunk_prep (templates/kda_chunk_split.tirx), kda_chunk_scan_h and
+/// kda_chunk_out (templates/kda_chunk_h.tirx) on one stream, their
+/// intermediates in a caller-owned workspace (kdaPrefillWorkspace). Packed
+/// batch: q, k, g [total_tokens, h, K]; v, o [total_tokens, h, V]; beta
+/// [total_tokens, h]; cu_seqlens [n + 1], state_indices [n],
+/// has_initial_state [n] int32 (device only); checkpoint_blocks [n, nc]
+/// int32 or null (no checkpoints; then ckpt must be null too), nc =
+/// ceil(max_seqlen / C); pool [slots, h, K, V] ("kv") or [slots, h, V, K]
+/// ("vk") of stateDtype, in place; ckpt [blocks, h, ..] likewise.
+/// docs/Runtime.md ("Prefill") has the full contract.
+struct KdaPrefillArgs {
+  const void *q = nullptr, *k = nullptr, *v = nullptr, *g = nullptr;
+  const void *beta = nullptr;
+  const void *cuSeqlens = nullptr, *stateIndices = nullptr;
+  const void *hasInitialState = nullptr, *checkpointBlocks = nullptr;
+  void *pool = nullptr;
+  void *ckpt = nullptr;
+  void *o = nullptr;
+  /// At least kdaPrefillWorkspace(...).bytes, kKdaPrefillAlignment-aligned.
+  void *workspace = nullptr;
+  uint64_t workspaceBytes = 0;
+  int64_t n = 0, totalTokens = 0, maxSeqlen = 0, h = 0, kDim = 0, vDim = 0,
+          slots = 0, blocks = 0;
+  /// Attention scale; 0 selects K^-1/2.
+  double scale = 0;
+  /// Element type of q, k, v and o ("bf16" or "f16"; null: "bf16").
+  const char *dtype = nullptr;
+  /// Element type of pool and ckpt ("f32" or "bf16"; null: "f32").
+  const char *stateDtype = nullptr;
+  /// Required: "kv" or "vk", the layout of the scan kernel's `state` lines.
+  const char *stateLayout = nullptr;
+  /// The lowest per-step log decay the caller's gate can produce (e.g. -5
+  /// for a gate bounded at -5, -inf for the softplus family); it must be
+  /// within the `range g` the prep kernel declares.
+  double gateLowerBound = 0;
+};
+
+/// Alignment of the workspace and of each intermediate inside it.
+inline constexpr uint64_t kKdaPrefillAlignment = 1024;
+
+/// Where the intermediates of one prefill call lie in its workspace (byte
+/// offsets, each a multiple of kKdaPrefillAlignment, in this order) and the
+/// sizes they follow from.
+struct KdaPrefillWorkspace {
+  enum Buffer { QD, KL, WN, TP, PB, GL, VC, HS, US, CheckpointBlocks, Count };
+  /// The chunk size C, the value-column block VB (from the prep kernel's
+  /// metadata), the chunks nc = ceil(max_seqlen / C) and ncv = nc * V / VB.
+  int64_t chunk = 0, valueBlock = 0, nc = 0, ncv = 0;
+  uint64_t offset[Count] = {}, size[Count] = {};
+  /// Total bytes (the end of the last buffer, rounded up to the alignment).
+  uint64_t bytes = 0;
+};
+
+/// Names of the workspace buffers, in KdaPrefillWorkspace::Buffer order.
+KDA2RT_API const char *kdaPrefillBufferName(KdaPrefillWorkspace::Buffer b);
+
+/// Checks that prep, scan and out are the three prefill kernels and agree
+/// with each other (C, VB, K, V, element types, state type and layout),
+/// then lays out the workspace of a call with n sequences, the longest
+/// max_seqlen tokens long, and h heads.
+KDA2RT_API Status kdaPrefillWorkspace(const KernelInfo &prep,
+                                      const KernelInfo &scan,
+                                      const KernelInfo &out, int64_t n,
+                                      int64_t maxSeqlen, int64_t h,
+                                      KdaPrefillWorkspace &ws);
+
+/// Checks a prefill call against the three kernels without touching the
+/// GPU: the kernels (kinds, agreement), the gate bound against the prep
+/// kernel's `range g`, head dimensions, dtypes, state layout, sizes, scale,
+/// NULL and misaligned operands, the workspace's size and alignment, and
+/// overlaps of the written operands (pool, ckpt, o, workspace) with any
+/// other operand.
+KDA2RT_API Status checkKdaPrefill(const KernelInfo &prep,
+                                  const KernelInfo &scan, const KernelInfo &out,
+                                  const KdaPrefillArgs &args);
+
+/// The kernel arguments of the three launches of a checked call, and
+/// whether the call fills the checkpoint table (checkpoint_blocks null:
+/// `fillCount` int32 words of -1 at `fillAddress`, before the scan).
+struct KdaPrefillLaunch {
+  LaunchArgs prep, scan, out;
+  CUdeviceptr fillAddress = 0;
+  size_t fillCount = 0;
+};
+
+/// Checks `args` (checkKdaPrefill) and builds the three launches.
+KDA2RT_API Status kdaPrefillLaunchArgs(const KernelInfo &prep,
+                                       const KernelInfo &scan,
+                                       const KernelInfo &out,
+                                       const KdaPrefillArgs &args,
+                                       KdaPrefillLaunch &launch);
+
+/// Everything a prefill call checks before the driver (what
+/// kda2rt_kda_prefill_query answers): the arguments (kdaPrefillLaunchArgs),
+/// the three launch configurations (grids over the CUDA limits), and, when
+/// the call fills the checkpoint table, that the driver has
+/// cuMemsetD32Async. `launch` receives the launches.
+KDA2RT_API Status prepareKdaPrefill(const Kernel &prep, const Kernel &scan,
+                                    const Kernel &out,
+                                    const KdaPrefillArgs &args,
+                                    KdaPrefillLaunch &launch);
+
+/// Checks and runs a prefill call on `stream`: the -1 fill of the
+/// checkpoint table when checkpoint_blocks is null (cuMemsetD32Async), then
+/// prep, scan, out (Kernel::launch: the kernels use tensor maps, which the
+/// prepared launches do not pass). Asynchronous: no host synchronisation,
+/// no device allocation, cu_seqlens never read on the host.
+KDA2RT_API Status launchKdaPrefill(const Kernel &prep, const Kernel &scan,
+                                   const Kernel &out,
+                                   const KdaPrefillArgs &args, CUstream stream);
+
 /// The parameter packing of a prepared launch, shared by the typed plans
 /// below. create() maps every kernel parameter, grid term and `variant`
 /// dimension of the metadata to one of the entry point's named values (its

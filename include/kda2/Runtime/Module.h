@@ -88,9 +88,14 @@ struct KDA2RT_API ArgInfo {
   /// Ptr: the layout of the recurrent state it holds (a `state` line), or
   /// None when it is not declared as a state.
   StateOrder stateLayout = StateOrder::None;
-  /// 1-based metadata line of this argument, and of its `state` line (0:
-  /// none).
-  size_t line = 0, stateLine = 0;
+  /// Ptr or Scalar: the value range the kernel was compiled to be safe for
+  /// (a `range <arg> <lo> <hi>` line; bounds may be -inf / inf). Without
+  /// one, hasRange is false and nothing is declared.
+  bool hasRange = false;
+  double rangeLo = 0, rangeHi = 0;
+  /// 1-based metadata line of this argument, of its `state` line and of its
+  /// `range` line (0: none).
+  size_t line = 0, stateLine = 0, rangeLine = 0;
 };
 
 /// One `counter` line (one 8-byte slot of the counters buffer).
@@ -135,6 +140,8 @@ struct KDA2RT_API KernelInfo {
 KDA2RT_API Status parseKernelMetadata(std::string_view text, KernelInfo &out);
 /// Prints `info` in the metadata format (parseKernelMetadata round-trips it).
 KDA2RT_API std::string formatKernelMetadata(const KernelInfo &info);
+/// A bound of a `range` line as the metadata prints it: %g, and -inf / inf.
+KDA2RT_API std::string formatRangeBound(double value);
 
 /// Kernel arguments given by name.
 class KDA2RT_API LaunchArgs {
@@ -281,6 +288,14 @@ public:
   /// hot path of prepared launches (KdaDecodePlan).
   Status launchPrepared(CUfunction func, const unsigned grid[3],
                         void **params, CUstream stream) const;
+
+  /// Whether the driver can fill memory on a stream (cuMemsetD32Async).
+  bool canFillAsync() const;
+  /// Fills `count` 32-bit words at `dst` with `value` on `stream`
+  /// (cuMemsetD32Async: asynchronous and graph-capturable) in this
+  /// kernel's context. Error (ErrorCode::Cuda) when the driver lacks it.
+  Status fillAsync(CUdeviceptr dst, uint32_t value, size_t count,
+                   CUstream stream) const;
 
 private:
   friend class Module;

@@ -279,6 +279,79 @@ kda2rt_kda_decode_spec_query(kda2rt_kernel kernel,
                              const kda2rt_kda_decode_spec_args *args,
                              char *reason, size_t reasonlen) KDA2RT_NOEXCEPT;
 
+/* Chunked prefill through the indexed state pool (docs/Runtime.md,
+ * "Prefill"): three kernels on one stream, kda_chunk_prep (module of
+ * templates/kda_chunk_split.tirx), kda_chunk_scan_h and kda_chunk_out
+ * (templates/kda_chunk_h.tirx), their intermediates in a caller-owned
+ * workspace of kda2rt_kda_prefill_workspace_size bytes (1024-byte aligned).
+ * Sequence i owns tokens cu_seqlens[i] .. cu_seqlens[i+1] - 1 and slot
+ * state_indices[i] as in kda2rt_kda_decode_pool; nc = ceil(max_seqlen / C)
+ * chunks cover the longest sequence. checkpoint_blocks[i, j] names the
+ * block of ckpt that receives the state at the end of chunk j (outside
+ * [0, blocks): none); NULL for no checkpoints (then ckpt is NULL too and
+ * the call fills a table of -1 in the workspace). No host synchronisation,
+ * no device allocation, cu_seqlens never read on the host: the call can be
+ * captured in a CUDA graph. */
+typedef struct kda2rt_kda_prefill_args {
+  const void *q;             /* in  [total_tokens, h, k_dim] dtype */
+  const void *k;             /* in  [total_tokens, h, k_dim] dtype */
+  const void *v;             /* in  [total_tokens, h, v_dim] dtype */
+  const void *g;             /* in  [total_tokens, h, k_dim] fp32 log decay */
+  const void *beta;          /* in  [total_tokens, h] fp32 */
+  const void *cu_seqlens;    /* in  [n + 1] int32 (device only) */
+  const void *state_indices; /* in  [n] int32 pool slot per sequence */
+  const void *has_initial_state; /* in  [n] int32, 0: start from zeros */
+  const void *checkpoint_blocks; /* in  [n, nc] int32 ckpt block per chunk,
+                                    or NULL: no checkpoints */
+  void *pool;                    /* inout [slots, h, k_dim, v_dim] ("kv") or
+                                    [slots, h, v_dim, k_dim] ("vk") of
+                                    state_dtype */
+  void *ckpt;                    /* out [blocks, h, ..] like the pool; NULL
+                                    iff checkpoint_blocks is NULL */
+  void *o;                       /* out [total_tokens, h, v_dim] dtype */
+  void *workspace;               /* scratch, 1024-byte aligned */
+  size_t workspace_bytes;        /* >= kda2rt_kda_prefill_workspace_size */
+  int64_t n, total_tokens, max_seqlen, h, k_dim, v_dim, slots, blocks;
+  double scale;             /* 0: k_dim^-1/2 */
+  const char *dtype;        /* q, k, v, o: "bf16" (NULL) or "f16" */
+  const char *state_dtype;  /* pool, ckpt: "f32" (NULL) or "bf16" */
+  const char *state_layout; /* "kv" or "vk" (required) */
+  double gate_lower_bound;  /* lowest per-step log decay of the gate
+                               (-inf: unbounded); must be within the
+                               prep kernel's `range g` */
+} kda2rt_kda_prefill_args;
+
+/* Bytes of the workspace of a prefill call with n_max sequences, the
+ * longest max_seqlen tokens long, and h heads (every intermediate 1024-byte
+ * aligned inside it; docs/Runtime.md gives the layout). Checks the three
+ * kernels as the call does. */
+KDA2RT_API int kda2rt_kda_prefill_workspace_size(
+    kda2rt_kernel prep_kernel, kda2rt_kernel scan_kernel,
+    kda2rt_kernel out_kernel, int64_t n_max, int64_t max_seqlen, int64_t h,
+    size_t *bytes, char *err, size_t errlen) KDA2RT_NOEXCEPT;
+
+/* Checks the call (kda2rt_kda_prefill_query's questions) and runs it on
+ * `stream`: the -1 fill of the checkpoint table (cuMemsetD32Async) when
+ * checkpoint_blocks is NULL, then prep, scan, out (asynchronous). */
+KDA2RT_API int kda2rt_kda_prefill(kda2rt_kernel prep_kernel,
+                                  kda2rt_kernel scan_kernel,
+                                  kda2rt_kernel out_kernel,
+                                  const kda2rt_kda_prefill_args *args,
+                                  void *stream, char *err,
+                                  size_t errlen) KDA2RT_NOEXCEPT;
+
+/* Whether kda2rt_kda_prefill would accept the call, without touching the
+ * GPU: 1 (`reason` ""), 0 with the reason (the kernels' kinds and
+ * agreement, the gate bound, head dimensions, dtypes, state layout, sizes,
+ * scale, NULL or misaligned operands, the workspace's size, overlaps, the
+ * grids over the CUDA limits), -1 when a kernel or args is NULL. */
+KDA2RT_API int kda2rt_kda_prefill_query(kda2rt_kernel prep_kernel,
+                                        kda2rt_kernel scan_kernel,
+                                        kda2rt_kernel out_kernel,
+                                        const kda2rt_kda_prefill_args *args,
+                                        char *reason,
+                                        size_t reasonlen) KDA2RT_NOEXCEPT;
+
 /* Minimal memory helpers for programs without another CUDA library. */
 KDA2RT_API int kda2rt_mem_alloc(int device, size_t bytes, void **out,
                                 char *err, size_t errlen) KDA2RT_NOEXCEPT;

@@ -46,8 +46,11 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <cmath>
 
 #include <numeric>
 
@@ -865,6 +868,15 @@ LogicalResult KernelLowering::chooseSharedPadding() {
 // Metadata
 //===----------------------------------------------------------------------===//
 
+/// A range end for the metadata: %g, infinities as inf / -inf.
+static std::string formatBound(double x) {
+  if (std::isinf(x))
+    return x < 0 ? "-inf" : "inf";
+  std::string s;
+  llvm::raw_string_ostream(s) << llvm::format("%g", x);
+  return s;
+}
+
 std::string KernelLowering::buildMetadata() {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -902,6 +914,12 @@ std::string KernelLowering::buildMetadata() {
               i, KDA2Dialect::getStateAttrName()))
         os << "state " << argName << " "
            << stringifyStateLayout(state.getValue()) << "\n";
+      // A declared value range (the caller's promise the kernel's numerics
+      // rely on), for the runtime to hold calls to it.
+      if (auto range = kernel.getArgAttrOfType<DenseF64ArrayAttr>(
+              i, KDA2Dialect::getRangeAttrName()))
+        os << "range " << argName << " " << formatBound(range[0]) << " "
+           << formatBound(range[1]) << "\n";
       if (auto it = argPadding.find(i); it != argPadding.end()) {
         SmallVector<std::pair<StringRef, int64_t>> pads;
         for (const auto &entry : it->second)
