@@ -404,6 +404,26 @@ Status poolBytes(int64_t slots, int64_t h, int64_t k, int64_t v, DType st,
   return Status::success();
 }
 
+/// The byte extents of a packed batch's operands, in the pool entry
+/// points' order: q, k, v, g, beta, cu_seqlens, state_indices,
+/// has_initial_state, (pool: poolBytes), o.
+Status packedBatchBytes(int64_t n, int64_t tt, int64_t h, int64_t k,
+                        int64_t v, size_t in, Operand *ops) {
+  if (!(byteCount({tt, h, k}, in, ops[0].bytes) &&
+        byteCount({tt, h, k}, in, ops[1].bytes) &&
+        byteCount({tt, h, v}, in, ops[2].bytes) &&
+        byteCount({tt, h, k}, 4, ops[3].bytes) &&
+        byteCount({tt, h}, 4, ops[4].bytes) &&
+        byteCount({n + 1}, 4, ops[5].bytes) &&
+        byteCount({n}, 4, ops[6].bytes) &&
+        byteCount({n}, 4, ops[7].bytes) &&
+        byteCount({tt, h, v}, in, ops[9].bytes)))
+    return invalid("total_tokens = " + std::to_string(tt) +
+                   " and h = " + std::to_string(h) +
+                   " make an operand larger than 2^63 bytes");
+  return Status::success();
+}
+
 Status checkPoolValues(const KdaKernelFacts &f, const KdaDecodePoolArgs &a) {
   DType st;
   KDA2RT_TRY(checkPoolState(f, a.kDim, a.vDim, a.dtype, a.stateDtype,
@@ -431,19 +451,8 @@ Status checkPoolValues(const KdaKernelFacts &f, const KdaDecodePoolArgs &a) {
   KDA2RT_TRY(checkPointers(ops, 10));
   // Byte extents: the written operands (pool, o) must not overlap anything.
   size_t in = dtypeSize(f.io[0]);
-  int64_t tt = a.totalTokens, h = a.h, k = a.kDim, v = a.vDim;
-  if (!(byteCount({tt, h, k}, in, ops[0].bytes) &&
-        byteCount({tt, h, k}, in, ops[1].bytes) &&
-        byteCount({tt, h, v}, in, ops[2].bytes) &&
-        byteCount({tt, h, k}, 4, ops[3].bytes) &&
-        byteCount({tt, h}, 4, ops[4].bytes) &&
-        byteCount({a.n + 1}, 4, ops[5].bytes) &&
-        byteCount({a.n}, 4, ops[6].bytes) &&
-        byteCount({a.n}, 4, ops[7].bytes) &&
-        byteCount({tt, h, v}, in, ops[9].bytes)))
-    return invalid("total_tokens = " + std::to_string(tt) +
-                   " and h = " + std::to_string(h) +
-                   " make an operand larger than 2^63 bytes");
+  int64_t h = a.h, k = a.kDim, v = a.vDim;
+  KDA2RT_TRY(packedBatchBytes(a.n, a.totalTokens, h, k, v, in, ops));
   KDA2RT_TRY(poolBytes(a.slots, h, k, v, st, ops[8]));
   return checkOverlaps(ops, 10, ops[8], ops[9]);
 }
@@ -1278,19 +1287,8 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
                    std::to_string(ws.bytes) +
                    " bytes (kda2rt_kda_prefill_workspace_size)");
   size_t in = dtypeSize(f.in);
-  int64_t tt = a.totalTokens, h = a.h, k = a.kDim, v = a.vDim;
-  if (!(byteCount({tt, h, k}, in, ops[0].bytes) &&
-        byteCount({tt, h, k}, in, ops[1].bytes) &&
-        byteCount({tt, h, v}, in, ops[2].bytes) &&
-        byteCount({tt, h, k}, 4, ops[3].bytes) &&
-        byteCount({tt, h}, 4, ops[4].bytes) &&
-        byteCount({a.n + 1}, 4, ops[5].bytes) &&
-        byteCount({a.n}, 4, ops[6].bytes) &&
-        byteCount({a.n}, 4, ops[7].bytes) &&
-        byteCount({tt, h, v}, in, ops[9].bytes)))
-    return invalid("total_tokens = " + std::to_string(tt) +
-                   " and h = " + std::to_string(h) +
-                   " make an operand larger than 2^63 bytes");
+  int64_t h = a.h, k = a.kDim, v = a.vDim;
+  KDA2RT_TRY(packedBatchBytes(a.n, a.totalTokens, h, k, v, in, ops));
   KDA2RT_TRY(poolBytes(a.slots, h, k, v, st, ops[8]));
   // The workspace: the bytes the call writes (the layout's), not all of
   // workspace_bytes.
