@@ -315,6 +315,21 @@ def prefill_case(rt, kernels, st, ss, lengths, slots, H, results, seed=3, K=128,
                err_ckpt=ck.get("err_state", float("nan")),
                ckpt_untouched_bitwise=ck["untouched_bitwise"])
     final_pool = pool.clone()
+    # The typed C ABI (kda2rt_kda_prefill, its intermediates in one workspace):
+    # bitwise the same pool, checkpoints and outputs as the three launches.
+    ws_bytes = rt.prefill_workspace_size(prep, scan, out, N, T, H)
+    ws_raw = torch.empty(ws_bytes + 1024, dtype=torch.uint8, device="cuda")
+    ws_addr = (ws_raw.data_ptr() + 1023) // 1024 * 1024
+    pool2, ckpt2 = pool_before.clone(), ckpt_before.clone()
+    o2 = torch.full_like(o, float("nan"))
+    rt.kda_prefill(prep, scan, out, q, k, v, g, beta, cu_d, idx_d, hi_d, pool2, o2, ws_addr,
+                   T, scale, torch.cuda.current_stream().cuda_stream, checkpoint_blocks=cb_d,
+                   ckpt=ckpt2, state_dtype=st, state_layout=ss, gate_lower_bound=-5.0,
+                   workspace_bytes=ws_bytes)
+    torch.cuda.synchronize()
+    same = lambda a, b: torch.equal(a.view(torch.uint8), b.view(torch.uint8))  # noqa: E731
+    row["c_abi_identical"] = bool(same(pool2, pool) and same(ckpt2, ckpt) and
+                                  torch.equal(o2.view(torch.int16), o.view(torch.int16)))
     row["us"] = graph_time_us(lambda: [launch() for launch in launches], replays=10)
     results.append(row)
     print(json.dumps(row), flush=True)
