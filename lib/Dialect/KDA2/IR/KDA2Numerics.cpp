@@ -86,10 +86,6 @@ Interval mul(const Interval &a, const Interval &b) {
                       a.known && b.known);
 }
 
-Interval scaleBy(const Interval &a, double n) {
-  return mul(a, Interval::of(n, n));
-}
-
 /// A number for a message, four significant digits.
 std::string fmt(double x) {
   std::string s;
