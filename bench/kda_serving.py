@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import sys
+import traceback
 
 import torch
 
@@ -53,7 +54,8 @@ def make_pool(slots, H, K, V, st, ss, seed):
     return from_kmajor(master, ss, TORCH_STATE[st])
 
 
-def pool_case(rt, kernels, K, V, st, ss, lengths, slots, H, fla_fwd, results, seed=0):
+def pool_case(rt, kernels, K, V, st, ss, lengths, slots, H, fla_fwd, results, seed=0,
+              pad_p=0.15):
     """kda_decode_pool on a packed batch: per sequence a slot (some padding:
     -1 or >= slots), has_initial_state random."""
     suffix = f"k{K}" + (f"v{V}" if V != K else "") + f"_{st}_{ss}"
@@ -64,7 +66,7 @@ def pool_case(rt, kernels, K, V, st, ss, lengths, slots, H, fla_fwd, results, se
     cu = torch.tensor([0] + torch.tensor(lengths).cumsum(0).tolist(), dtype=torch.int32)
     perm = torch.randperm(slots, generator=gen)
     idx = perm[:N].clone().to(torch.int32)
-    pads = torch.rand(N, generator=gen) < 0.15
+    pads = torch.rand(N, generator=gen) < pad_p
     idx[pads] = torch.where(torch.rand(int(pads.sum()), generator=gen) < 0.5,
                             torch.tensor(-1), torch.tensor(slots + 3)).to(torch.int32)
     has_init = (torch.rand(N, generator=gen) < 0.7).to(torch.int32)
@@ -115,7 +117,8 @@ def pool_case(rt, kernels, K, V, st, ss, lengths, slots, H, fla_fwd, results, se
                                state_dtype=st, state_layout=other)
         row["wrong_layout_refused"] = False
     except kda2rt.Error as e:
-        row["wrong_layout_refused"] = "layout" in str(e)
+        row["wrong_layout_refused"] = "stores its state" in str(e)
+        row["wrong_layout_message"] = str(e)
     # Timing: the pool evolves over replays, which does not change the work.
     nbytes = 2 * N * H * K * V * pool.element_size() + T * H * (2 * K * 2 + K * 4 + 4 + 2 * V * 2)
     row["us"] = graph_time_us(launch)
@@ -148,7 +151,8 @@ def check_pool(pool, before, expected, written, o, o_ref, padding_rows, ss):
     return row
 
 
-def spec_case(rt, kernels, K, V, st, ss, N, t, slots, H, fla_fwd, results, seed=1):
+def spec_case(rt, kernels, K, V, st, ss, N, t, slots, H, fla_fwd, results, seed=1,
+              pad_p=0.1):
     """kda_decode_spec: t tokens per sequence, a slot per token (some -1),
     num_accepted in 0..t, some padding sequences."""
     suffix = f"k{K}" + (f"v{V}" if V != K else "") + f"_{st}_{ss}"
@@ -157,7 +161,7 @@ def spec_case(rt, kernels, K, V, st, ss, N, t, slots, H, fla_fwd, results, seed=
     gen = torch.Generator().manual_seed(seed)
     idx = torch.randperm(slots, generator=gen)[:N * t].view(N, t).to(torch.int32)
     idx[torch.rand(N, t, generator=gen) < 0.2] = -1
-    pads = torch.rand(N, generator=gen) < 0.1
+    pads = torch.rand(N, generator=gen) < pad_p
     idx[pads] = -1
     acc = torch.randint(0, t + 1, (N,), generator=gen, dtype=torch.int32)
     q, k, v, g, beta, _ = kda_inputs(N, t, H, K, V, seed=seed + 7)
@@ -251,6 +255,8 @@ def prefill_case(rt, kernels, st, ss, lengths, slots, H, results, seed=3, K=128,
     cu = torch.tensor([0] + torch.tensor(lengths).cumsum(0).tolist(), dtype=torch.int32)
     idx = torch.randperm(slots, generator=gen)[:N].to(torch.int32)
     pads = torch.rand(N, generator=gen) < pads_p
+    if pads_p > 0 and not pads.any():
+        pads[1] = True  # at least one padding sequence
     idx[pads] = -1
     has_init = (torch.rand(N, generator=gen) < 0.7).to(torch.int32)
     blocks = N * nc + 4
@@ -371,12 +377,14 @@ def prefill_then_decode(rt, kernels, results, steps=3, H=4, K=128, V=64):
                             torch.cuda.current_stream().cuda_stream, state_layout="vk")
         row["vk_refused"] = False
     except kda2rt.Error as e:
-        row["vk_refused"] = "layout" in str(e)
+        row["vk_refused"] = "stores its state" in str(e)
+        row["vk_message"] = str(e)
     results.append(row)
     print(json.dumps(row), flush=True)
 
 
-def serve_case(rt, kernels, gf, lengths, hqk, hv, slots, fla_fwd, results, seed=5):
+def serve_case(rt, kernels, gf, lengths, hqk, hv, slots, fla_fwd, results, seed=5,
+               pad_p=0.1):
     """kda_decode_serve: GVA (hv value heads over hqk q/k heads), the gate of
     family gf in the kernel (0: given, 1: bounded sigmoid, 2: softplus), beta
     logits and q/k L2 norm in the kernel when gf > 0; padding slots."""
@@ -387,7 +395,7 @@ def serve_case(rt, kernels, gf, lengths, hqk, hv, slots, fla_fwd, results, seed=
     N, T = len(lengths), sum(lengths)
     cu = torch.tensor([0] + torch.tensor(lengths).cumsum(0).tolist(), dtype=torch.int32)
     idx = torch.randperm(slots, generator=gen)[:N].to(torch.int32)
-    pads = torch.rand(N, generator=gen) < 0.1
+    pads = torch.rand(N, generator=gen) < pad_p
     idx[pads] = -1
     has_init = (torch.rand(N, generator=gen) < 0.8).to(torch.int32)
     dgen = torch.Generator(device="cuda").manual_seed(seed)
@@ -501,6 +509,15 @@ def bf16_state_cost(rt, kernels, H, steps, results):
     print(json.dumps(row), flush=True)
 
 
+def guarded(results, fn, *args, **kwargs):
+    """Runs one case; a failure is printed and recorded, and the next case runs."""
+    try:
+        fn(*args, **kwargs)
+    except Exception:  # noqa: BLE001 - report and go on
+        traceback.print_exc()
+        results.append({"kernel": fn.__name__, "error": traceback.format_exc(limit=4)})
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kernels", required=True)
@@ -513,28 +530,32 @@ def main():
         from fla.ops.kda.fused_recurrent import fused_recurrent_kda_fwd as fla_fwd
     results = []
     mixed = [1, 7, 0, 1, 33, 1, 1, 2, 64, 1] * 3  # decode, chunks, an empty one
+    kernels = args.kernels
     for st in ("f32", "bf16"):
         for ss in ("kv", "vk"):
-            pool_case(rt, args.kernels, 128, 128, st, ss, mixed, 96, 8, fla_fwd, results)
-            spec_case(rt, args.kernels, 128, 128, st, ss, 24, 4, 160, 8, fla_fwd, results)
-    pool_case(rt, args.kernels, 128, 64, "f32", "vk", mixed, 96, 8, None, results)
+            guarded(results, pool_case, rt, kernels, 128, 128, st, ss, mixed, 96, 8, fla_fwd,
+                    results)
+            guarded(results, spec_case, rt, kernels, 128, 128, st, ss, 24, 4, 160, 8, fla_fwd,
+                    results)
+    guarded(results, pool_case, rt, kernels, 128, 64, "f32", "vk", mixed, 96, 8, None, results)
     prefill_lengths = [100, 32, 1, 0, 64, 257, 31, 33] * 2  # < C, = C, 1, 0, > C
-    prefill_case(rt, args.kernels, "f32", "kv", prefill_lengths, 40, 8, results)
-    prefill_case(rt, args.kernels, "bf16", "vk", prefill_lengths, 40, 8, results)
-    prefill_then_decode(rt, args.kernels, results)
-    spec_case(rt, args.kernels, 128, 64, "f32", "kv", 24, 4, 160, 8, None, results)
+    guarded(results, prefill_case, rt, kernels, "f32", "kv", prefill_lengths, 40, 8, results)
+    guarded(results, prefill_case, rt, kernels, "bf16", "vk", prefill_lengths, 40, 8, results)
+    guarded(results, prefill_then_decode, rt, kernels, results)
+    guarded(results, spec_case, rt, kernels, 128, 64, "f32", "kv", 24, 4, 160, 8, None, results)
     # Speed at serving shapes: every slot valid, so that FLA can run too.
     for n in (64, 256):
         for st in ("f32", "bf16"):
-            pool_case(rt, args.kernels, 128, 128, st, "kv", [1] * n, 2 * n, 32,
-                      fla_fwd, results, seed=100 + n)
+            guarded(results, pool_case, rt, kernels, 128, 128, st, "kv", [1] * n, 2 * n, 32,
+                    fla_fwd, results, seed=100 + n, pad_p=0.0)
     for t in (2, 4, 8):
-        spec_case(rt, args.kernels, 128, 128, "f32", "kv", 64, t, 64 * t + 8, 32, fla_fwd,
-                  results, seed=200 + t)
+        guarded(results, spec_case, rt, kernels, 128, 128, "f32", "kv", 64, t, 64 * t + 8, 32,
+                fla_fwd, results, seed=200 + t, pad_p=0.0)
     for gf in (0, 1, 2):
-        serve_case(rt, args.kernels, gf, mixed, 8, 16, 96, None, results)
-        serve_case(rt, args.kernels, gf, [1] * 256, 16, 32, 300, fla_fwd, results, seed=9)
-    bf16_state_cost(rt, args.kernels, 8, 64, results)
+        guarded(results, serve_case, rt, kernels, gf, mixed, 8, 16, 96, None, results)
+        guarded(results, serve_case, rt, kernels, gf, [1] * 256, 16, 32, 300, fla_fwd, results,
+                seed=9, pad_p=0.0)
+    guarded(results, bf16_state_cost, rt, kernels, 8, 64, results)
 
     print("\n| kernel | state | N | T | H | K | V | pad | err o | err state | untouched "
           "| pad rows 0 | C ABI = launch | wrong layout refused | kda2 us | fla us | kda2/fla |")

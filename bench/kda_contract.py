@@ -1,0 +1,436 @@
+"""The serving contract's GPU-only points (docs/Runtime.md): CUDA-graph replay
+with different lengths (point 7), batch-packing determinism and prefill versus
+prefill + decode (point 10), and one sequence past 2^31 elements (point 8).
+
+  python3 bench/kda_contract.py --kernels build/kernels [--only graph,determinism,long]
+
+Every call goes through the typed C ABI (kda2rt_kda_prefill,
+kda2rt_kda_decode_pool, kda2rt_kda_decode_spec); outputs are poisoned with
+NaN before each run and checked against a float64 recurrence on random
+inputs. Prints one JSON line per check; writes $OUT/kda_contract.json.
+"""
+import argparse
+import json
+import os
+import sys
+import traceback
+
+import torch
+
+sys.path.insert(0, os.path.dirname(__file__))
+import kda2rt  # noqa: E402
+from kda_decode import kda_inputs, rel_err  # noqa: E402
+from kda_serving import make_pool, step, to_kmajor  # noqa: E402
+
+C = 32  # the prefill kernels' chunk (kda_chunk_split / kda_chunk_h, C = 32, VB = 8)
+GATE_LOWER_BOUND = -5.0  # kda_inputs' gate: 0.1 * logsigmoid(randn), far above -5
+
+
+def stream():
+    return torch.cuda.current_stream().cuda_stream
+
+
+def bitwise(a, b):
+    return bool(torch.equal(a.contiguous().view(torch.uint8), b.contiguous().view(torch.uint8)))
+
+
+def nan(*shape, dtype=torch.bfloat16):
+    return torch.full(shape, float("nan"), dtype=dtype, device="cuda")
+
+
+class Prefill:
+    """kda2rt_kda_prefill with its three kernels and a workspace for up to n
+    sequences of up to max_seqlen tokens over h heads."""
+
+    def __init__(self, rt, kernels, n, max_seqlen, h, K=128, V=128, st="f32", ss="kv"):
+        kv = f"k{K}" + (f"v{V}" if V != K else "")
+        self.rt, self.st, self.ss, self.max_seqlen = rt, st, ss, max_seqlen
+        self.prep = rt.kernel(rt.load(os.path.join(
+            kernels, f"kda_chunk_split_c32_vb8_{kv}.sm_90a.cubin")), "kda_chunk_prep")
+        name = f"kda_chunk_h_c32_vb8_{kv}" + ("" if (st, ss) == ("f32", "kv") else f"_{st}_{ss}")
+        mod = rt.load(os.path.join(kernels, name + ".sm_90a.cubin"))
+        self.scan = rt.kernel(mod, "kda_chunk_scan_h")
+        self.out = rt.kernel(mod, "kda_chunk_out")
+        self.ws_bytes = rt.prefill_workspace_size(self.prep, self.scan, self.out, n,
+                                                  max_seqlen, h)
+        self.ws_raw = torch.empty(self.ws_bytes + 1024, dtype=torch.uint8, device="cuda")
+        self.ws = (self.ws_raw.data_ptr() + 1023) // 1024 * 1024
+
+    def __call__(self, q, k, v, g, beta, cu, idx, hi, pool, o, cb=None, ckpt=None):
+        self.rt.kda_prefill(self.prep, self.scan, self.out, q, k, v, g, beta, cu, idx, hi,
+                            pool, o, self.ws, self.max_seqlen, q.shape[-1] ** -0.5, stream(),
+                            checkpoint_blocks=cb, ckpt=ckpt, state_dtype=self.st,
+                            state_layout=self.ss, gate_lower_bound=GATE_LOWER_BOUND,
+                            workspace_bytes=self.ws_bytes)
+
+
+def decode_pool_kernel(rt, kernels, K=128, V=128, st="f32", ss="kv"):
+    suffix = f"k{K}" + (f"v{V}" if V != K else "") + f"_{st}_{ss}"
+    return rt.kernel(rt.load(os.path.join(kernels, f"kda_decode_pool_{suffix}.sm_90a.cubin")),
+                     "kda_decode_pool")
+
+
+def recurrence(q, k, v, g, beta, cu, idx, hi, pool, ss="kv", cb=None, start=None, t0=None):
+    """float64 recurrence of a packed batch on a pool (the pool's contents
+    before the call): o [T, h, V] (zeros on padding rows), {slot: final
+    K-major state}, {block: K-major checkpoint state}. `start`/`t0` override
+    one sequence's start: begin at token t0 of sequence 0 from state `start`
+    (used to check a tail from a checkpoint)."""
+    T, H, V = v.shape
+    K = q.shape[-1]
+    scale = K ** -0.5
+    o_ref = torch.zeros(T, H, V, dtype=torch.float64, device="cuda")
+    finals, ckpts = {}, {}
+    cu, idx, hi = cu.tolist(), idx.tolist(), hi.tolist()
+    cb = cb.tolist() if cb is not None else None
+    for n in range(len(idx)):
+        b, e, slot = cu[n], cu[n + 1], idx[n]
+        if not 0 <= slot < pool.shape[0]:
+            continue
+        S = to_kmajor(pool[slot], ss) if hi[n] else torch.zeros(
+            H, K, V, dtype=torch.float64, device="cuda")
+        first = b
+        if start is not None and n == 0:
+            S, first = start.clone(), b + t0
+        for t in range(first, e):
+            S, o_ref[t] = step(S, q[t], k[t], v[t], g[t], beta[t], scale)
+            if cb is not None and ((t - b + 1) % C == 0 or t == e - 1):
+                blk = cb[n][(t - b) // C]
+                if blk >= 0:
+                    ckpts[blk] = S
+        finals[slot] = S
+    return o_ref, finals, ckpts
+
+
+def check(row, prefix, o, o_ref, rows, pool, before, finals, ss, padding_rows=(), written=None):
+    """Errors of o (rows `rows`) and of the written states; slots outside
+    `written` (default: those of finals) bitwise unchanged; padding rows
+    exactly zero."""
+    rows = torch.tensor(rows, dtype=torch.long, device="cuda")
+    row[prefix + "err_o"] = rel_err(o[rows], o_ref[rows]) if len(rows) else None
+    if finals:
+        slots = sorted(finals)
+        row[prefix + "err_state"] = rel_err(
+            torch.stack([to_kmajor(pool[s], ss) for s in slots]),
+            torch.stack([finals[s] for s in slots]))
+    keep = torch.ones(pool.shape[0], dtype=torch.bool, device="cuda")
+    keep[list(finals if written is None else written)] = False
+    row[prefix + "untouched_bitwise"] = bitwise(pool[keep], before[keep])
+    if padding_rows:
+        pr = torch.tensor(list(padding_rows), dtype=torch.long, device="cuda")
+        row[prefix + "padding_rows_zero"] = bool((o[pr] == 0).all())
+
+
+def packed(lengths):
+    cu = [0]
+    for L in lengths:
+        cu.append(cu[-1] + L)
+    return torch.tensor(cu, dtype=torch.int32)
+
+
+def padding_rows(cu, idx, slots):
+    rows = []
+    for n, s in enumerate(idx.tolist()):
+        if not 0 <= s < slots:
+            rows += range(int(cu[n]), int(cu[n + 1]))
+    return rows
+
+
+def graph_replay(rt, kernels, results):
+    """Point 7: one CUDA graph holding a prefill (8 sequences, up to 256 tokens
+    each, 1024 in all, checkpoints) and a decode (64 sequences, up to 128
+    tokens) on one pool, captured once and replayed on three batches of
+    different lengths, slots, padding and checkpoint tables written into the
+    same buffers. The first replay must equal the eager calls bitwise."""
+    H, K, V = 8, 128, 128
+    NP, TP, MAXL, ND, TD, SLOTS = 8, 1024, 256, 64, 128, 96
+    nc, blocks = MAXL // C, NP * (MAXL // C) + 8
+    prefill = Prefill(rt, kernels, NP, MAXL, H)
+    dec = decode_pool_kernel(rt, kernels)
+    bf, f32, i32 = torch.bfloat16, torch.float32, torch.int32
+    z = lambda *s, dt=bf: torch.zeros(*s, dtype=dt, device="cuda")  # noqa: E731
+    P = dict(q=z(TP, H, K), k=z(TP, H, K), v=z(TP, H, V), g=z(TP, H, K, dt=f32),
+             beta=z(TP, H, dt=f32), cu=z(NP + 1, dt=i32), idx=z(NP, dt=i32),
+             hi=z(NP, dt=i32), cb=z(NP, nc, dt=i32), o=z(TP, H, V))
+    D = dict(q=z(TD, H, K), k=z(TD, H, K), v=z(TD, H, V), g=z(TD, H, K, dt=f32),
+             beta=z(TD, H, dt=f32), cu=z(ND + 1, dt=i32), idx=z(ND, dt=i32),
+             hi=z(ND, dt=i32), o=z(TD, H, V))
+    pool, ckpt = z(SLOTS, H, K, V, dt=f32), z(blocks, H, K, V, dt=f32)
+    batches = [
+        ([256, 1, 0, 31, 32, 100, 200, 64], [1] * 64),
+        ([5, 250, 33, 0, 0, 129, 256, 1], [1, 2, 0, 3] * 16),
+        ([17] * 8, [1] * 20 + [0] * 44),
+    ]
+
+    def load(r):
+        """Batch r into the captured buffers; returns what the checks need."""
+        gen = torch.Generator().manual_seed(40 + r)
+        pl, dl = batches[r]
+        for bufs, lengths, seed, lo, hi_slot in ((P, pl, 50 + r, 0, 32), (D, dl, 60 + r, 32, 96)):
+            N = len(lengths)
+            T = bufs["q"].shape[0]
+            q, k, v, g, beta, _ = kda_inputs(1, T, H, K, V, seed=seed)
+            for name, x in (("q", q), ("k", k), ("v", v), ("g", g), ("beta", beta)):
+                bufs[name].copy_(x[0])
+            bufs["cu"].copy_(packed(lengths))
+            idx = (lo + torch.randperm(hi_slot - lo, generator=gen)[:N]).to(i32)
+            pad = torch.rand(N, generator=gen) < 0.2
+            idx[pad] = torch.where(torch.rand(int(pad.sum()), generator=gen) < 0.5,
+                                   torch.tensor(-1), torch.tensor(SLOTS + 5)).to(i32)
+            bufs["idx"].copy_(idx)
+            bufs["hi"].copy_((torch.rand(N, generator=gen) < 0.7).to(i32))
+            bufs["o"].fill_(float("nan"))
+        cb = torch.randperm(blocks, generator=gen)[:NP * nc].view(NP, nc).to(i32)
+        cb[torch.rand(NP, nc, generator=gen) < 0.3] = -1
+        P["cb"].copy_(cb)
+        pool.copy_(make_pool(SLOTS, H, K, V, "f32", "kv", 70 + r))
+        ckpt.copy_(make_pool(blocks, H, K, V, "f32", "kv", 80 + r))
+        return pool.clone(), ckpt.clone()
+
+    def call():
+        prefill(P["q"], P["k"], P["v"], P["g"], P["beta"], P["cu"], P["idx"], P["hi"], pool,
+                P["o"], cb=P["cb"], ckpt=ckpt)
+        dec.kda_decode_pool(D["q"], D["k"], D["v"], D["g"], D["beta"], D["cu"], D["idx"],
+                            D["hi"], pool, D["o"], K ** -0.5, stream())
+
+    load(0)
+    call()
+    torch.cuda.synchronize()
+    eager = [x.clone() for x in (P["o"], D["o"], pool, ckpt)]
+    graph = torch.cuda.CUDAGraph()
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.graph(graph, stream=side):
+        call()
+    torch.cuda.synchronize()
+    for r in range(len(batches)):
+        pool_before, ckpt_before = load(r)
+        graph.replay()
+        torch.cuda.synchronize()
+        row = {"check": "graph-replay", "replay": r, "prefill_lengths": batches[r][0],
+               "decode_tokens": sum(batches[r][1])}
+        refs = {prefix: recurrence(bufs["q"], bufs["k"], bufs["v"], bufs["g"], bufs["beta"],
+                                   bufs["cu"], bufs["idx"], bufs["hi"], pool_before,
+                                   cb=P["cb"] if bufs is P else None)
+                for prefix, bufs in (("prefill_", P), ("decode_", D))}
+        written = set(refs["prefill_"][1]) | set(refs["decode_"][1])
+        for prefix, bufs in (("prefill_", P), ("decode_", D)):
+            o_ref, finals, ckpts = refs[prefix]
+            T = int(bufs["cu"][-1])
+            check(row, prefix, bufs["o"], o_ref, list(range(T)), pool, pool_before, finals,
+                  "kv", padding_rows(bufs["cu"], bufs["idx"], SLOTS), written)
+            if bufs is P:
+                row["ckpt_written"] = len(ckpts)
+                check(row, "ckpt_", P["o"], o_ref, [], ckpt, ckpt_before, ckpts, "kv")
+            # The tail past the batch's tokens is not written: still NaN.
+            row[prefix + "tail_untouched"] = bool(torch.isnan(bufs["o"][T:].float()).all())
+        if r == 0:
+            row["replay_equals_eager"] = all(
+                bitwise(a, b) for a, b in zip(eager, (P["o"], D["o"], pool, ckpt)))
+        results.append(row)
+        print(json.dumps(row), flush=True)
+
+
+def segment_batch(seqs, order, H, K, V):
+    """Packs the sequences `order` (indices into seqs, each (q, k, v, g, beta)
+    of [L, H, ...]) into one batch: the packed tensors and cu_seqlens."""
+    parts = [[seqs[i][j] for i in order] for j in range(5)]
+    return [torch.cat(p) for p in parts], packed([seqs[i][0].shape[0] for i in order])
+
+
+def determinism(rt, kernels, results):
+    """Point 10: a sequence alone and inside two different batch packings
+    (other position, other neighbours, other slot, another max_seqlen) gives
+    bitwise-identical outputs, final state and checkpoints; for prefill,
+    decode and speculative decode. And prefill of T tokens against prefill of
+    T - n followed by n decode steps."""
+    H, K, V = 8, 128, 128
+    lengths = [200, 37, 1, 0, 96, 300, 64, 5, 129, 33]
+    seqs = []
+    for i, L in enumerate(lengths):
+        q, k, v, g, beta, _ = kda_inputs(1, L, H, K, V, seed=300 + i)
+        seqs.append((q[0], k[0], v[0], g[0], beta[0]))
+    x = 0  # the sequence under test: 200 tokens
+    start = make_pool(1, H, K, V, "f32", "kv", 9)[0]
+    packings = [[x], [4, 1, 2, 3, x, 5], [9, 8, 7, 6, 5, x, 1, 2]]
+    prefills = {}
+    dec = decode_pool_kernel(rt, kernels)
+    outs = {"prefill": [], "decode": []}
+    for kind in ("prefill", "decode"):
+        for p, order in enumerate(packings):
+            (q, k, v, g, beta), cu = segment_batch(seqs, order, H, K, V)
+            N, T = len(order), int(cu[-1])
+            slots = 3 * N + 4
+            gen = torch.Generator().manual_seed(500 + p)
+            idx = torch.randperm(slots, generator=gen)[:N].to(torch.int32)
+            pool = make_pool(slots, H, K, V, "f32", "kv", 600 + p)
+            pos = order.index(x)
+            pool[int(idx[pos])] = start
+            hi = torch.ones(N, dtype=torch.int32)
+            o = nan(T, H, V)
+            cu_d, idx_d, hi_d = cu.cuda(), idx.cuda(), hi.cuda()
+            if kind == "prefill":
+                maxl = max(lengths[i] for i in order)
+                if maxl not in prefills:
+                    prefills[maxl] = Prefill(rt, kernels, 8, maxl, H)
+                nc = (maxl + C - 1) // C
+                cb = torch.arange(N * nc, dtype=torch.int32).view(N, nc)
+                ckpt = nan(N * nc, H, K, V, dtype=torch.float32)
+                prefills[maxl](q, k, v, g, beta, cu_d, idx_d, hi_d, pool, o, cb=cb.cuda(),
+                               ckpt=ckpt)
+                nx = (lengths[x] + C - 1) // C
+                ck = ckpt[cb[pos, :nx].long().cuda()]
+            else:
+                dec.kda_decode_pool(q, k, v, g, beta, cu_d, idx_d, hi_d, pool, o, K ** -0.5,
+                                    stream())
+                ck = None
+            torch.cuda.synchronize()
+            b, e = int(cu[pos]), int(cu[pos + 1])
+            outs[kind].append((o[b:e].clone(), pool[int(idx[pos])].clone(), ck))
+        first = outs[kind][0]
+        row = {"check": "determinism", "kernel": kind, "tokens": lengths[x],
+               "packings": [len(p) for p in packings],
+               "identical": all(bitwise(a[0], first[0]) and bitwise(a[1], first[1]) and
+                                (a[2] is None or bitwise(a[2], first[2]))
+                                for a in outs[kind][1:])}
+        o_ref, finals, _ = recurrence(*seqs[x], packed([lengths[x]]).int(),
+                                      torch.tensor([0]), torch.tensor([1]), start[None])
+        row["err_o"] = rel_err(first[0], o_ref)
+        row["err_state"] = rel_err(first[1].double(), finals[0])
+        results.append(row)
+        print(json.dumps(row), flush=True)
+    spec_determinism(rt, kernels, results, H, K, V)
+    # Prefill of T tokens vs prefill of T - n and n decode steps (one call of n tokens).
+    qx, kx, vx, gx, bx = seqs[x]
+    L = lengths[x]
+    pf = prefills[L]
+    cu1 = packed([L]).cuda()
+    idx1 = torch.zeros(1, dtype=torch.int32, device="cuda")
+    hi1 = torch.ones(1, dtype=torch.int32, device="cuda")
+    o_ref, finals, _ = recurrence(qx, kx, vx, gx, bx, packed([L]), torch.tensor([0]),
+                                  torch.tensor([1]), start[None])
+    for n in (1, 3, 40):
+        full_pool, split_pool = start[None].clone(), start[None].clone()
+        o_full, o_split = nan(L, H, V), nan(L, H, V)
+        pf(qx, kx, vx, gx, bx, cu1, idx1, hi1, full_pool, o_full)
+        pf(qx, kx, vx, gx, bx, packed([L - n]).cuda(), idx1, hi1, split_pool, o_split)
+        tail = slice(L - n, L)
+        o_dec = nan(n, H, V)
+        dec.kda_decode_pool(qx[tail].contiguous(), kx[tail].contiguous(), vx[tail].contiguous(),
+                            gx[tail].contiguous(), bx[tail].contiguous(), packed([n]).cuda(),
+                            idx1, hi1, split_pool, o_dec, K ** -0.5, stream())
+        torch.cuda.synchronize()
+        row = {"check": "prefill-vs-prefill+decode", "tokens": L, "decode_steps": n,
+               "diff_o_tail": rel_err(o_dec, o_full[tail].double()),
+               "diff_state": rel_err(split_pool, full_pool.double()),
+               "diff_o_head": rel_err(o_split[:L - n], o_full[:L - n].double()),
+               "err_o_full": rel_err(o_full, o_ref),
+               "err_o_split_tail": rel_err(o_dec, o_ref[tail]),
+               "err_state_full": rel_err(full_pool[0].double(), finals[0]),
+               "err_state_split": rel_err(split_pool[0].double(), finals[0])}
+        results.append(row)
+        print(json.dumps(row), flush=True)
+
+
+def spec_determinism(rt, kernels, results, H, K, V):
+    """kda_decode_spec: one sequence's row alone and inside a batch of 24."""
+    kernel = rt.kernel(rt.load(os.path.join(kernels, "kda_decode_spec_k128_f32_kv.sm_90a.cubin")),
+                       "kda_decode_spec")
+    t = 4
+    q, k, v, g, beta, _ = kda_inputs(24, t, H, K, V, seed=700)
+    src = make_pool(1, H, K, V, "f32", "kv", 701)[0]
+    got = []
+    for N, pos in ((1, 0), (24, 13), (24, 5)):
+        # Sequence 13 at position pos among the others in a random order.
+        gen = torch.Generator().manual_seed(710 + pos)
+        order = [i for i in torch.randperm(24, generator=gen).tolist() if i != 13][:N - 1]
+        order.insert(pos, 13)
+        sel = torch.tensor(order, device="cuda")
+        slots = 4 * N + t + 8
+        idx = torch.randperm(slots, generator=gen)[:N * t].view(N, t).to(torch.int32)
+        acc = torch.randint(1, t + 1, (N,), generator=gen, dtype=torch.int32)
+        acc[order.index(13)] = 2
+        pool = make_pool(slots, H, K, V, "f32", "kv", 720 + pos)
+        row_idx = idx[order.index(13)]
+        pool[int(row_idx[1])] = src
+        o = nan(N, t, H, V)
+        kernel.kda_decode_spec(q[sel], k[sel], v[sel], g[sel], beta[sel], idx.cuda(), acc.cuda(),
+                               pool, o, K ** -0.5, stream())
+        torch.cuda.synchronize()
+        i = order.index(13)
+        got.append((o[i].clone(), torch.stack([pool[int(s)] for s in row_idx]).clone()))
+    row = {"check": "determinism", "kernel": "spec", "tokens": t,
+           "identical": all(bitwise(a[0], got[0][0]) and bitwise(a[1], got[0][1])
+                            for a in got[1:])}
+    results.append(row)
+    print(json.dumps(row), flush=True)
+
+
+def long_sequence(rt, kernels, results, T=540000, H=32):
+    """Point 8, 64-bit index arithmetic: one sequence of T tokens over H heads
+    (T * H * 128 > 2^31 elements in q, k, v, o and the intermediates), with
+    checkpoints at three windows: the start, around token 2^31 / (H * 128),
+    and the end. Each window is checked against a float64 recurrence started
+    from the checkpoint before it (the first from the initial state)."""
+    K = V = 128
+    nc = (T + C - 1) // C
+    pf = Prefill(rt, kernels, 1, T, H)
+    row = {"check": "long-sequence", "T": T, "H": H, "workspace_gb": pf.ws_bytes / 1e9,
+           "q_elements": T * H * K}
+    q, k, v, g, beta, _ = kda_inputs(1, T, H, K, V, seed=900)
+    q, k, v, g, beta = q[0], k[0], v[0], g[0], beta[0]
+    cross = (1 << 31) // (H * K) // C
+    windows = [(0, 8), (cross - 4, cross + 6), (nc - 10, nc)]
+    cb = torch.full((1, nc), -1, dtype=torch.int32)
+    chunks = [j for lo, hi in windows for j in range(max(lo - 1, 0), hi)]
+    for i, j in enumerate(chunks):
+        cb[0, j] = i
+    ckpt = nan(len(chunks), H, K, V, dtype=torch.float32)
+    pool = make_pool(2, H, K, V, "f32", "kv", 901)
+    before = pool.clone()
+    o = nan(T, H, V)
+    idx = torch.tensor([1], dtype=torch.int32)
+    hi = torch.tensor([1], dtype=torch.int32)
+    pf(q, k, v, g, beta, packed([T]).cuda(), idx.cuda(), hi.cuda(), pool, o, cb=cb.cuda(),
+       ckpt=ckpt)
+    torch.cuda.synchronize()
+    row["o_all_finite"] = bool(torch.isfinite(o).all())
+    row["slot0_untouched"] = bitwise(pool[0], before[0])
+    for w, (lo, hi_c) in enumerate(windows):
+        b, e = lo * C, min(hi_c * C, T)
+        S0 = to_kmajor(before[1], "kv") if lo == 0 else ckpt[int(cb[0, lo - 1])].double()
+        sub = [x[b:e] for x in (q, k, v, g, beta)]
+        o_ref, finals, _ = recurrence(*sub, packed([e - b]), torch.tensor([0]),
+                                      torch.tensor([1]), S0[None])
+        row[f"w{w}_tokens"] = [b, e]
+        row[f"w{w}_err_o"] = rel_err(o[b:e], o_ref)
+        last = pool[1] if e == T else ckpt[int(cb[0, hi_c - 1])]
+        row[f"w{w}_err_state"] = rel_err(last.double(), finals[0])
+    results.append(row)
+    print(json.dumps(row), flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--kernels", required=True)
+    parser.add_argument("--only", default="graph,determinism,long")
+    parser.add_argument("--long-tokens", type=int, default=540000)
+    args = parser.parse_args()
+    rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
+    results = []
+    checks = {"graph": lambda: graph_replay(rt, args.kernels, results),
+              "determinism": lambda: determinism(rt, args.kernels, results),
+              "long": lambda: long_sequence(rt, args.kernels, results, T=args.long_tokens)}
+    for name in args.only.split(","):
+        try:
+            checks[name]()
+        except Exception:  # report and go on with the next check
+            traceback.print_exc()
+            results.append({"check": name, "error": traceback.format_exc(limit=3)})
+        torch.cuda.empty_cache()
+    with open(os.path.join(os.environ.get("OUT", "."), "kda_contract.json"), "w") as f:
+        json.dump({"results": results}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
