@@ -2,8 +2,9 @@
 # Compiles the bundled .tirx templates to PTX and cubins for sm_90a and
 # sm_80 with kda2-translate, into ${KDA2_KERNELS:-<build>/kernels}, next to a
 # copy of libkda2rt.so, the decode bundle libkda_decode.so and the GPU tools
-# (kda2-perf, kda2-calibrate, kda2-bundle-decode): everything a GPU machine
-# needs to run the benchmarks and bench/device_tools.sh.
+# (kda2-perf, kda2-calibrate, kda2-bundle-decode, kda2-serve-mixed):
+# everything a GPU machine needs to run the benchmarks and
+# bench/device_tools.sh.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${KDA2_BUILD_DIR:-$root/build}
@@ -107,7 +108,8 @@ cp "$build"/lib/libkda2rt.so* "$out/"
 
 # The decode bundle and the GPU tools, next to libkda2rt (their run path
 # includes $ORIGIN), for bench/device_tools.sh: carrying this folder is enough.
-"$root/scripts/build.sh" kda2-link kda2-perf kda2-calibrate kda2-bundle-decode
+"$root/scripts/build.sh" kda2-link kda2-perf kda2-calibrate kda2-bundle-decode \
+  kda2-serve-mixed
 printf '%s\n' 'kda2-bundle-v1' 'name kda_decode' 'dim kda_decode t' \
   'kernel kda_decode sm_90a 1 kda_decode_vsplit_k128_vb32_l4.sm_90a.cubin kda_decode_vsplit' \
   'kernel kda_decode sm_90a generic kda_decode_vsplit_k128_vb32_l8.sm_90a.cubin kda_decode_vsplit' \
@@ -115,4 +117,5 @@ printf '%s\n' 'kda2-bundle-v1' 'name kda_decode' 'dim kda_decode t' \
   > "$out/kda_decode.manifest"
 "$build/bin/kda2-link" -o "$out/libkda_decode.so" \
   --manifest "$out/kda_decode.manifest" '--rpath=$ORIGIN'
-cp "$build"/bin/kda2-perf "$build"/bin/kda2-calibrate "$build"/bin/kda2-bundle-decode "$out/"
+cp "$build"/bin/kda2-perf "$build"/bin/kda2-calibrate "$build"/bin/kda2-bundle-decode \
+  "$build"/bin/kda2-serve-mixed "$out/"
