@@ -473,6 +473,88 @@ def serve_case(rt, kernels, gf, lengths, hqk, hv, slots, fla_fwd, results, seed=
     print(json.dumps(row), flush=True)
 
 
+def conv_case(rt, kernels, gf, lengths, H, slots, results, seed=13, W=4):
+    """kda_decode_conv (point 6): conv1d update + SiLU of the packed
+    projection, q/k L2 norm, the gate of family gf, β sigmoid, the KDA update
+    and the sigmoid-gated RMSNorm in one launch, against float64. qkv is a
+    row slice of a wider tensor (runtime row stride); padding slots leave
+    both states untouched and give zero rows."""
+    K = V = 128
+    D = 2 * H * K + H * V
+    kernel = rt.kernel(rt.load(os.path.join(kernels, f"kda_decode_conv_k128_gf{gf}.sm_90a.cubin")),
+                       "kda_decode_conv")
+    gen = torch.Generator().manual_seed(seed)
+    N, T = len(lengths), sum(lengths)
+    cu = torch.tensor([0] + torch.tensor(lengths).cumsum(0).tolist(), dtype=torch.int32)
+    idx = torch.randperm(slots, generator=gen)[:N].to(torch.int32)
+    idx[torch.rand(N, generator=gen) < 0.15] = -1
+    has_init = (torch.rand(N, generator=gen) < 0.8).to(torch.int32)
+    dgen = torch.Generator(device="cuda").manual_seed(seed)
+    r = lambda *sh: torch.randn(*sh, device="cuda", generator=dgen)  # noqa: E731
+    wide = r(T, D + 64).bfloat16()
+    qkv = wide[:, 16:16 + D]  # a slice: row stride D + 64 elements
+    conv_w = r(D, W) * 0.4
+    conv_state = (r(slots, D, W - 1) * 0.5).bfloat16()
+    a, b = r(T, H, K), r(T, H)
+    gout = r(T, H, V).bfloat16()
+    A_log, dt_bias = r(H) * 0.5, r(H, K) * 0.1
+    norm_w = 1 + 0.1 * r(V)
+    lower_bound, eps, scale = -5.0, 1e-5, K ** -0.5
+    pool = make_pool(slots, H, K, V, "f32", "kv", seed)
+    pool_before, conv_before = pool.clone(), conv_state.clone()
+    pool_exp, conv_exp = pool.clone(), conv_state.clone()
+    o_ref = torch.zeros(T, H, V, dtype=torch.float64, device="cuda")
+    written, padding_rows = [], []
+    wd = conv_w.double()
+    for n in range(N):
+        b0, e0, slot = int(cu[n]), int(cu[n + 1]), int(idx[n])
+        if slot < 0:
+            padding_rows += list(range(b0, e0))
+            continue
+        S = pool_before[slot].double() if has_init[n] else torch.zeros(
+            H, K, V, dtype=torch.float64, device="cuda")
+        win = conv_before[slot].double() if has_init[n] else torch.zeros(
+            D, W - 1, dtype=torch.float64, device="cuda")
+        for t in range(b0, e0):
+            full = torch.cat([win, qkv[t].double()[:, None]], dim=1)
+            y = (full * wd).sum(-1)
+            y = y * torch.sigmoid(y)
+            win = full[:, 1:]
+            q, k, v = y[:H * K].view(H, K), y[H * K:2 * H * K].view(H, K), y[2 * H * K:].view(H, V)
+            q = q / (q.square().sum(-1, keepdim=True) + 1e-6).sqrt()
+            k = k / (k.square().sum(-1, keepdim=True) + 1e-6).sqrt()
+            x = a[t].double() + dt_bias.double()
+            ea = A_log.double().exp()[:, None]
+            g = lower_bound * torch.sigmoid(ea * x) if gf == 1 else \
+                -ea * torch.nn.functional.softplus(x)
+            S, o = step(S, q, k, v, g, torch.sigmoid(b[t].double()), scale)
+            rms = (o.square().mean(-1, keepdim=True) + eps).rsqrt()
+            o_ref[t] = o * rms * norm_w.double() * torch.sigmoid(gout[t].double())
+        pool_exp[slot] = S.float()
+        conv_exp[slot] = win.bfloat16()
+        written.append(slot)
+    cu_d, idx_d, hi_d = cu.cuda(), idx.cuda(), has_init.cuda()
+    o = torch.full((T, H, V), float("nan"), dtype=torch.bfloat16, device="cuda")
+    launch = kernel.prepare(
+        {"qkv": qkv, "conv_w": conv_w, "a": a, "b": b, "gout": gout, "A_log": A_log,
+         "dt_bias": dt_bias, "norm_w": norm_w, "cu_seqlens": cu_d, "state_indices": idx_d,
+         "has_initial_state": hi_d, "conv_state": conv_state, "pool": pool, "o": o},
+        {"tt": T, "D": D, "h": H, "np1": N + 1, "n": N, "slots": slots},
+        {"sx": qkv.stride(0), "scale": scale, "lower_bound": lower_bound, "eps": eps},
+        lambda: torch.cuda.current_stream().cuda_stream)
+    launch()
+    torch.cuda.synchronize()
+    row = check_pool(pool, pool_before, pool_exp, written, o, o_ref, padding_rows, "kv")
+    conv = check_pool(conv_state, conv_before, conv_exp, written, o, o_ref, [], "kv")
+    row.update(kernel=f"conv-gf{gf}", st="f32", ss="kv", N=N, T=T, H=H, K=K, V=V,
+               slots=slots, padding=N - len(written),
+               err_conv_state=rel_err(conv_state[written].float(), conv_exp[written].double()),
+               conv_untouched_bitwise=conv["untouched_bitwise"])
+    row["us"] = graph_time_us(launch)
+    results.append(row)
+    print(json.dumps(row), flush=True)
+
+
 def bf16_state_cost(rt, kernels, H, steps, results):
     """The accuracy cost of a bf16 pool: `steps` one-token decode calls from
     the same start, fp32 vs bf16 states, against float64."""
@@ -555,6 +637,9 @@ def main():
         guarded(results, serve_case, rt, kernels, gf, mixed, 8, 16, 96, None, results)
         guarded(results, serve_case, rt, kernels, gf, [1] * 256, 16, 32, 300, fla_fwd, results,
                 seed=9, pad_p=0.0)
+    for gf in (1, 2):
+        guarded(results, conv_case, rt, kernels, gf, mixed, 6, 96, results)
+        guarded(results, conv_case, rt, kernels, gf, [1] * 256, 32, 300, results, seed=14)
     guarded(results, bf16_state_cost, rt, kernels, 8, 64, results)
 
     print("\n| kernel | state | N | T | H | K | V | pad | err o | err state | untouched "
@@ -562,7 +647,8 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     nan = float("nan")
     for r in results:
-        if r["kernel"] not in ("pool", "spec", "prefill") and not r["kernel"].startswith("serve"):
+        if r["kernel"] not in ("pool", "spec", "prefill") and \
+                not r["kernel"].startswith(("serve", "conv")):
             continue
         print(f"| {r['kernel']} | {r['st']} {r['ss']} | {r['N']} | {r['T']} | {r['H']} "
               f"| {r['K']} | {r['V']} | {r['padding']} | {r['err_o']:.2e} "
@@ -574,6 +660,11 @@ def main():
         if r["kernel"] == "prefill":
             print(f"\nprefill {r['st']} {r['ss']}: {r['checkpoints']} checkpoints, err "
                   f"{r['err_ckpt']:.2e}, other blocks untouched: {r['ckpt_untouched_bitwise']}")
+    for r in results:
+        if r["kernel"].startswith("conv"):
+            print(f"\n{r['kernel']} N {r['N']} H {r['H']}: conv state err "
+                  f"{r['err_conv_state']:.2e}, other conv slots untouched: "
+                  f"{r['conv_untouched_bitwise']}")
     for r in results:
         if r["kernel"] == "prefill-then-decode":
             print(f"\nprefill then decode, K = {r['K']}, V = {r['V']}: err o {r['err_o_max']:.2e}, "

@@ -307,6 +307,12 @@ private:
     double lo = 0, hi = 0;
   };
 
+  /// A `stride <arg> <scalar>` line, resolved after the whole text is read.
+  struct StrideLine {
+    size_t line = 0;
+    std::string arg, scalar;
+  };
+
   std::string_view text_;
   KernelInfo &info_;
   size_t nameLine_ = 0, blockLine_ = 0, gridXLine_ = 0, gridYLine_ = 0,
@@ -314,6 +320,7 @@ private:
   std::vector<size_t> counterLines_;
   std::vector<StateLine> states_;
   std::vector<RangeLine> ranges_;
+  std::vector<StrideLine> strides_;
 };
 
 Status MetadataParser::directive(size_t line,
@@ -478,6 +485,23 @@ Status MetadataParser::directive(size_t line,
                                " (first on line " + std::to_string(other.line) +
                                ")");
     ranges_.push_back(std::move(r));
+    return Status::success();
+  }
+  if (d == "stride") {
+    // stride <arg> <scalar>: the element stride of pointer argument <arg>'s
+    // outermost dimension is the value of integer scalar <scalar>.
+    if (n != 2)
+      return fieldCount(line, d, 2, n);
+    StrideLine st;
+    st.line = line;
+    KDA2RT_TRY(name(line, f[1], "argument name", st.arg));
+    KDA2RT_TRY(name(line, f[2], "scalar name", st.scalar));
+    for (const StrideLine &other : strides_)
+      if (other.arg == st.arg)
+        return error(line, "duplicate 'stride' line for " + quoted(st.arg) +
+                               " (first on line " +
+                               std::to_string(other.line) + ")");
+    strides_.push_back(std::move(st));
     return Status::success();
   }
   if (d == "end") {
@@ -670,6 +694,30 @@ Status MetadataParser::resolveRanges() {
     arg->rangeHi = r.hi;
     arg->rangeLine = r.line;
   }
+  for (const StrideLine &st : strides_) {
+    ArgInfo *arg = nullptr;
+    const ArgInfo *scalar = nullptr;
+    for (ArgInfo &a : info_.args) {
+      if (a.name == st.arg)
+        arg = &a;
+      if (a.name == st.scalar)
+        scalar = &a;
+    }
+    if (!arg || arg->kind != ArgInfo::Ptr)
+      return error(st.line, "'stride' names " + quoted(st.arg) +
+                                ", which is not a pointer argument");
+    if (!scalar || scalar->kind != ArgInfo::Scalar ||
+        (scalar->scalarType != ScalarType::I32 &&
+         scalar->scalarType != ScalarType::I64))
+      return error(st.line, "'stride' of " + quoted(st.arg) + " names " +
+                                quoted(st.scalar) +
+                                ", which is not an i32 or i64 scalar argument");
+    if (arg->shape.empty())
+      return error(st.line, "'stride' of " + quoted(st.arg) +
+                                ": a rank-0 argument has no stride");
+    arg->strideScalar = st.scalar;
+    arg->strideLine = st.line;
+  }
   return Status::success();
 }
 
@@ -814,6 +862,9 @@ std::string kda2::runtime::formatKernelMetadata(const KernelInfo &info) {
     if (a.hasRange)
       s += "range " + a.name + " " + formatRangeBound(a.rangeLo) + " " +
            formatRangeBound(a.rangeHi) + "\n";
+  for (const ArgInfo &a : info.args)
+    if (!a.strideScalar.empty())
+      s += "stride " + a.name + " " + a.strideScalar + "\n";
   for (const CounterInfo &c : info.counters)
     s += "counter " + c.name + (c.isFloat ? " f64\n" : " i64\n");
   for (const VariantInfo &v : info.variants)

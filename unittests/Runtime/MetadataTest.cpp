@@ -499,3 +499,58 @@ TEST(KernelMetadata, RangeLineErrors) {
   EXPECT_EQ(with("range 0g -5 0\n"), "line 5: bad argument name '0g' (expected "
                                      "[A-Za-z_$.][A-Za-z0-9_$.]*)");
 }
+
+namespace {
+const char *kWithStrides = "kda2-kernel-v1\n"                // 1
+                           "name st\n"                       // 2
+                           "block 32 1 1\n"                  // 3
+                           "arg ptr q bf16 in 3 tt h 128\n"  // 4
+                           "stride q sq\n"                   // 5
+                           "arg ptr beta f32 in 2 tt h\n"    // 6
+                           "stride beta sb\n"                // 7
+                           "arg scalar sq i64\n"             // 8
+                           "arg scalar sb i32\n"             // 9
+                           "arg scalar scale f32\n"          // 10
+                           "arg dim tt\n"                    // 11
+                           "arg dim h\n"                     // 12
+                           "end\n";                          // 13
+} // namespace
+
+TEST(KernelMetadata, ParsesStrides) {
+  KernelInfo info;
+  Status s = parseKernelMetadata(kWithStrides, info);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(info.findArg("q")->strideScalar, "sq");
+  EXPECT_EQ(info.findArg("q")->strideLine, 5u);
+  EXPECT_EQ(info.findArg("beta")->strideScalar, "sb");
+  EXPECT_TRUE(info.findArg("sq")->strideScalar.empty());
+  // Printed after the arguments; the text round-trips.
+  std::string text = formatKernelMetadata(info);
+  EXPECT_NE(text.find("stride q sq\nstride beta sb\n"), std::string::npos)
+      << text;
+  KernelInfo again;
+  ASSERT_TRUE(parseKernelMetadata(text, again).ok());
+  EXPECT_EQ(formatKernelMetadata(again), text);
+}
+
+TEST(KernelMetadata, StrideLineErrors) {
+  auto with = [](const std::string &to) {
+    std::string text = kWithStrides;
+    const std::string from = "stride q sq\n";
+    text.replace(text.find(from), from.size(), to);
+    return parseError(text);
+  };
+  EXPECT_EQ(with("stride x sq\n"),
+            "line 5: 'stride' names 'x', which is not a pointer argument");
+  EXPECT_EQ(with("stride sq sq\n"),
+            "line 5: 'stride' names 'sq', which is not a pointer argument");
+  EXPECT_EQ(with("stride q scale\n"),
+            "line 5: 'stride' of 'q' names 'scale', which is not an i32 or "
+            "i64 scalar argument");
+  EXPECT_EQ(with("stride q tt\n"),
+            "line 5: 'stride' of 'q' names 'tt', which is not an i32 or i64 "
+            "scalar argument");
+  EXPECT_EQ(with("stride q\n"), "line 5: 'stride' takes 2 field(s), got 1");
+  EXPECT_EQ(with("stride q sq\nstride q sb\n"),
+            "line 6: duplicate 'stride' line for 'q' (first on line 5)");
+}

@@ -93,6 +93,11 @@ struct KDA2RT_API ArgInfo {
   /// one, hasRange is false and nothing is declared.
   bool hasRange = false;
   double rangeLo = 0, rangeHi = 0;
+  /// Ptr: the integer scalar argument holding the element stride of its
+  /// outermost dimension (a `stride <arg> <scalar>` line: rows sliced from a
+  /// wider tensor); empty when the argument is dense.
+  std::string strideScalar;
+  size_t strideLine = 0;
   /// 1-based metadata line of this argument, of its `state` line and of its
   /// `range` line (0: none).
   size_t line = 0, stateLine = 0, rangeLine = 0;

@@ -920,6 +920,11 @@ std::string KernelLowering::buildMetadata() {
               i, KDA2Dialect::getRangeAttrName()))
         os << "range " << argName << " " << formatBound(range[0]) << " "
            << formatBound(range[1]) << "\n";
+      // A runtime stride of the outermost dimension: the scalar holding it.
+      if (auto param = kernel.getArgAttrOfType<IntegerAttr>(
+              i, KDA2Dialect::getStrideAttrName()))
+        os << "stride " << argName << " "
+           << kernel.getArgName(param.getInt()).str() << "\n";
       if (auto it = argPadding.find(i); it != argPadding.end()) {
         SmallVector<std::pair<StringRef, int64_t>> pads;
         for (const auto &entry : it->second)
@@ -1256,6 +1261,26 @@ LogicalResult KernelLowering::run() {
         if (staticStride)
           *staticStride *= size;
       }
+    }
+    // `GMEM {stride=p}`: the outermost physical dimension's stride is the
+    // value of parameter p (rows sliced from a wider tensor). The runtime
+    // refuses strides that are not a multiple of 16 bytes.
+    if (auto param = kernel.getArgAttrOfType<IntegerAttr>(
+            i, KDA2Dialect::getStrideAttrName())) {
+      if (info.vnniInner >= 0)
+        return kernel.emitError()
+               << "argument #" << i
+               << " is vnni4-packed and has a runtime stride; only one";
+      int64_t outer = perm[0];
+      Value value = entry.getArgument(param.getInt());
+      info.strides[outer] =
+          value.getType().isInteger(64)
+              ? value
+              : arith::ExtSIOp::create(b, loc, b.getI64Type(), value)
+                    .getResult();
+      info.strideFactors[outer] = std::max<int64_t>(
+          1, 16 / elementBytes(tensor.getElementType()));
+      info.staticStrides[outer] = std::nullopt;
     }
     if (info.vnniInner >= 0) {
       // r moves 4 elements; c moves within its group of 4, then by whole
@@ -2339,6 +2364,11 @@ void KernelLowering::planTmaCopies() {
     unsigned rank = srcType.getRank(), tileRank = tile.getRank();
     if (rank > 5) {
       reject("tensor maps have at most 5 dimensions");
+      continue;
+    }
+    if (kernel.getArgAttr(arg.getArgNumber(),
+                          KDA2Dialect::getStrideAttrName())) {
+      reject("the tensor's stride is a runtime parameter (stride=)");
       continue;
     }
     SmallVector<int64_t> perm = *getLayoutPermutation(

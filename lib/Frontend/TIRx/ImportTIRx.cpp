@@ -518,6 +518,7 @@ LogicalResult Emitter::emitGmem(const ast::GmemDeclStmt &decl) {
   std::optional<StateLayout> state;
   const ast::DeclAttr *stateAttr = nullptr;
   DenseF64ArrayAttr range;
+  IntegerAttr stride;
   for (const ast::DeclAttr &attr : decl.attrs) {
     bool isIdent = attr.valueKind == ast::DeclAttr::ValueKind::Identifier;
     if (attr.key == "layout") {
@@ -575,9 +576,23 @@ LogicalResult Emitter::emitGmem(const ast::GmemDeclStmt &decl) {
                << "empty range [" << formatNumber(ends[0]) << ", "
                << formatNumber(ends[1]) << "]: lo must be <= hi";
       range = builder.getDenseF64ArrayAttr({ends[0], ends[1]});
+    } else if (attr.key == "stride") {
+      // The outermost dimension's element stride, a runtime integer
+      // parameter: inputs that are row slices of a wider tensor.
+      auto param = isIdent ? argIndex.find(attr.stringValue) : argIndex.end();
+      Type type = param != argIndex.end()
+                      ? kernel.getArgumentTypes()[param->second]
+                      : Type();
+      if (!type || !type.isSignlessInteger() ||
+          !llvm::is_contained({32u, 64u}, type.getIntOrFloatBitWidth()))
+        return error(attr.valueLoc)
+               << "stride= names an i32 or i64 scalar parameter holding the "
+                  "outermost dimension's stride in elements";
+      stride = builder.getI64IntegerAttr(param->second);
     } else {
-      return error(attr.loc) << "unknown GMEM attribute '" << attr.key
-                             << "'; expected layout, packing, state or range";
+      return error(attr.loc)
+             << "unknown GMEM attribute '" << attr.key
+             << "'; expected layout, packing, state, range or stride";
     }
   }
   SmallVector<Value> operands;
@@ -599,6 +614,12 @@ LogicalResult Emitter::emitGmem(const ast::GmemDeclStmt &decl) {
                         StateLayoutAttr::get(context, *state));
     if (range)
       kernel.setArgAttr(it->second, KDA2Dialect::getRangeAttrName(), range);
+    if (stride) {
+      if (!declaredTypes.lookup(name.name))
+        return error(name.loc) << "'" << name.name
+                               << "' is a scalar; only tensors have a stride";
+      kernel.setArgAttr(it->second, KDA2Dialect::getStrideAttrName(), stride);
+    }
   }
   GmemOp::create(builder, loc(decl.loc), operands, layout, packing);
   return success();
@@ -1643,6 +1664,11 @@ FailureOr<std::pair<Value, Value>> Emitter::unify(Value lhs, Value rhs,
     target = b;
   else if (a.isIndex() || b.isIndex())
     target = IndexType::get(context); // integers used as indices
+  else if (a.isSignlessInteger() && b.isSignlessInteger() &&
+           a.getIntOrFloatBitWidth() > 1 && b.getIntOrFloatBitWidth() > 1)
+    // Integers of different widths (an int64 index tensor against an int32
+    // scalar): the narrower is sign-extended to the wider.
+    target = a.getIntOrFloatBitWidth() > b.getIntOrFloatBitWidth() ? a : b;
   else
     return error(at) << "operand types differ: " << lhs.getType() << " vs "
                      << rhs.getType();

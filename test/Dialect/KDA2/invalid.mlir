@@ -162,6 +162,31 @@ kda2.kernel @k(%x: !kda2.tensor<[4], f32>, %y: !kda2.tensor<[4], f32> {kda2.io =
 
 // -----
 
+// kda2.stride names an i32 or i64 scalar argument of the kernel.
+// expected-error @below {{'kda2.stride' of argument #0 names argument #1, which is not an i32 or i64 scalar}}
+kda2.kernel @k(%x: !kda2.tensor<[n, 4], f32> {kda2.stride = 1 : i64}, %s: f32) {
+}
+
+// -----
+
+// expected-error @below {{'kda2.stride' of argument #0 names argument #7, which is not an i32 or i64 scalar}}
+kda2.kernel @k(%x: !kda2.tensor<[n, 4], f32> {kda2.stride = 7 : i64}) {
+}
+
+// -----
+
+// expected-error @below {{'kda2.stride' on argument #1: only a tensor has a stride}}
+kda2.kernel @k(%x: !kda2.tensor<[n, 4], f32>, %s: i64 {kda2.stride = 1 : i64}) {
+}
+
+// -----
+
+// expected-error @below {{'kda2.stride' of argument #0 must be an integer (the index of the parameter holding the stride) on a kda2.kernel argument}}
+kda2.kernel @k(%x: !kda2.tensor<[n, 4], f32> {kda2.stride = "s"}, %s: i64) {
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // kda2.kernel
 //===----------------------------------------------------------------------===//

@@ -95,6 +95,29 @@ LogicalResult KDA2Dialect::verifyRegionArgAttribute(Operation *op,
                                 "a kda2.kernel argument";
     return success();
   }
+  if (attr.getName() == getStrideAttrName()) {
+    auto kernel = dyn_cast<KernelOp>(op);
+    auto index = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!kernel || !index)
+      return op->emitError() << "'" << getStrideAttrName() << "' of argument #"
+                             << argIndex
+                             << " must be an integer (the index of the "
+                                "parameter holding the stride) on a "
+                                "kda2.kernel argument";
+    ArrayRef<Type> types = kernel.getArgumentTypes();
+    auto tensor = dyn_cast<KDA2TensorType>(types[argIndex]);
+    if (!tensor || tensor.getRank() < 1)
+      return op->emitError() << "'" << getStrideAttrName() << "' on argument #"
+                             << argIndex << ": only a tensor has a stride";
+    int64_t param = index.getInt();
+    if (param < 0 || param >= static_cast<int64_t>(types.size()) ||
+        !types[param].isSignlessInteger() ||
+        !llvm::is_contained({32u, 64u}, types[param].getIntOrFloatBitWidth()))
+      return op->emitError() << "'" << getStrideAttrName() << "' of argument #"
+                             << argIndex << " names argument #" << param
+                             << ", which is not an i32 or i64 scalar";
+    return success();
+  }
   if (attr.getName() != getIOAttrName())
     return op->emitError() << "unknown kda2 argument attribute '"
                            << attr.getName().getValue() << "'";

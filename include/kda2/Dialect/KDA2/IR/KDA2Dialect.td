@@ -59,6 +59,13 @@ def KDA2_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getRangeAttrName() {
       return "kda2.range";
     }
+    /// Name of the kernel-argument attribute naming the integer parameter
+    /// that holds the element stride of a tensor's outermost physical
+    /// dimension (a runtime row pitch: inputs sliced from a fused
+    /// projection).
+    static constexpr ::llvm::StringLiteral getStrideAttrName() {
+      return "kda2.stride";
+    }
 
   private:
     void registerAttributes();
