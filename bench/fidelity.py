@@ -63,7 +63,7 @@ def load_cases(prefill_json, decode_json):
     for r in rows:
         b = PREFILL[r["variant"]]
         dim = r["K"]
-        bind = (f"IN=bf16,SL={b['SL']},GB=5,K={dim},V={dim},C={b['C']},"
+        bind = (f"IN=bf16,SL={b['SL']},IX=i32,GB=5,K={dim},V={dim},C={b['C']},"
                 f"VB={b['VB']},NVB={b['NVB']}")
         n, t, h = r["B"], r["T"], r["H"]
         nc = (t + b["C"] - 1) // b["C"]

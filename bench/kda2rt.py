@@ -65,11 +65,13 @@ class Runtime:
     def kda_prefill(self, prep, scan, out, q, k, v, g, beta, cu_seqlens, state_indices,
                     has_initial_state, pool, o, workspace, max_seqlen, scale, stream,
                     checkpoint_blocks=None, ckpt=None, dtype="bf16", state_dtype="f32",
-                    state_layout="kv", gate_lower_bound=float("-inf"), workspace_bytes=None):
+                    state_layout="kv", gate_lower_bound=float("-inf"), workspace_bytes=None,
+                    index_dtype="i32"):
         """kda2rt_kda_prefill (docs/Runtime.md, "Prefill"): q, k, g [T, h, K]; v, o
-        [T, h, V]; beta [T, h]; cu_seqlens [n + 1], state_indices [n],
-        has_initial_state [n] int32; checkpoint_blocks [n, ceil(max_seqlen / C)]
-        int32 and ckpt [blocks, h, ..] both or neither; pool [slots, h, K, V] ("kv")
+        [T, h, V]; beta [T, h]; cu_seqlens [n + 1], state_indices [n] of index_dtype
+        ("i32" or "i64": the kernels' IX), has_initial_state [n] int32;
+        checkpoint_blocks [n, ceil(max_seqlen / C)] of index_dtype and ckpt
+        [blocks, h, ..] both or neither; pool [slots, h, K, V] ("kv")
         or [slots, h, V, K] ("vk") in place; workspace: a 1024-byte aligned device
         buffer (tensor or address) of prefill_workspace_size bytes or more.
         gate_lower_bound: the lowest per-step log decay the gate can produce (-inf
@@ -89,7 +91,8 @@ class Runtime:
                                workspace)),
             workspace_bytes, n, total, max_seqlen, h, kd, v.shape[-1], pool.shape[0],
             ckpt.shape[0] if ckpt is not None else 0, scale, dtype.encode(),
-            state_dtype.encode(), state_layout.encode(), gate_lower_bound)
+            state_dtype.encode(), state_layout.encode(), gate_lower_bound,
+            index_dtype.encode())
         self._check(rt.kda2rt_kda_prefill(prep.handle, scan.handle, out.handle,
                                           C.byref(args), P(stream), self._err, 4096),
                     "kda_prefill")
@@ -108,7 +111,7 @@ class KdaDecodePoolArgs(C.Structure):
                                        "state_indices", "has_initial_state", "pool", "o")] + \
         [(name, C.c_int64) for name in ("n", "total_tokens", "h", "k_dim", "v_dim", "slots")] + \
         [("scale", C.c_double), ("dtype", C.c_char_p), ("state_dtype", C.c_char_p),
-         ("state_layout", C.c_char_p)]
+         ("state_layout", C.c_char_p), ("index_dtype", C.c_char_p)]
 
 
 class KdaDecodeSpecArgs(C.Structure):
@@ -117,7 +120,8 @@ class KdaDecodeSpecArgs(C.Structure):
                                        "num_accepted", "pool", "o")] + \
         [(name, C.c_int64) for name in ("n", "t", "h", "k_dim", "v_dim", "slots")] + \
         [("scale", C.c_double), ("dtype", C.c_char_p), ("state_dtype", C.c_char_p),
-         ("state_layout", C.c_char_p)] + [("write_states", C.c_int64)]
+         ("state_layout", C.c_char_p)] + [("write_states", C.c_int64)] + \
+        [("index_dtype", C.c_char_p)]
 
 
 class KdaPrefillArgs(C.Structure):
@@ -130,7 +134,8 @@ class KdaPrefillArgs(C.Structure):
         [(name, C.c_int64) for name in ("n", "total_tokens", "max_seqlen", "h", "k_dim",
                                         "v_dim", "slots", "blocks")] + \
         [("scale", C.c_double), ("dtype", C.c_char_p), ("state_dtype", C.c_char_p),
-         ("state_layout", C.c_char_p), ("gate_lower_bound", C.c_double)]
+         ("state_layout", C.c_char_p), ("gate_lower_bound", C.c_double),
+         ("index_dtype", C.c_char_p)]
 
 
 class Kernel:
@@ -153,9 +158,10 @@ class Kernel:
 
     def kda_decode_pool(self, q, k, v, g, beta, cu_seqlens, state_indices,
                         has_initial_state, pool, o, scale, stream, dtype="bf16",
-                        state_dtype="f32", state_layout="kv"):
+                        state_dtype="f32", state_layout="kv", index_dtype="i32"):
         """kda2rt_kda_decode_pool: q, k, g [T, h, K]; v, o [T, h, V]; beta [T, h];
-        cu_seqlens [n + 1], state_indices [n], has_initial_state [n] int32;
+        cu_seqlens [n + 1], state_indices [n] of index_dtype ("i32" or "i64": the
+        kernel's IX), has_initial_state [n] int32;
         pool [slots, h, K, V] ("kv") or [slots, h, V, K] ("vk"), updated in place."""
         rt = self.runtime.rt
         rt.kda2rt_kda_decode_pool.argtypes = [P, C.POINTER(KdaDecodePoolArgs), P, S, Z]
@@ -166,18 +172,18 @@ class Kernel:
             *(x.data_ptr() for x in (q, k, v, g, beta, cu_seqlens, state_indices,
                                      has_initial_state, pool, o)),
             n, total, h, kd, v.shape[-1], pool.shape[0], scale, dtype.encode(),
-            state_dtype.encode(), state_layout.encode())
+            state_dtype.encode(), state_layout.encode(), index_dtype.encode())
         self.runtime._check(rt.kda2rt_kda_decode_pool(self.handle, C.byref(args), P(stream),
                                                       self.runtime._err, 4096),
                             "kda_decode_pool")
 
     def kda_decode_spec(self, q, k, v, g, beta, state_indices, num_accepted, pool, o,
                         scale, stream, dtype="bf16", state_dtype="f32", state_layout="kv",
-                        write_states=1):
+                        write_states=1, index_dtype="i32"):
         """kda2rt_kda_decode_spec (speculative decode verify): q, k, g [n, t, h, K];
-        v, o [n, t, h, V]; beta [n, t, h]; state_indices [n, t] int32 (slot of the
-        state after each token, -1: not stored; row[0] < 0: padding); num_accepted
-        [n] int32 (start from slot state_indices[seq, num_accepted - 1], zeros if
+        v, o [n, t, h, V]; beta [n, t, h]; state_indices [n, t] of index_dtype ("i32"
+        or "i64": the kernel's IX; slot of the state after each token, -1: not
+        stored; row[0] < 0: padding); num_accepted [n] of index_dtype (start from slot state_indices[seq, num_accepted - 1], zeros if
         0); pool [slots, h, K, V] ("kv") or [slots, h, V, K] ("vk"), in place;
         write_states 0: output only (the pool is only read)."""
         rt = self.runtime.rt
@@ -188,7 +194,8 @@ class Kernel:
             *(x.data_ptr() for x in (q, k, v, g, beta, state_indices, num_accepted,
                                      pool, o)),
             n, t, h, kd, v.shape[-1], pool.shape[0], scale, dtype.encode(),
-            state_dtype.encode(), state_layout.encode(), write_states)
+            state_dtype.encode(), state_layout.encode(), write_states,
+            index_dtype.encode())
         self.runtime._check(rt.kda2rt_kda_decode_spec(self.handle, C.byref(args), P(stream),
                                                       self.runtime._err, 4096),
                             "kda_decode_spec")

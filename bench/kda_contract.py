@@ -1,8 +1,9 @@
 """The serving contract's GPU-only points (docs/Runtime.md): CUDA-graph replay
 with different lengths (point 7), batch-packing determinism and prefill versus
-prefill + decode (point 10), and one sequence past 2^31 elements (point 8).
+prefill + decode (point 10), one sequence past 2^31 elements (point 8), and
+int64 index tensors (points 2 and 8: the IX=i64 kernels equal the int32 ones).
 
-  python3 bench/kda_contract.py --kernels build/kernels [--only graph,determinism,long]
+  python3 bench/kda_contract.py --kernels build/kernels [--only graph,determinism,long,int64]
 
 Every call goes through the typed C ABI (kda2rt_kda_prefill,
 kda2rt_kda_decode_pool, kda2rt_kda_decode_spec); outputs are poisoned with
@@ -42,13 +43,15 @@ class Prefill:
     """kda2rt_kda_prefill with its three kernels and a workspace for up to n
     sequences of up to max_seqlen tokens over h heads."""
 
-    def __init__(self, rt, kernels, n, max_seqlen, h, K=128, V=128, st="f32", ss="kv"):
+    def __init__(self, rt, kernels, n, max_seqlen, h, K=128, V=128, st="f32", ss="kv",
+                 ix="i32"):
         kv = f"k{K}" + (f"v{V}" if V != K else "")
-        self.rt, self.st, self.ss, self.max_seqlen = rt, st, ss, max_seqlen
+        tail = "" if ix == "i32" else f"_{ix}"  # the IX=i64 builds: *_i64 cubins
+        self.rt, self.st, self.ss, self.ix, self.max_seqlen = rt, st, ss, ix, max_seqlen
         self.prep = rt.kernel(rt.load(os.path.join(
-            kernels, f"kda_chunk_split_c32_vb8_{kv}.sm_90a.cubin")), "kda_chunk_prep")
+            kernels, f"kda_chunk_split_c32_vb8_{kv}{tail}.sm_90a.cubin")), "kda_chunk_prep")
         name = f"kda_chunk_h_c32_vb8_{kv}" + ("" if (st, ss) == ("f32", "kv") else f"_{st}_{ss}")
-        mod = rt.load(os.path.join(kernels, name + ".sm_90a.cubin"))
+        mod = rt.load(os.path.join(kernels, name + tail + ".sm_90a.cubin"))
         self.scan = rt.kernel(mod, "kda_chunk_scan_h")
         self.out = rt.kernel(mod, "kda_chunk_out")
         self.ws_bytes = rt.prefill_workspace_size(self.prep, self.scan, self.out, n,
@@ -61,11 +64,12 @@ class Prefill:
                             pool, o, self.ws, self.max_seqlen, q.shape[-1] ** -0.5, stream(),
                             checkpoint_blocks=cb, ckpt=ckpt, state_dtype=self.st,
                             state_layout=self.ss, gate_lower_bound=GATE_LOWER_BOUND,
-                            workspace_bytes=self.ws_bytes)
+                            workspace_bytes=self.ws_bytes, index_dtype=self.ix)
 
 
-def decode_pool_kernel(rt, kernels, K=128, V=128, st="f32", ss="kv"):
-    suffix = f"k{K}" + (f"v{V}" if V != K else "") + f"_{st}_{ss}"
+def decode_pool_kernel(rt, kernels, K=128, V=128, st="f32", ss="kv", ix="i32"):
+    suffix = f"k{K}" + (f"v{V}" if V != K else "") + f"_{st}_{ss}" + \
+        ("" if ix == "i32" else f"_{ix}")
     return rt.kernel(rt.load(os.path.join(kernels, f"kda_decode_pool_{suffix}.sm_90a.cubin")),
                      "kda_decode_pool")
 
@@ -410,17 +414,71 @@ def long_sequence(rt, kernels, results, T=540000, H=32):
     print(json.dumps(row), flush=True)
 
 
+def int64_indices(rt, kernels, results):
+    """Points 2 and 8, the index types: int64 cu_seqlens, state_indices and
+    checkpoint_blocks (flash-linear-attention's LongTensor) through the IX=i64
+    kernels (the _i64 cubins, index_dtype "i64") give bitwise the outputs,
+    states and checkpoints of the int32 kernels on the same inputs, for the
+    prefill and the pool decode, on a small mixed batch (an empty sequence, a
+    one-token one, padding, sequences without an initial state, chunks without
+    a checkpoint). The i64 kernel refuses index_dtype "i32"."""
+    H, K, V = 4, 128, 128
+    lengths = [37, 1, 0, 100, 64, 5]
+    N, T, maxl, slots = len(lengths), sum(lengths), max(lengths), 16
+    nc = (maxl + C - 1) // C
+    q, k, v, g, beta, _ = kda_inputs(1, T, H, K, V, seed=1000)
+    q, k, v, g, beta = q[0], k[0], v[0], g[0], beta[0]
+    cu = packed(lengths)
+    idx = torch.tensor([3, 7, 0, -1, 12, 5], dtype=torch.int32)
+    hi = torch.tensor([1, 0, 1, 1, 1, 0], dtype=torch.int32)
+    cb = torch.arange(N * nc, dtype=torch.int32).view(N, nc)
+    cb[1::2, 0] = -1
+    start = make_pool(slots, H, K, V, "f32", "kv", 1001)
+    runs = {}
+    for ix, dt in (("i32", torch.int32), ("i64", torch.int64)):
+        pf = Prefill(rt, kernels, N, maxl, H, ix=ix)
+        dec = decode_pool_kernel(rt, kernels, ix=ix)
+        pool_pf, pool_dec = start.clone(), start.clone()
+        ckpt = nan(N * nc, H, K, V, dtype=torch.float32)
+        o_pf, o_dec = nan(T, H, V), nan(T, H, V)
+        cu_d, idx_d, cb_d = cu.to(dt).cuda(), idx.to(dt).cuda(), cb.to(dt).cuda()
+        hi_d = hi.cuda()  # has_initial_state: int32 whatever IX is
+        pf(q, k, v, g, beta, cu_d, idx_d, hi_d, pool_pf, o_pf, cb=cb_d, ckpt=ckpt)
+        dec.kda_decode_pool(q, k, v, g, beta, cu_d, idx_d, hi_d, pool_dec, o_dec, K ** -0.5,
+                            stream(), index_dtype=ix)
+        torch.cuda.synchronize()
+        runs[ix] = (o_pf, pool_pf, ckpt, o_dec, pool_dec)
+    row = {"check": "int64-indices", "lengths": lengths, "slots": idx.tolist()}
+    names = ("prefill_o", "prefill_pool", "prefill_ckpt", "decode_o", "decode_pool")
+    for name, a, b in zip(names, runs["i32"], runs["i64"]):
+        row[name + "_bitwise"] = bitwise(a, b)
+    o_ref, finals, _ = recurrence(q, k, v, g, beta, cu, idx, hi, start, cb=cb)
+    o_pf, pool_pf, _, o_dec, pool_dec = runs["i64"]
+    pad = padding_rows(cu, idx, slots)
+    check(row, "prefill_", o_pf, o_ref, list(range(T)), pool_pf, start, finals, "kv", pad)
+    check(row, "decode_", o_dec, o_ref, list(range(T)), pool_dec, start, finals, "kv", pad)
+    try:
+        dec.kda_decode_pool(q, k, v, g, beta, cu_d, idx_d, hi_d, pool_dec, o_dec, K ** -0.5,
+                            stream(), index_dtype="i32")
+        row["i32_refused"] = False
+    except kda2rt.Error as e:
+        row["i32_refused"] = "reads 'cu_seqlens' as int64" in str(e)
+    results.append(row)
+    print(json.dumps(row), flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kernels", required=True)
-    parser.add_argument("--only", default="graph,determinism,long")
+    parser.add_argument("--only", default="graph,determinism,long,int64")
     parser.add_argument("--long-tokens", type=int, default=540000)
     args = parser.parse_args()
     rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
     results = []
     checks = {"graph": lambda: graph_replay(rt, args.kernels, results),
               "determinism": lambda: determinism(rt, args.kernels, results),
-              "long": lambda: long_sequence(rt, args.kernels, results, T=args.long_tokens)}
+              "long": lambda: long_sequence(rt, args.kernels, results, T=args.long_tokens),
+              "int64": lambda: int64_indices(rt, args.kernels, results)}
     for name in args.only.split(","):
         try:
             checks[name]()

@@ -52,9 +52,9 @@ compile kda_decode_fused.tirx kda_decode_fused_k128 "IN=bf16,K=128,V=128,VB=32,N
 for st in f32 bf16; do
   for ss in kv vk; do
     compile kda_decode_pool.tirx kda_decode_pool_k128_${st}_$ss \
-      "IN=bf16,ST=$st,SS=$ss,K=128,V=128,VB=32,NVB=4,LANES=4"
+      "IN=bf16,ST=$st,SS=$ss,IX=i32,K=128,V=128,VB=32,NVB=4,LANES=4"
     compile kda_decode_spec.tirx kda_decode_spec_k128_${st}_$ss \
-      "IN=bf16,ST=$st,SS=$ss,K=128,V=128,VB=32,NVB=4,LANES=4"
+      "IN=bf16,ST=$st,SS=$ss,IX=i32,K=128,V=128,VB=32,NVB=4,LANES=4"
   done
 done
 # The serving decode with the activations in the kernel: gate family GF
@@ -62,11 +62,11 @@ done
 for gf in 0 1 2; do
   fl=$([ $gf = 0 ] && echo 0 || echo 1)
   compile kda_decode_serve.tirx kda_decode_serve_k128_gf$gf \
-    "IN=bf16,ST=f32,SS=kv,GF=$gf,BS=$fl,QKN=$fl,K=128,V=128,VB=32,NVB=4,LANES=4"
+    "IN=bf16,ST=f32,SS=kv,IX=i32,GF=$gf,BS=$fl,QKN=$fl,K=128,V=128,VB=32,NVB=4,LANES=4"
 done
-compile kda_decode_pool.tirx kda_decode_pool_k128v64_f32_kv "IN=bf16,ST=f32,SS=kv,K=128,V=64,VB=32,NVB=2,LANES=4"
-compile kda_decode_pool.tirx kda_decode_pool_k128v64_f32_vk "IN=bf16,ST=f32,SS=vk,K=128,V=64,VB=32,NVB=2,LANES=4"
-compile kda_decode_spec.tirx kda_decode_spec_k128v64_f32_kv "IN=bf16,ST=f32,SS=kv,K=128,V=64,VB=32,NVB=2,LANES=4"
+compile kda_decode_pool.tirx kda_decode_pool_k128v64_f32_kv "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=64,VB=32,NVB=2,LANES=4"
+compile kda_decode_pool.tirx kda_decode_pool_k128v64_f32_vk "IN=bf16,ST=f32,SS=vk,IX=i32,K=128,V=64,VB=32,NVB=2,LANES=4"
+compile kda_decode_spec.tirx kda_decode_spec_k128v64_f32_kv "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=64,VB=32,NVB=2,LANES=4"
 # fp16 inputs (q, k, v, o): the same templates with IN=f16.
 for d in 64 128 256; do
   compile kda_decode_vsplit.tirx kda_decode_vsplit_k${d}_vb32_l4_f16 \
@@ -77,26 +77,33 @@ compile kda_decode_vsplit.tirx kda_decode_vsplit_k128_vb32_l8_f16 \
 compile delta_softmax.tirx delta_softmax_d64 "dim=64"
 # Prefill (chunked forward on tensor cores), C = 16, 4 blocks of 32 columns.
 compile kda_chunk_fwd.tirx kda_chunk_fwd_k128 "IN=bf16,SL=row_major,GB=5,K=128,V=128,C=16,VB=32,NVB=4"
-compile kda_chunk_split.tirx kda_chunk_split_k128 "IN=bf16,SL=row_major,GB=5,K=128,V=128,C=16,VB=32,NVB=4"
-compile kda_chunk_split.tirx kda_chunk_split_c32_k128 "IN=bf16,SL=row_major,GB=5,K=128,V=128,C=32,VB=32,NVB=4"
+compile kda_chunk_split.tirx kda_chunk_split_k128 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=16,VB=32,NVB=4"
+compile kda_chunk_split.tirx kda_chunk_split_c32_k128 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=32,NVB=4"
 # 16 value columns per scan CTA (twice the CTAs); V-first state; K = V = 64.
-compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128 "IN=bf16,SL=row_major,GB=5,K=128,V=128,C=32,VB=16,NVB=8"
-compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k128 "IN=bf16,SL=row_major,GB=5,K=128,V=128,C=32,VB=8,NVB=16"
-compile kda_chunk_split.tirx kda_chunk_split_vb16_k128 "IN=bf16,SL=row_major,GB=5,K=128,V=128,C=16,VB=16,NVB=8"
+compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8"
+compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k128 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=8,NVB=16"
+compile kda_chunk_split.tirx kda_chunk_split_vb16_k128 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=16,VB=16,NVB=8"
 # The output off the chain (kda_chunk_h.tirx, after the same bindings' prep).
 for cfg in "c32:32:32:4" "c32_vb16:32:16:8" "c32_vb8:32:8:16" "vb16:16:16:8"; do
   IFS=: read -r tag c vb nvb <<< "$cfg"
-  compile kda_chunk_h.tirx kda_chunk_h_${tag}_k128 "IN=bf16,ST=f32,SS=kv,K=128,V=128,C=$c,VB=$vb,NVB=$nvb"
+  compile kda_chunk_h.tirx kda_chunk_h_${tag}_k128 "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=$c,VB=$vb,NVB=$nvb"
 done
-compile kda_chunk_split.tirx kda_chunk_split_c32_vfirst_k128 "IN=bf16,SL=VK,GB=5,K=128,V=128,C=32,VB=32,NVB=4"
-compile kda_chunk_split.tirx kda_chunk_split_c32_k64 "IN=bf16,SL=row_major,GB=5,K=64,V=64,C=32,VB=32,NVB=2"
-compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k64 "IN=bf16,SL=row_major,GB=5,K=64,V=64,C=32,VB=8,NVB=8"
-compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k64 "IN=bf16,ST=f32,SS=kv,K=64,V=64,C=32,VB=8,NVB=8"
+compile kda_chunk_split.tirx kda_chunk_split_c32_vfirst_k128 "IN=bf16,SL=VK,IX=i32,GB=5,K=128,V=128,C=32,VB=32,NVB=4"
+compile kda_chunk_split.tirx kda_chunk_split_c32_k64 "IN=bf16,SL=row_major,IX=i32,GB=5,K=64,V=64,C=32,VB=32,NVB=2"
+compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k64 "IN=bf16,SL=row_major,IX=i32,GB=5,K=64,V=64,C=32,VB=8,NVB=8"
+compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k64 "IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=8,NVB=8"
 # Serving prefill with K != V (prefill then decode through one pool).
-compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k128v64 "IN=bf16,SL=row_major,GB=5,K=128,V=64,C=32,VB=8,NVB=8"
-compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k128v64 "IN=bf16,ST=f32,SS=kv,K=128,V=64,C=32,VB=8,NVB=8"
+compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k128v64 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=64,C=32,VB=8,NVB=8"
+compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k128v64 "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=64,C=32,VB=8,NVB=8"
 # Serving prefill: a bf16, V-major state pool and checkpoints.
-compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k128_bf16_vk "IN=bf16,ST=bf16,SS=vk,K=128,V=128,C=32,VB=8,NVB=16"
+compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k128_bf16_vk "IN=bf16,ST=bf16,SS=vk,IX=i32,K=128,V=128,C=32,VB=8,NVB=16"
+# int64 index tensors (IX=i64: cu_seqlens, state_indices, num_accepted,
+# checkpoint_blocks as flash-linear-attention's LongTensor): the _i64 copies
+# of the serving decode and prefill kernels.
+compile kda_decode_pool.tirx kda_decode_pool_k128_f32_kv_i64 "IN=bf16,ST=f32,SS=kv,IX=i64,K=128,V=128,VB=32,NVB=4,LANES=4"
+compile kda_decode_spec.tirx kda_decode_spec_k128_f32_kv_i64 "IN=bf16,ST=f32,SS=kv,IX=i64,K=128,V=128,VB=32,NVB=4,LANES=4"
+compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k128_i64 "IN=bf16,SL=row_major,IX=i64,GB=5,K=128,V=128,C=32,VB=8,NVB=16"
+compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k128_i64 "IN=bf16,ST=f32,SS=kv,IX=i64,K=128,V=128,C=32,VB=8,NVB=16"
 # Kernels of lit tests that bench/sanitize_kernels.py runs on the GPU: the
 # padded-pitch fallback of @coalesced_access, tensor-core matmuls, block and
 # TMA tile copies, vnni4 packing, dynamic shared memory.

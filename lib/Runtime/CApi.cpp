@@ -155,6 +155,7 @@ KdaDecodePoolArgs toKdaDecodePoolArgs(const kda2rt_kda_decode_pool_args &args) {
   a.dtype = args.dtype;
   a.stateDtype = args.state_dtype;
   a.stateLayout = args.state_layout;
+  a.indexDtype = args.index_dtype;
   return a;
 }
 
@@ -180,6 +181,7 @@ KdaDecodeSpecArgs toKdaDecodeSpecArgs(const kda2rt_kda_decode_spec_args &args) {
   a.stateDtype = args.state_dtype;
   a.stateLayout = args.state_layout;
   a.writeStates = args.write_states;
+  a.indexDtype = args.index_dtype;
   return a;
 }
 
@@ -212,6 +214,7 @@ KdaPrefillArgs toKdaPrefillArgs(const kda2rt_kda_prefill_args &args) {
   a.stateDtype = args.state_dtype;
   a.stateLayout = args.state_layout;
   a.gateLowerBound = args.gate_lower_bound;
+  a.indexDtype = args.index_dtype;
   return a;
 }
 

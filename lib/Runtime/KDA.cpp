@@ -87,17 +87,36 @@ Status resolveFacts(const KernelInfo &info, const char *kind,
 }
 
 /// resolveFacts for the kernels with a state pool (pool and speculative
-/// decode): the index arrays are int32 and the pool is inout.
+/// decode): the index arrays are all int32 or all int64 (the template's IX;
+/// f.index), the flag arrays int32, and the pool is inout.
 Status resolvePoolFacts(const KernelInfo &info, const char *kind,
                         std::initializer_list<const char *> required,
                         std::initializer_list<const char *> indexArrays,
+                        std::initializer_list<const char *> flagArrays,
                         KdaKernelFacts &f) {
   KDA2RT_TRY(resolveFacts(info, kind, required, f));
-  for (const char *name : indexArrays)
+  for (const char *name : indexArrays) {
+    DType t = info.findArg(name)->dtype;
+    if (t != DType::I32 && t != DType::I64)
+      return invalid(kernelPrefix(info) + "argument '" + name + "' is " +
+                     dtypeName(t) + "; the " + kind +
+                     " entry point passes int32 or int64 index arrays");
+    if (!f.indexArg) {
+      f.index = t;
+      f.indexArg = name;
+    } else if (t != f.index) {
+      return invalid(kernelPrefix(info) + "argument '" + name + "' is " +
+                     dtypeName(t) + " but '" + f.indexArg + "' is " +
+                     dtypeName(f.index) + "; the " + kind +
+                     " entry point passes its index arrays in one type "
+                     "(index_dtype)");
+    }
+  }
+  for (const char *name : flagArrays)
     if (info.findArg(name)->dtype != DType::I32)
       return invalid(kernelPrefix(info) + "argument '" + name + "' is " +
                      dtypeName(info.findArg(name)->dtype) + "; the " + kind +
-                     " entry point passes int32 arrays");
+                     " entry point passes int32 flags");
   const ArgInfo &pool = *info.findArg("pool");
   if (pool.access != Access::InOut)
     return invalid(kernelPrefix(info) + "argument 'pool' is declared '" +
@@ -139,14 +158,14 @@ Status resolvePoolDecodeFacts(const KernelInfo &info, KdaKernelFacts &f) {
       info, "pool decode",
       {"q", "k", "v", "g", "beta", "cu_seqlens", "state_indices",
        "has_initial_state", "pool", "o"},
-      {"cu_seqlens", "state_indices", "has_initial_state"}, f);
+      {"cu_seqlens", "state_indices"}, {"has_initial_state"}, f);
 }
 
 Status resolveSpecFacts(const KernelInfo &info, KdaKernelFacts &f) {
   KDA2RT_TRY(resolvePoolFacts(info, "speculative decode",
                               {"q", "k", "v", "g", "beta", "state_indices",
                                "num_accepted", "pool", "o"},
-                              {"state_indices", "num_accepted"}, f));
+                              {"state_indices", "num_accepted"}, {}, f));
   const ArgInfo *w = info.findArg("write_states");
   if (!w || w->kind != ArgInfo::Scalar ||
       (w->scalarType != ScalarType::I32 && w->scalarType != ScalarType::I64))
@@ -189,6 +208,30 @@ Status checkInputDType(const KdaKernelFacts &f, const char *dtype) {
       return invalid(kernelPrefix(*f.info) + "argument '" + names[i] +
                      "' is " + dtypeName(f.io[i]) + ", the call passes " +
                      dtype);
+  return Status::success();
+}
+
+/// The index type of a call: `indexDtype` (null: i32) must be i32 or i64
+/// and the type kernel `info` reads its index arrays in (`declared`, that of
+/// argument `arg`). `size` receives its element size.
+Status checkIndexDType(const KernelInfo &info, DType declared,
+                       const char *arg, const char *indexDtype,
+                       size_t &size) {
+  DType requested = DType::I32;
+  if (indexDtype && (!parseDType(indexDtype, requested) ||
+                     (requested != DType::I32 && requested != DType::I64)))
+    return invalid(std::string("argument 'index_dtype' is '") + indexDtype +
+                   "': expected \"i32\" (or NULL) or \"i64\", the type of "
+                   "the index arrays (cu_seqlens, state_indices, ...)");
+  if (requested != declared)
+    return invalid(std::string("argument 'index_dtype' is ") +
+                   (indexDtype ? "'" + std::string(indexDtype) + "'"
+                               : std::string("NULL (i32)")) +
+                   " but kernel '" + info.name + "' reads '" + (arg ? arg : "?") +
+                   "' as " +
+                   (declared == DType::I64 ? "int64" : "int32") +
+                   " (its IX binding)");
+  size = dtypeSize(declared);
   return Status::success();
 }
 
@@ -293,6 +336,7 @@ Status checkPointers(const Operand *ops, size_t count) {
                      std::to_string(o.alignment) + "-byte aligned (" +
                      (o.alignment == 16  ? "the kernel uses 128-bit accesses"
                       : o.alignment == 4 ? "int32 elements"
+                      : o.alignment == 8 ? "int64 elements"
                                          : "the intermediates inside it are "
                                            "read with TMA") +
                      ")");
@@ -405,17 +449,17 @@ Status poolBytes(int64_t slots, int64_t h, int64_t k, int64_t v, DType st,
 }
 
 /// The byte extents of a packed batch's operands, in the pool entry
-/// points' order: q, k, v, g, beta, cu_seqlens, state_indices,
-/// has_initial_state, (pool: poolBytes), o.
+/// points' order: q, k, v, g, beta, cu_seqlens, state_indices (`ix` bytes
+/// an element), has_initial_state, (pool: poolBytes), o.
 Status packedBatchBytes(int64_t n, int64_t tt, int64_t h, int64_t k,
-                        int64_t v, size_t in, Operand *ops) {
+                        int64_t v, size_t in, size_t ix, Operand *ops) {
   if (!(byteCount({tt, h, k}, in, ops[0].bytes) &&
         byteCount({tt, h, k}, in, ops[1].bytes) &&
         byteCount({tt, h, v}, in, ops[2].bytes) &&
         byteCount({tt, h, k}, 4, ops[3].bytes) &&
         byteCount({tt, h}, 4, ops[4].bytes) &&
-        byteCount({n + 1}, 4, ops[5].bytes) &&
-        byteCount({n}, 4, ops[6].bytes) &&
+        byteCount({n + 1}, ix, ops[5].bytes) &&
+        byteCount({n}, ix, ops[6].bytes) &&
         byteCount({n}, 4, ops[7].bytes) &&
         byteCount({tt, h, v}, in, ops[9].bytes)))
     return invalid("total_tokens = " + std::to_string(tt) +
@@ -428,23 +472,26 @@ Status checkPoolValues(const KdaKernelFacts &f, const KdaDecodePoolArgs &a) {
   DType st;
   KDA2RT_TRY(checkPoolState(f, a.kDim, a.vDim, a.dtype, a.stateDtype,
                             a.stateLayout, st));
+  size_t ix;
+  KDA2RT_TRY(checkIndexDType(*f.info, f.index, f.indexArg, a.indexDtype, ix));
   if (a.n <= 0)
     return invalid("n must be positive (the number of sequences), got " +
                    std::to_string(a.n));
   if (a.totalTokens < 0)
     return invalid("total_tokens must be >= 0, got " +
                    std::to_string(a.totalTokens));
-  if (a.totalTokens > INT32_MAX)
+  if (ix == 4 && a.totalTokens > INT32_MAX)
     return invalid("total_tokens = " + std::to_string(a.totalTokens) +
-                   " does not fit the int32 cu_seqlens");
+                   " does not fit the int32 cu_seqlens (index_dtype "
+                   "\"i64\" with an IX=i64 kernel does)");
   KDA2RT_TRY(checkHeadsSlotsScale(a.h, a.slots, a.scale));
   Operand ops[] = {{"q", a.q, 16, 0},
                    {"k", a.k, 16, 0},
                    {"v", a.v, 16, 0},
                    {"g", a.g, 16, 0},
                    {"beta", a.beta, 16, 0},
-                   {"cu_seqlens", a.cuSeqlens, 4, 0},
-                   {"state_indices", a.stateIndices, 4, 0},
+                   {"cu_seqlens", a.cuSeqlens, ix, 0},
+                   {"state_indices", a.stateIndices, ix, 0},
                    {"has_initial_state", a.hasInitialState, 4, 0},
                    {"pool", a.pool, 16, 0},
                    {"o", a.o, 16, 0}};
@@ -452,7 +499,7 @@ Status checkPoolValues(const KdaKernelFacts &f, const KdaDecodePoolArgs &a) {
   // Byte extents: the written operands (pool, o) must not overlap anything.
   size_t in = dtypeSize(f.io[0]);
   int64_t h = a.h, k = a.kDim, v = a.vDim;
-  KDA2RT_TRY(packedBatchBytes(a.n, a.totalTokens, h, k, v, in, ops));
+  KDA2RT_TRY(packedBatchBytes(a.n, a.totalTokens, h, k, v, in, ix, ops));
   KDA2RT_TRY(poolBytes(a.slots, h, k, v, st, ops[8]));
   return checkOverlaps(ops, 10, ops[8], ops[9]);
 }
@@ -461,6 +508,8 @@ Status checkSpecValues(const KdaKernelFacts &f, const KdaDecodeSpecArgs &a) {
   DType st;
   KDA2RT_TRY(checkPoolState(f, a.kDim, a.vDim, a.dtype, a.stateDtype,
                             a.stateLayout, st));
+  size_t ix;
+  KDA2RT_TRY(checkIndexDType(*f.info, f.index, f.indexArg, a.indexDtype, ix));
   if (a.n <= 0)
     return invalid("n must be positive (the number of sequences), got " +
                    std::to_string(a.n));
@@ -482,8 +531,8 @@ Status checkSpecValues(const KdaKernelFacts &f, const KdaDecodeSpecArgs &a) {
                    {"v", a.v, 16, 0},
                    {"g", a.g, 16, 0},
                    {"beta", a.beta, 16, 0},
-                   {"state_indices", a.stateIndices, 4, 0},
-                   {"num_accepted", a.numAccepted, 4, 0},
+                   {"state_indices", a.stateIndices, ix, 0},
+                   {"num_accepted", a.numAccepted, ix, 0},
                    {"pool", a.pool, 16, 0},
                    {"o", a.o, 16, 0}};
   KDA2RT_TRY(checkPointers(ops, 9));
@@ -494,8 +543,8 @@ Status checkSpecValues(const KdaKernelFacts &f, const KdaDecodeSpecArgs &a) {
         byteCount({n, t, h, v}, in, ops[2].bytes) &&
         byteCount({n, t, h, k}, 4, ops[3].bytes) &&
         byteCount({n, t, h}, 4, ops[4].bytes) &&
-        byteCount({n, t}, 4, ops[5].bytes) &&
-        byteCount({n}, 4, ops[6].bytes) &&
+        byteCount({n, t}, ix, ops[5].bytes) &&
+        byteCount({n}, ix, ops[6].bytes) &&
         byteCount({n, t, h, v}, in, ops[8].bytes)))
     return invalid("n = " + std::to_string(n) + ", t = " + std::to_string(t) +
                    " and h = " + std::to_string(h) +
@@ -956,8 +1005,10 @@ struct PrefillFacts {
   const KernelInfo *prep = nullptr, *scan = nullptr, *out = nullptr;
   /// Chunk size, value-column block, head dimensions (from prep).
   int64_t chunk = 0, valueBlock = 0, kDim = 0, vDim = 0;
-  /// Element type of q, k, v, o and the intermediates; of pool and ckpt.
-  DType in = DType::BF16, state = DType::F32;
+  /// Element type of q, k, v, o and the intermediates; of pool and ckpt;
+  /// of the index arrays (cu_seqlens, state_indices, checkpoint_blocks:
+  /// the template's IX, i32 or i64, from prep's cu_seqlens).
+  DType in = DType::BF16, state = DType::F32, index = DType::I32;
   /// The facts of the scan kernel's pool, for checkStateTypeLayout.
   KdaKernelFacts pool;
   /// The facts of prep for the head-dimension and dtype checks.
@@ -1086,8 +1137,13 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
                    accessName(pool.access) +
                    "'; the pool is read and written in place (inout)");
   f.state = pool.dtype;
+  f.index = prep.findArg("cu_seqlens")->dtype;
+  if (f.index != DType::I32 && f.index != DType::I64)
+    return invalid(kernelPrefix(prep) + "argument 'cu_seqlens' is " +
+                   dtypeName(f.index) +
+                   ", expected i32 or i64 (the index type, IX)");
   const int64_t C = f.chunk, VB = f.valueBlock, K = f.kDim, V = f.vDim;
-  const DType in = f.in, f32 = DType::F32, i32 = DType::I32;
+  const DType in = f.in, f32 = DType::F32, i32 = DType::I32, ix = f.index;
   struct Expect {
     const KernelInfo *info;
     const char *name;
@@ -1099,7 +1155,7 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
       {&prep, "v", in, {V}},
       {&prep, "g", f32, {K}},
       {&prep, "beta", f32, {}},
-      {&prep, "cu_seqlens", i32, {}},
+      {&prep, "cu_seqlens", ix, {}},
       {&prep, "qd", in, {C, K}},
       {&prep, "kl", in, {C, K}},
       {&prep, "wn", in, {C, K}},
@@ -1112,10 +1168,10 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
       {&scan, "wn", in, {C, K}},
       {&scan, "tp", in, {C, C}},
       {&scan, "gl", f32, {K}},
-      {&scan, "cu_seqlens", i32, {}},
-      {&scan, "state_indices", i32, {}},
+      {&scan, "cu_seqlens", ix, {}},
+      {&scan, "state_indices", ix, {}},
       {&scan, "has_initial_state", i32, {}},
-      {&scan, "checkpoint_blocks", i32, {}},
+      {&scan, "checkpoint_blocks", ix, {}},
       {&scan, "hs", in, {K, V}},
       {&scan, "us", in, {C, V}},
       {&scan, "ckpt", f.state, {}},
@@ -1123,8 +1179,8 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
       {&out, "pb", in, {C, C}},
       {&out, "hs", in, {K, V}},
       {&out, "us", in, {C, V}},
-      {&out, "cu_seqlens", i32, {}},
-      {&out, "state_indices", i32, {}},
+      {&out, "cu_seqlens", ix, {}},
+      {&out, "state_indices", ix, {}},
       {&out, "o", in, {V}},
   };
   for (const Expect &e : expected)
@@ -1196,7 +1252,8 @@ Status prefillLayout(const PrefillFacts &f, int64_t n, int64_t maxSeqlen,
             byteCount({n, h, ws.ncv, C, VB}, in, ws.size[B::VC]) &&
             byteCount({n, h, nc, K, V}, in, ws.size[B::HS]) &&
             byteCount({n, h, nc, C, V}, in, ws.size[B::US]) &&
-            byteCount({n, nc}, 4, ws.size[B::CheckpointBlocks]);
+            byteCount({n, nc}, dtypeSize(f.index),
+                      ws.size[B::CheckpointBlocks]);
   unsigned __int128 end = 0;
   for (int b = 0; ok && b < B::Count; ++b) {
     ws.offset[b] = static_cast<uint64_t>(end);
@@ -1244,12 +1301,16 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
                    ", " + formatRangeBound(g.rangeHi) +
                    "] (its chunked products would overflow); use a kernel "
                    "built with a wider bound (GB) or a smaller chunk");
+  size_t ix;
+  KDA2RT_TRY(
+      checkIndexDType(*f.prep, f.index, "cu_seqlens", a.indexDtype, ix));
   if (a.totalTokens < 0)
     return invalid("total_tokens must be >= 0, got " +
                    std::to_string(a.totalTokens));
-  if (a.totalTokens > INT32_MAX)
+  if (ix == 4 && a.totalTokens > INT32_MAX)
     return invalid("total_tokens = " + std::to_string(a.totalTokens) +
-                   " does not fit the int32 cu_seqlens");
+                   " does not fit the int32 cu_seqlens (index_dtype "
+                   "\"i64\" with IX=i64 kernels does)");
   KDA2RT_TRY(prefillLayout(f, a.n, a.maxSeqlen, a.h, ws));
   KDA2RT_TRY(checkHeadsSlotsScale(a.h, a.slots, a.scale));
   const bool checkpoints = a.checkpointBlocks != nullptr;
@@ -1269,13 +1330,13 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
                    {"v", a.v, 16, 0},
                    {"g", a.g, 16, 0},
                    {"beta", a.beta, 16, 0},
-                   {"cu_seqlens", a.cuSeqlens, 4, 0},
-                   {"state_indices", a.stateIndices, 4, 0},
+                   {"cu_seqlens", a.cuSeqlens, ix, 0},
+                   {"state_indices", a.stateIndices, ix, 0},
                    {"has_initial_state", a.hasInitialState, 4, 0},
                    {"pool", a.pool, 16, 0},
                    {"o", a.o, 16, 0},
                    {"workspace", a.workspace, kKdaPrefillAlignment, 0},
-                   {"checkpoint_blocks", a.checkpointBlocks, 4, 0},
+                   {"checkpoint_blocks", a.checkpointBlocks, ix, 0},
                    {"ckpt", a.ckpt, 16, 0}};
   const size_t count = checkpoints ? 13 : 11;
   KDA2RT_TRY(checkPointers(ops, count));
@@ -1288,7 +1349,7 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
                    " bytes (kda2rt_kda_prefill_workspace_size)");
   size_t in = dtypeSize(f.in);
   int64_t h = a.h, k = a.kDim, v = a.vDim;
-  KDA2RT_TRY(packedBatchBytes(a.n, a.totalTokens, h, k, v, in, ops));
+  KDA2RT_TRY(packedBatchBytes(a.n, a.totalTokens, h, k, v, in, ix, ops));
   KDA2RT_TRY(poolBytes(a.slots, h, k, v, st, ops[8]));
   // The workspace: the bytes the call writes (the layout's), not all of
   // workspace_bytes.
@@ -1393,8 +1454,11 @@ Status kdaPrefillLaunchArgs(const KernelInfo &prep, const KernelInfo &scan,
   fillLaunchArgs(out, kOutPointers, outPtrs, kPrefillDims, dims, nullptr,
                  launch.out);
   if (!checkpoints) {
+    // -1 is all-ones bytes in int32 and int64 alike: the table's bytes as
+    // 32-bit words of 0xFFFFFFFF.
     launch.fillAddress = word(buf[B::CheckpointBlocks]);
-    launch.fillCount = static_cast<size_t>(a.n * ws.nc);
+    launch.fillCount = static_cast<size_t>(
+        ws.size[B::CheckpointBlocks] / sizeof(uint32_t));
   }
   return Status::success();
 }

@@ -62,12 +62,12 @@ compile "$root/templates/kda_decode.tirx" kda_decode IN=bf16,K=128,V=128
 compile "$root/templates/kda_decode_vfirst.tirx" kda_decode_vfirst IN=bf16,K=128,V=128
 compile "$root/templates/kda_decode_vsplit.tirx" kda_decode_vsplit IN=bf16,K=128,V=128,VB=32,NVB=4,LANES=4
 compile "$root/templates/kda_decode_fused.tirx" kda_decode_fused IN=bf16,K=128,V=128,VB=32,NVB=4
-compile "$root/templates/kda_chunk_split.tirx" kda_chunk_split IN=bf16,SL=row_major,GB=5,K=128,V=128,C=16,VB=32,NVB=4
+compile "$root/templates/kda_chunk_split.tirx" kda_chunk_split IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=16,VB=32,NVB=4
 # The serving kernels: `state` lines, inout pools, integer scalars.
-compile "$root/templates/kda_decode_pool.tirx" kda_decode_pool IN=bf16,ST=bf16,SS=vk,K=128,V=64,VB=32,NVB=2,LANES=4
-compile "$root/templates/kda_decode_spec.tirx" kda_decode_spec IN=bf16,ST=f32,SS=kv,K=128,V=128,VB=32,NVB=4,LANES=4
-compile "$root/templates/kda_decode_serve.tirx" kda_decode_serve IN=bf16,ST=f32,SS=kv,GF=2,BS=1,QKN=1,K=128,V=128,VB=32,NVB=4,LANES=4
-compile "$root/templates/kda_chunk_h.tirx" kda_chunk_h IN=bf16,ST=f32,SS=kv,K=128,V=128,C=32,VB=8,NVB=16
+compile "$root/templates/kda_decode_pool.tirx" kda_decode_pool IN=bf16,ST=bf16,SS=vk,IX=i32,K=128,V=64,VB=32,NVB=2,LANES=4
+compile "$root/templates/kda_decode_spec.tirx" kda_decode_spec IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,VB=32,NVB=4,LANES=4
+compile "$root/templates/kda_decode_serve.tirx" kda_decode_serve IN=bf16,ST=f32,SS=kv,IX=i32,GF=2,BS=1,QKN=1,K=128,V=128,VB=32,NVB=4,LANES=4
+compile "$root/templates/kda_chunk_h.tirx" kda_chunk_h IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=8,NVB=16
 # Metadata with `pad`, `arg tensormap` and dynamic `smem` lines.
 for t in coalesced-padding tma-coalesce dynamic-shared; do
   metadata "$root/test/Conversion/KDA2ToGPU/$t.mlir" "$t"

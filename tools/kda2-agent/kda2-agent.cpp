@@ -9,7 +9,7 @@
 // rejected ones (docs/Agent.md). The work is in lib/Agent/Agent.cpp.
 //
 //   kda2-agent templates/kda_chunk_split.tirx --profile=H200-SXM \
-//       --tirx-bind=IN=bf16,SL=row_major,GB=5,K=128,V=128,C=32,VB=32,NVB=4 \
+//       --tirx-bind=IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=32,NVB=4 \
 //       --shapes=n=1,h=8,t=4096 --output-dir=out --rules=rules.yaml
 //
 //===----------------------------------------------------------------------===//

@@ -192,7 +192,7 @@ TEST(SimulatorSpeed, PrefillScanKernel) {
   ImportTIRxOptions options;
   options.bindings = {{"GB", 5}, {"K", 128}, {"V", 128}, {"C", 32}, {"VB", 32},
                       {"NVB", 4}};
-  options.typeBindings = {{"IN", "bf16"}};
+  options.typeBindings = {{"IN", "bf16"}, {"IX", "i32"}};
   options.layoutBindings = {{"SL", "row_major"}};
   OwningOpRef<ModuleOp> module = importTIRx(sourceMgr, &context, options);
   ASSERT_TRUE(module);

@@ -77,11 +77,13 @@ inline std::string decodeMetadata(const std::string &name, int d,
 /// emits it: head dimensions k and v, pool declared [slots, h, V, K] and
 /// stored K-major (`layout` "kv") or V-major ("vk"; "" for no `state`
 /// line), pool element
-/// type `stateDtype`, q/k/v/o type `in`; grid (n, h).
+/// type `stateDtype`, q/k/v/o type `in`, cu_seqlens and state_indices of
+/// type `ix` (the template's IX); grid (n, h).
 inline std::string poolDecodeMetadata(const std::string &name, int k, int v,
                                       const std::string &layout = "kv",
                                       const std::string &stateDtype = "f32",
-                                      const std::string &in = "bf16") {
+                                      const std::string &in = "bf16",
+                                      const std::string &ix = "i32") {
   std::string K = std::to_string(k), V = std::to_string(v);
   // Declared [slots, h, V, K] whatever the layout, as
   // templates/kda_decode_pool.tirx does: the `state` line gives the order.
@@ -93,8 +95,8 @@ inline std::string poolDecodeMetadata(const std::string &name, int k, int v,
                   "arg ptr v " + in + " in 3 tt h " + V + "\n"
                   "arg ptr g f32 in 3 tt h " + K + "\n"
                   "arg ptr beta f32 in 2 tt h\n"
-                  "arg ptr cu_seqlens i32 in 1 np1\n"
-                  "arg ptr state_indices i32 in 1 n\n"
+                  "arg ptr cu_seqlens " + ix + " in 1 np1\n"
+                  "arg ptr state_indices " + ix + " in 1 n\n"
                   "arg ptr has_initial_state i32 in 1 n\n"
                   "arg ptr pool " + stateDtype + " inout 4 slots h " + ab +
                   "\n"
@@ -109,12 +111,13 @@ inline std::string poolDecodeMetadata(const std::string &name, int k, int v,
 
 /// Metadata of a speculative decode kernel as templates/kda_decode_spec.tirx
 /// emits it: q, k, g [n, t, h, K], v, o [n, t, h, V], state_indices [n, t],
-/// num_accepted [n], the pool declared [slots, h, V, K] and stored in
-/// `layout` ("" for no `state` line); grid (2, n h).
+/// num_accepted [n] (both of type `ix`), the pool declared [slots, h, V, K]
+/// and stored in `layout` ("" for no `state` line); grid (2, n h).
 inline std::string specDecodeMetadata(const std::string &name, int k, int v,
                                       const std::string &layout = "kv",
                                       const std::string &stateDtype = "f32",
-                                      const std::string &in = "bf16") {
+                                      const std::string &in = "bf16",
+                                      const std::string &ix = "i32") {
   std::string K = std::to_string(k), V = std::to_string(v);
   std::string m = "kda2-kernel-v1\nname " + name +
                   "\nblock 128 1 1\ngrid.x 2\ngrid.y n h\nsmem 0\n"
@@ -123,8 +126,8 @@ inline std::string specDecodeMetadata(const std::string &name, int k, int v,
                   "arg ptr v " + in + " in 4 n t h " + V + "\n"
                   "arg ptr g f32 in 4 n t h " + K + "\n"
                   "arg ptr beta f32 in 3 n t h\n"
-                  "arg ptr state_indices i32 in 2 n t\n"
-                  "arg ptr num_accepted i32 in 1 n\n"
+                  "arg ptr state_indices " + ix + " in 2 n t\n"
+                  "arg ptr num_accepted " + ix + " in 1 n\n"
                   "arg ptr pool " + stateDtype + " inout 4 slots h " + V +
                   " " + K + "\n"
                   "arg scalar scale f32\n"
@@ -139,10 +142,11 @@ inline std::string specDecodeMetadata(const std::string &name, int k, int v,
 /// The bindings of a prefill kernel set (templates/kda_chunk_split.tirx
 /// and templates/kda_chunk_h.tirx): head dimensions, chunk C, value block
 /// VB (NVB = V / VB scan programs per (sequence, head)), types, state
-/// layout and the `range g` line of the prep kernel ("" for none).
+/// layout, the `range g` line of the prep kernel ("" for none) and the
+/// index type IX (cu_seqlens, state_indices, checkpoint_blocks).
 struct PrefillBinding {
   int k = 128, v = 128, c = 32, vb = 8;
-  std::string in = "bf16", state = "f32", layout = "kv";
+  std::string in = "bf16", state = "f32", layout = "kv", ix = "i32";
   std::string range = "range g -5 0";
 };
 
@@ -168,7 +172,7 @@ prefillPrepMetadata(const PrefillBinding &b = {},
                   "arg ptr g f32 in 3 tt h " +
                   K + "\n" + (b.range.empty() ? "" : b.range + "\n") +
                   "arg ptr beta f32 in 2 tt h\n"
-                  "arg ptr cu_seqlens i32 in 1 np1\n"
+                  "arg ptr cu_seqlens " + b.ix + " in 1 np1\n"
                   "arg scalar scale f32\n"
                   "arg ptr qd " +
                   in + " out 5 n h nc " + C + " " + K +
@@ -223,10 +227,10 @@ prefillScanMetadata(const PrefillBinding &b = {},
                   "arg ptr gl f32 in 4 n h nc " +
                   K +
                   "\n"
-                  "arg ptr cu_seqlens i32 in 1 np1\n"
-                  "arg ptr state_indices i32 in 1 n\n"
+                  "arg ptr cu_seqlens " + b.ix + " in 1 np1\n"
+                  "arg ptr state_indices " + b.ix + " in 1 n\n"
                   "arg ptr has_initial_state i32 in 1 n\n"
-                  "arg ptr checkpoint_blocks i32 in 2 n nc\n"
+                  "arg ptr checkpoint_blocks " + b.ix + " in 2 n nc\n"
                   "arg ptr pool " +
                   st + " inout 4 slots h " + K + " " + V + "\n" +
                   (b.layout.empty() ? "" : "state pool " + b.layout + "\n") +
@@ -279,8 +283,8 @@ prefillOutMetadata(const PrefillBinding &b = {},
          "arg ptr us " +
          in + " in 5 n h nc " + C + " " + V +
          "\n"
-         "arg ptr cu_seqlens i32 in 1 np1\n"
-         "arg ptr state_indices i32 in 1 n\n"
+         "arg ptr cu_seqlens " + b.ix + " in 1 np1\n"
+         "arg ptr state_indices " + b.ix + " in 1 n\n"
          "arg scalar nslots i32\n"
          "arg ptr o " +
          in + " out 3 tt h " + V +

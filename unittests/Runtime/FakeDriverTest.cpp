@@ -725,6 +725,109 @@ TEST(FakeKernel, PoolDecodeOnADecodeKernel) {
                        "argument 'cu_seqlens')");
 }
 
+TEST_F(FakePoolKernel, IndexDtypeSelectsTheKernelsIndexType) {
+  // The same call on an IX=i64 kernel: index_dtype must say "i64", through
+  // the general path, the prepared plan (second call) and the query alike.
+  FakeModule i64("kda_decode_pool",
+                 kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64,
+                                                "kv", "f32", "bf16", "i64"));
+  ASSERT_NE(i64.kernel, nullptr);
+  char err[512], reason[512];
+  int64_t before = fakeLaunches();
+  const char *refusedNull =
+      "argument 'index_dtype' is NULL (i32) but kernel 'kda_decode_pool' "
+      "reads 'cu_seqlens' as int64 (its IX binding)";
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(kda2rt_kda_decode_pool(i64.kernel, &args, nullptr, err,
+                                     sizeof(err)),
+              KDA2RT_ERROR_INVALID_ARGUMENT);
+    EXPECT_STREQ(err, refusedNull);
+  }
+  EXPECT_EQ(kda2rt_kda_decode_pool_query(i64.kernel, &args, reason,
+                                         sizeof(reason)),
+            0);
+  EXPECT_STREQ(reason, refusedNull);
+  args.index_dtype = "i32";
+  EXPECT_EQ(kda2rt_kda_decode_pool(i64.kernel, &args, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "argument 'index_dtype' is 'i32' but kernel "
+                    "'kda_decode_pool' reads 'cu_seqlens' as int64 (its IX "
+                    "binding)");
+  EXPECT_EQ(fakeLaunches(), before);
+  args.index_dtype = "i64";
+  EXPECT_EQ(kda2rt_kda_decode_pool_query(i64.kernel, &args, reason,
+                                         sizeof(reason)),
+            1);
+  ASSERT_EQ(kda2rt_kda_decode_pool(i64.kernel, &args, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  EXPECT_EQ(fakeLaunches(), before + 1);
+  // The int32 kernel refuses "i64", and an unknown index_dtype.
+  EXPECT_EQ(kda2rt_kda_decode_pool(module.kernel, &args, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "argument 'index_dtype' is 'i64' but kernel "
+                    "'kda_decode_pool' reads 'cu_seqlens' as int32 (its IX "
+                    "binding)");
+  args.index_dtype = "int32";
+  EXPECT_EQ(kda2rt_kda_decode_pool_query(module.kernel, &args, reason,
+                                         sizeof(reason)),
+            0);
+  EXPECT_STREQ(reason, "argument 'index_dtype' is 'int32': expected \"i32\" "
+                       "(or NULL) or \"i64\", the type of the index arrays "
+                       "(cu_seqlens, state_indices, ...)");
+  EXPECT_EQ(fakeLaunches(), before + 1);
+}
+
+TEST(FakeKernel, SpecDecodeWithInt64IndexArrays) {
+  FakeModule i64("kda_decode_spec",
+                 kda2::fake::specDecodeMetadata("kda_decode_spec", 128, 64,
+                                                "kv", "f32", "bf16", "i64"));
+  ASSERT_NE(i64.kernel, nullptr);
+  char err[512];
+  void *buffer = nullptr;
+  ASSERT_EQ(kda2rt_mem_alloc(0, 16 << 20, &buffer, err, sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  char *b = static_cast<char *>(buffer);
+  kda2rt_kda_decode_spec_args a = {};
+  const void **in[] = {&a.q, &a.k, &a.v, &a.g, &a.beta, &a.state_indices,
+                       &a.num_accepted};
+  for (int i = 0; i < 7; ++i)
+    *in[i] = b + (i << 20);
+  a.o = b + (8 << 20);
+  a.pool = b + (12 << 20);
+  a.n = 4;
+  a.t = 3;
+  a.h = 8;
+  a.k_dim = 128;
+  a.v_dim = 64;
+  a.slots = 16;
+  a.state_layout = "kv";
+  a.write_states = 1;
+  int64_t before = fakeLaunches();
+  EXPECT_EQ(kda2rt_kda_decode_spec(i64.kernel, &a, nullptr, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "argument 'index_dtype' is NULL (i32) but kernel "
+                    "'kda_decode_spec' reads 'state_indices' as int64 (its "
+                    "IX binding)");
+  a.index_dtype = "i64";
+  // num_accepted: 8-byte elements.
+  a.num_accepted = b + (6 << 20) + 4;
+  EXPECT_EQ(kda2rt_kda_decode_spec(i64.kernel, &a, nullptr, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "argument 'num_accepted' is not 8-byte aligned (int64 "
+                    "elements)");
+  a.num_accepted = b + (6 << 20);
+  ASSERT_EQ(kda2rt_kda_decode_spec(i64.kernel, &a, nullptr, err, sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  EXPECT_EQ(fakeLaunches(), before + 1);
+  kda2rt_mem_free(0, buffer, nullptr, 0);
+}
+
 TEST_F(FakePoolKernel, PreparedLaunchDoesNotAllocate) {
   char err[512];
   // The first call prepares the kernel's plan; later ones are the hot path.
@@ -1270,6 +1373,75 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
   EXPECT_EQ(s.params[19], 8u);
 }
 
+/// FakePrefill with the kernels of IX=i64: int64 cu_seqlens, state_indices
+/// and checkpoint_blocks.
+class FakePrefillI64 : public FakePrefill {
+protected:
+  FakePrefillI64() {
+    kda2::fake::PrefillBinding b;
+    b.ix = "i64";
+    image = kda2::fake::fakeCubin(
+        {{"kda_chunk_prep", kda2::fake::prefillPrepMetadata(b)},
+         {"kda_chunk_scan_h", kda2::fake::prefillScanMetadata(b)},
+         {"kda_chunk_out", kda2::fake::prefillOutMetadata(b)}});
+  }
+};
+
+TEST_F(FakePrefillI64, FillsAnInt64CheckpointTable) {
+  char err[512], reason[512];
+  // n = 2, nc = 2: the table is 4 int64 entries (32 bytes) at the same
+  // offset as the int32 one; the workspace size is unchanged after rounding.
+  size_t bytes = 0;
+  ASSERT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2, 40, 1, &bytes,
+                                              err, sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  EXPECT_EQ(bytes, 314368u);
+  const uint64_t table = addr(args.workspace) + 313344;
+  std::memset(reinterpret_cast<void *>(table), 0, 32);
+  fakeClearEvents();
+  int64_t before = fakeLaunches();
+  const char *refused = "argument 'index_dtype' is NULL (i32) but kernel "
+                        "'kda_chunk_prep' reads 'cu_seqlens' as int64 (its "
+                        "IX binding)";
+  EXPECT_EQ(
+      kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
+      KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, refused);
+  EXPECT_EQ(
+      kda2rt_kda_prefill_query(prep, scan, out, &args, reason, sizeof(reason)),
+      0);
+  EXPECT_STREQ(reason, refused);
+  EXPECT_EQ(fakeLaunches(), before);
+  args.index_dtype = "i64";
+  ASSERT_EQ(
+      kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
+      KDA2RT_OK)
+      << err;
+  EXPECT_EQ(fakeLaunches(), before + 3);
+  FakeEvent fill, s;
+  ASSERT_TRUE(fakeEvent(3, fill));
+  ASSERT_TRUE(fakeEvent(1, s));
+  // 8 words of 0xFFFFFFFF: -1 in each of the 4 int64 entries.
+  EXPECT_EQ(fill.name, "cuMemsetD32Async");
+  ASSERT_EQ(fill.params.size(), 3u);
+  EXPECT_EQ(fill.params[0], table);
+  EXPECT_EQ(fill.params[1], 0xFFFFFFFFu);
+  EXPECT_EQ(fill.params[2], 8u);
+  const int64_t *t = reinterpret_cast<const int64_t *>(table);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(t[i], -1) << i;
+  EXPECT_EQ(s.name, "kda_chunk_scan_h");
+  EXPECT_EQ(s.params[8], table);
+  // cu_seqlens needs 8-byte alignment.
+  args.cu_seqlens = static_cast<const char *>(args.cu_seqlens) + 4;
+  EXPECT_EQ(
+      kda2rt_kda_prefill_query(prep, scan, out, &args, reason, sizeof(reason)),
+      0);
+  EXPECT_STREQ(reason, "argument 'cu_seqlens' is not 8-byte aligned (int64 "
+                       "elements)");
+}
+
 TEST_F(FakePrefill, QueryAgreesWithTheCall) {
   char err[512], reason[512] = "stale";
   EXPECT_EQ(
@@ -1324,7 +1496,8 @@ TEST_F(FakePrefill, QueryAgreesWithTheCall) {
       {"total_tokens int32",
        [](A &a, char *) { a.total_tokens = int64_t(1) << 31; },
        KDA2RT_ERROR_INVALID_ARGUMENT,
-       "total_tokens = 2147483648 does not fit the int32 cu_seqlens"},
+       "total_tokens = 2147483648 does not fit the int32 cu_seqlens "
+       "(index_dtype \"i64\" with IX=i64 kernels does)"},
       {"n", [](A &a, char *) { a.n = 0; }, KDA2RT_ERROR_INVALID_ARGUMENT,
        "n must be positive (the number of sequences), got 0"},
       {"max_seqlen", [](A &a, char *) { a.max_seqlen = 0; },

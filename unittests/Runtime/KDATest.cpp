@@ -332,12 +332,113 @@ TEST_F(KdaDecodePoolCheck, NotAPoolKernel) {
                      "(no argument 'cu_seqlens')");
 }
 
-TEST_F(KdaDecodePoolCheck, IndexArraysMustBeInt32) {
+TEST_F(KdaDecodePoolCheck, IndexArraysAreInt32OrInt64OfOneType) {
   std::string m = kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64);
   m.replace(m.find("state_indices i32"), 17, "state_indices i64");
   use(m);
   EXPECT_EQ(error(), "kernel 'kda_decode_pool': argument 'state_indices' is "
-                     "i64; the pool decode entry point passes int32 arrays");
+                     "i64 but 'cu_seqlens' is i32; the pool decode entry "
+                     "point passes its index arrays in one type "
+                     "(index_dtype)");
+  m = kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64);
+  m.replace(m.find("cu_seqlens i32"), 14, "cu_seqlens f32");
+  use(m);
+  EXPECT_EQ(error(), "kernel 'kda_decode_pool': argument 'cu_seqlens' is "
+                     "f32; the pool decode entry point passes int32 or int64 "
+                     "index arrays");
+  // has_initial_state is a flag: int32 whatever IX is.
+  m = kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64, "kv", "f32",
+                                     "bf16", "i64");
+  m.replace(m.find("has_initial_state i32"), 21, "has_initial_state i64");
+  use(m);
+  EXPECT_EQ(error(), "kernel 'kda_decode_pool': argument 'has_initial_state' "
+                     "is i64; the pool decode entry point passes int32 flags");
+}
+
+TEST_F(KdaDecodePoolCheck, IndexDtypeMustBeTheKernels) {
+  // An int32 kernel: NULL and "i32" pass, "i64" is refused.
+  args.indexDtype = "i32";
+  EXPECT_TRUE(checkKdaDecodePool(info, args).ok());
+  args.indexDtype = "i64";
+  EXPECT_EQ(error(), "argument 'index_dtype' is 'i64' but kernel "
+                     "'kda_decode_pool' reads 'cu_seqlens' as int32 (its IX "
+                     "binding)");
+  for (const char *bad : {"int64", "f32", "i16", ""}) {
+    args.indexDtype = bad;
+    EXPECT_EQ(error(), std::string("argument 'index_dtype' is '") + bad +
+                           "': expected \"i32\" (or NULL) or \"i64\", the "
+                           "type of the index arrays (cu_seqlens, "
+                           "state_indices, ...)");
+  }
+  // An int64 kernel (IX=i64): only "i64" passes.
+  use(kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64, "kv", "f32",
+                                     "bf16", "i64"));
+  args.indexDtype = nullptr;
+  EXPECT_EQ(error(), "argument 'index_dtype' is NULL (i32) but kernel "
+                     "'kda_decode_pool' reads 'cu_seqlens' as int64 (its IX "
+                     "binding)");
+  args.indexDtype = "i32";
+  EXPECT_EQ(error(), "argument 'index_dtype' is 'i32' but kernel "
+                     "'kda_decode_pool' reads 'cu_seqlens' as int64 (its IX "
+                     "binding)");
+  args.indexDtype = "i64";
+  Status s = checkKdaDecodePool(info, args);
+  EXPECT_TRUE(s.ok()) << s.message();
+  // The plan resolves the same facts and gives the same messages.
+  LaunchArgs launch;
+  EXPECT_TRUE(kdaDecodePoolLaunchArgs(info, args, launch).ok());
+}
+
+TEST_F(KdaDecodePoolCheck, Int64IndexArraysHaveEightByteElements) {
+  use(kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64, "kv", "f32",
+                                     "bf16", "i64"));
+  args.indexDtype = "i64";
+  // Alignment: 8 bytes for cu_seqlens and state_indices, still 4 for the
+  // int32 has_initial_state.
+  set("state_indices", 0x7000004);
+  EXPECT_EQ(error(), "argument 'state_indices' is not 8-byte aligned (int64 "
+                     "elements)");
+  set("state_indices", 0x7000008);
+  set("has_initial_state", 0x8000004);
+  EXPECT_TRUE(checkKdaDecodePool(info, args).ok());
+  set("cu_seqlens", 0x6000004);
+  EXPECT_EQ(error(), "argument 'cu_seqlens' is not 8-byte aligned (int64 "
+                     "elements)");
+  set("cu_seqlens", 0x6000000);
+  // Extents: state_indices is 4 x 8 = 32 bytes, cu_seqlens 5 x 8 = 40.
+  set("state_indices", 0x9000000 - 24);
+  EXPECT_EQ(error(), "arguments 'pool' and 'state_indices' overlap (pool at "
+                     "0x9000000, 4194304 bytes; state_indices at 0x8ffffe8, "
+                     "32 bytes): 'pool' is updated in place and must not "
+                     "share memory with another operand");
+  set("state_indices", 0x9000000 - 32);
+  EXPECT_TRUE(checkKdaDecodePool(info, args).ok());
+  set("cu_seqlens", 0x9000000 - 32);
+  EXPECT_EQ(error(), "arguments 'pool' and 'cu_seqlens' overlap (pool at "
+                     "0x9000000, 4194304 bytes; cu_seqlens at 0x8ffffe0, 40 "
+                     "bytes): 'pool' is updated in place and must not share "
+                     "memory with another operand");
+}
+
+TEST_F(KdaDecodePoolCheck, Int64CuSeqlensTakePast2To31Tokens) {
+  use(kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64, "kv", "f32",
+                                     "bf16", "i64"));
+  args.indexDtype = "i64";
+  // 2^31 + 5 tokens x 8 heads x 128 x 2 bytes < 2^43: operands 2^44 apart.
+  const char *names[] = {"q",    "k",          "v",
+                         "g",    "beta",       "cu_seqlens",
+                         "state_indices", "has_initial_state", "pool", "o"};
+  for (size_t i = 0; i < 10; ++i)
+    set(names[i], uintptr_t(i + 1) << 44);
+  args.totalTokens = (int64_t(1) << 31) + 5;
+  Status s = checkKdaDecodePool(info, args);
+  EXPECT_TRUE(s.ok()) << s.message();
+  // The same call on the int32 kernel does not fit its cu_seqlens.
+  use(kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64));
+  args.indexDtype = nullptr;
+  EXPECT_EQ(error(), "total_tokens = 2147483653 does not fit the int32 "
+                     "cu_seqlens (index_dtype \"i64\" with an IX=i64 kernel "
+                     "does)");
 }
 
 TEST_F(KdaDecodePoolCheck, PoolMustBeInOut) {
@@ -430,7 +531,8 @@ TEST_F(KdaDecodePoolCheck, Sizes) {
   EXPECT_EQ(error(), "total_tokens must be >= 0, got -1");
   args.totalTokens = int64_t(1) << 31;
   EXPECT_EQ(error(),
-            "total_tokens = 2147483648 does not fit the int32 cu_seqlens");
+            "total_tokens = 2147483648 does not fit the int32 cu_seqlens "
+            "(index_dtype \"i64\" with an IX=i64 kernel does)");
   args.totalTokens = 10;
   args.h = -2;
   EXPECT_EQ(error(), "h must be positive (the number of heads), got -2");
@@ -601,13 +703,47 @@ TEST_F(KdaDecodeSpecCheck, NotASpecKernel) {
                      "kernel (no argument 'state_indices')");
 }
 
-TEST_F(KdaDecodeSpecCheck, IndexArraysMustBeInt32) {
+TEST_F(KdaDecodeSpecCheck, IndexArraysAreInt32OrInt64OfOneType) {
   std::string m = kda2::fake::specDecodeMetadata("kda_decode_spec", 128, 64);
   m.replace(m.find("num_accepted i32"), 16, "num_accepted i64");
   use(m);
   EXPECT_EQ(error(), "kernel 'kda_decode_spec': argument 'num_accepted' is "
-                     "i64; the speculative decode entry point passes int32 "
-                     "arrays");
+                     "i64 but 'state_indices' is i32; the speculative decode "
+                     "entry point passes its index arrays in one type "
+                     "(index_dtype)");
+}
+
+TEST_F(KdaDecodeSpecCheck, Int64IndexArrays) {
+  // An int32 kernel refuses "i64"; an int64 kernel refuses NULL and "i32".
+  args.indexDtype = "i64";
+  EXPECT_EQ(error(), "argument 'index_dtype' is 'i64' but kernel "
+                     "'kda_decode_spec' reads 'state_indices' as int32 (its "
+                     "IX binding)");
+  args.indexDtype = "u64";
+  EXPECT_EQ(error(), "argument 'index_dtype' is 'u64': expected \"i32\" (or "
+                     "NULL) or \"i64\", the type of the index arrays "
+                     "(cu_seqlens, state_indices, ...)");
+  use(kda2::fake::specDecodeMetadata("kda_decode_spec", 128, 64, "kv", "f32",
+                                     "bf16", "i64"));
+  args.indexDtype = nullptr;
+  EXPECT_EQ(error(), "argument 'index_dtype' is NULL (i32) but kernel "
+                     "'kda_decode_spec' reads 'state_indices' as int64 (its "
+                     "IX binding)");
+  args.indexDtype = "i64";
+  Status s = checkKdaDecodeSpec(info, args);
+  ASSERT_TRUE(s.ok()) << s.message();
+  // 8-byte elements: alignment, and state_indices [4, 3] = 96 bytes.
+  set("num_accepted", 0x7000004);
+  EXPECT_EQ(error(), "argument 'num_accepted' is not 8-byte aligned (int64 "
+                     "elements)");
+  set("num_accepted", 0x7000000);
+  set("state_indices", 0x8000000 - 88);
+  EXPECT_EQ(error(), "arguments 'pool' and 'state_indices' overlap (pool at "
+                     "0x8000000, 4194304 bytes; state_indices at 0x7ffffa8, "
+                     "96 bytes): 'pool' is updated in place and must not "
+                     "share memory with another operand");
+  set("state_indices", 0x8000000 - 96);
+  EXPECT_TRUE(checkKdaDecodeSpec(info, args).ok());
 }
 
 TEST_F(KdaDecodeSpecCheck, PoolMustBeInOut) {
@@ -952,4 +1088,132 @@ TEST(KdaPrefill, KernelKindsAndAgreement) {
             "kernel 'kda_chunk_scan_h': argument 'ckpt' is [blocks, h, 128, "
             "64] but 'pool' is [slots, h, 128, 128]; checkpoints are states of "
             "the pool's shape");
+}
+
+TEST(KdaPrefill, Int64IndexKernels) {
+  using kda2::fake::prefillOutMetadata;
+  using kda2::fake::prefillPrepMetadata;
+  using kda2::fake::prefillScanMetadata;
+  PrefillBinding b64;
+  b64.ix = "i64";
+  const std::string prep = prefillPrepMetadata(b64),
+                    scan = prefillScanMetadata(b64),
+                    out = prefillOutMetadata(b64);
+  EXPECT_EQ(prefillKernelsError(prep, scan, out), "");
+  // The three kernels share one index type, prep's cu_seqlens.
+  EXPECT_EQ(prefillKernelsError(prep, prefillScanMetadata(), out),
+            "kernel 'kda_chunk_scan_h': argument 'cu_seqlens' is i32, "
+            "expected i64");
+  EXPECT_EQ(prefillKernelsError(prefillPrepMetadata(), prefillScanMetadata(),
+                                out),
+            "kernel 'kda_chunk_out': argument 'cu_seqlens' is i64, expected "
+            "i32");
+  EXPECT_EQ(prefillKernelsError(
+                replaced(prep, "arg ptr cu_seqlens i64", "arg ptr cu_seqlens "
+                                                         "f32"),
+                scan, out),
+            "kernel 'kda_chunk_prep': argument 'cu_seqlens' is f32, expected "
+            "i32 or i64 (the index type, IX)");
+  // has_initial_state stays int32.
+  EXPECT_EQ(prefillKernelsError(prep,
+                                replaced(scan, "has_initial_state i32",
+                                         "has_initial_state i64"),
+                                out),
+            "kernel 'kda_chunk_scan_h': argument 'has_initial_state' is i64, "
+            "expected i32");
+
+  // The checkpoint table has 8-byte entries: n = 2, nc = 2 is 32 bytes at
+  // 313344 (KdaPrefill.WorkspaceLayout), the same total after rounding; at
+  // n = 300, max_seqlen = 32 (nc = 1) the table is 2400 bytes, not 1200.
+  KernelInfo p = parsed(prep), s = parsed(scan), o = parsed(out);
+  KernelInfo p32 = parsed(prefillPrepMetadata()),
+             s32 = parsed(prefillScanMetadata()),
+             o32 = parsed(prefillOutMetadata());
+  using B = KdaPrefillWorkspace;
+  KdaPrefillWorkspace ws, ws32;
+  ASSERT_TRUE(kdaPrefillWorkspace(p, s, o, 2, 40, 1, ws).ok());
+  EXPECT_EQ(ws.offset[B::CheckpointBlocks], 313344u);
+  EXPECT_EQ(ws.size[B::CheckpointBlocks], 32u);
+  EXPECT_EQ(ws.bytes, 314368u);
+  ASSERT_TRUE(kdaPrefillWorkspace(p, s, o, 300, 32, 1, ws).ok());
+  ASSERT_TRUE(kdaPrefillWorkspace(p32, s32, o32, 300, 32, 1, ws32).ok());
+  EXPECT_EQ(ws.size[B::CheckpointBlocks], 2400u);
+  EXPECT_EQ(ws32.size[B::CheckpointBlocks], 1200u);
+  EXPECT_EQ(ws.offset[B::CheckpointBlocks], ws32.offset[B::CheckpointBlocks]);
+  EXPECT_EQ(ws.bytes, ws32.bytes + 1024);
+
+  // A call: n = 2, 50 tokens, the longest 40 (nc = 2), h = 1, operands
+  // 16 MiB apart, the workspace 1024-aligned.
+  KdaPrefillArgs a;
+  const void **in[] = {&a.q, &a.k, &a.v, &a.g, &a.beta, &a.cuSeqlens,
+                       &a.stateIndices, &a.hasInitialState};
+  for (size_t i = 0; i < 8; ++i)
+    *in[i] = reinterpret_cast<void *>(uintptr_t(i + 1) << 24);
+  a.pool = reinterpret_cast<void *>(uintptr_t(9) << 24);
+  a.o = reinterpret_cast<void *>(uintptr_t(10) << 24);
+  a.workspace = reinterpret_cast<void *>(uintptr_t(11) << 24);
+  a.workspaceBytes = 314368;
+  a.n = 2;
+  a.totalTokens = 50;
+  a.maxSeqlen = 40;
+  a.h = 1;
+  a.kDim = a.vDim = 128;
+  a.slots = 4;
+  a.stateLayout = "kv";
+  a.gateLowerBound = -5;
+  auto error = [&](const KernelInfo &pp, const KernelInfo &ss,
+                   const KernelInfo &oo) {
+    Status st = checkKdaPrefill(pp, ss, oo, a);
+    return st.ok() ? std::string() : st.message();
+  };
+  EXPECT_EQ(error(p, s, o), "argument 'index_dtype' is NULL (i32) but kernel "
+                            "'kda_chunk_prep' reads 'cu_seqlens' as int64 "
+                            "(its IX binding)");
+  a.indexDtype = "i64";
+  EXPECT_EQ(error(p, s, o), "");
+  EXPECT_EQ(error(p32, s32, o32),
+            "argument 'index_dtype' is 'i64' but kernel 'kda_chunk_prep' "
+            "reads 'cu_seqlens' as int32 (its IX binding)");
+  a.indexDtype = "i8";
+  EXPECT_EQ(error(p, s, o), "argument 'index_dtype' is 'i8': expected \"i32\" "
+                            "(or NULL) or \"i64\", the type of the index "
+                            "arrays (cu_seqlens, state_indices, ...)");
+  a.indexDtype = "i64";
+  // No checkpoints: the fill covers the 32-byte table, 8 words of all ones
+  // (-1 in each int64 entry); the int32 kernels fill 4.
+  KdaPrefillLaunch launch;
+  ASSERT_TRUE(kdaPrefillLaunchArgs(p, s, o, a, launch).ok());
+  EXPECT_EQ(launch.fillAddress, (uint64_t(11) << 24) + 313344);
+  EXPECT_EQ(launch.fillCount, 8u);
+  a.indexDtype = nullptr;
+  ASSERT_TRUE(kdaPrefillLaunchArgs(p32, s32, o32, a, launch).ok());
+  EXPECT_EQ(launch.fillCount, 4u);
+  a.indexDtype = "i64";
+  // 8-byte alignment of the index arrays; has_initial_state 4.
+  a.stateIndices = reinterpret_cast<void *>((uintptr_t(7) << 24) + 4);
+  EXPECT_EQ(error(p, s, o), "argument 'state_indices' is not 8-byte aligned "
+                            "(int64 elements)");
+  a.stateIndices = reinterpret_cast<void *>(uintptr_t(7) << 24);
+  a.hasInitialState = reinterpret_cast<void *>((uintptr_t(8) << 24) + 4);
+  EXPECT_EQ(error(p, s, o), "");
+  // The caller's checkpoint table: [n, nc] int64 = 32 bytes, its extent
+  // against the written operands.
+  a.ckpt = reinterpret_cast<void *>(uintptr_t(12) << 24);
+  a.blocks = 4;
+  a.checkpointBlocks = reinterpret_cast<void *>((uintptr_t(9) << 24) - 24);
+  EXPECT_EQ(error(p, s, o),
+            "arguments 'pool' and 'checkpoint_blocks' overlap (pool at "
+            "0x9000000, 262144 bytes; checkpoint_blocks at 0x8ffffe8, 32 "
+            "bytes): 'pool' is updated in place and must not share memory "
+            "with another operand");
+  a.checkpointBlocks = reinterpret_cast<void *>((uintptr_t(9) << 24) - 32);
+  EXPECT_EQ(error(p, s, o), "");
+  // Past 2^31 tokens: refused by the int32 kernels only (the operands' own
+  // extents then overlap here, which is the next check).
+  a.totalTokens = int64_t(1) << 31;
+  EXPECT_NE(error(p, s, o).find("overlap"), std::string::npos);
+  a.indexDtype = nullptr;
+  EXPECT_EQ(error(p32, s32, o32),
+            "total_tokens = 2147483648 does not fit the int32 cu_seqlens "
+            "(index_dtype \"i64\" with IX=i64 kernels does)");
 }

@@ -38,12 +38,14 @@ struct KdaDecodeArgs {
 /// (templates/kda_decode_pool.tirx; vLLM's and SGLang's SSM state cache).
 /// A packed batch of n sequences with total_tokens tokens: q, k, g
 /// [total_tokens, h, K]; v, o [total_tokens, h, V]; beta [total_tokens, h];
-/// cu_seqlens [n + 1] int32 token boundaries (read on the device only);
-/// state_indices [n] int32, the pool slot of each sequence (outside
+/// cu_seqlens [n + 1] token boundaries (read on the device only);
+/// state_indices [n], the pool slot of each sequence (outside
 /// [0, slots): padding, o rows zeroed, pool untouched); has_initial_state
 /// [n] int32 (0: start from a zero state); pool [slots, h, K, V]
 /// (stateLayout "kv") or [slots, h, V, K] ("vk") of stateDtype, read and
-/// written in place. docs/Runtime.md has the full contract.
+/// written in place. cu_seqlens and state_indices are int32 or int64
+/// (indexDtype, the kernel's IX binding). docs/Runtime.md has the full
+/// contract.
 struct KdaDecodePoolArgs {
   const void *q = nullptr, *k = nullptr, *v = nullptr, *g = nullptr;
   const void *beta = nullptr;
@@ -62,6 +64,9 @@ struct KdaDecodePoolArgs {
   /// Required: "kv" or "vk", the layout the kernel's `state pool` line
   /// declares.
   const char *stateLayout = nullptr;
+  /// Element type of cu_seqlens and state_indices ("i32" or "i64"; null:
+  /// "i32"); it must be the one the kernel's metadata declares.
+  const char *indexDtype = nullptr;
 };
 
 /// Head dimensions the decode templates are built for.
@@ -95,7 +100,8 @@ KDA2RT_API Status launchKdaDecode(const Kernel &kernel,
 /// Checks `args` against a pool decode kernel's metadata (the arguments of
 /// templates/kda_decode_pool.tirx) without touching the GPU: head
 /// dimensions, dtype and state_dtype, state layout, sizes, scale, NULL and
-/// misaligned pointers (16 bytes for the tensors, 4 for the int32 arrays)
+/// misaligned pointers (16 bytes for the tensors, the element size for the
+/// index arrays: 4 or 8 bytes by indexDtype, 4 for has_initial_state)
 /// and overlaps of the written operands (pool, o) with any other. Errors
 /// name the argument.
 KDA2RT_API Status checkKdaDecodePool(const KernelInfo &info,
@@ -118,9 +124,9 @@ KDA2RT_API Status launchKdaDecodePool(const Kernel &kernel,
 /// indexed, in-place state pool (templates/kda_decode_spec.tirx): n
 /// sequences of t tokens each (1 <= t <= 16: the last accepted token and
 /// the drafts). q, k, g [n, t, h, K]; v, o [n, t, h, V]; beta [n, t, h];
-/// state_indices [n, t] int32, the pool slot of the state after each token
+/// state_indices [n, t] (indexDtype), the pool slot of the state after each token
 /// (outside [0, slots): not stored; state_indices[seq, 0] < 0 marks padding,
-/// o rows zeroed and pool untouched); num_accepted [n] int32, the recurrence
+/// o rows zeroed and pool untouched); num_accepted [n] (indexDtype), the recurrence
 /// starts from pool[state_indices[seq, num_accepted[seq] - 1]] when
 /// num_accepted[seq] > 0 and that slot is in [0, slots), else from zeros;
 /// pool [slots, h, K, V] ("kv") or [slots, h, V, K] ("vk") of stateDtype.
@@ -143,6 +149,9 @@ struct KdaDecodeSpecArgs {
   /// 1: the state after each token goes to its slot; 0: output only (the
   /// pool is only read).
   int64_t writeStates = 1;
+  /// Element type of state_indices and num_accepted ("i32" or "i64"; null:
+  /// "i32"); it must be the one the kernel's metadata declares.
+  const char *indexDtype = nullptr;
 };
 
 /// The most tokens per sequence a speculative decode call verifies.
@@ -150,7 +159,8 @@ inline constexpr int64_t kKdaSpecMaxTokens = 16;
 
 /// Checks `args` against a speculative decode kernel's metadata (the
 /// arguments of templates/kda_decode_spec.tirx) without touching the GPU:
-/// the checks of checkKdaDecodePool (kernel kind, index arrays int32, pool
+/// the checks of checkKdaDecodePool (kernel kind, index arrays of one type
+/// (indexDtype), pool
 /// inout, head dimensions, dtype, state_dtype, state layout, sizes, scale,
 /// NULL and misaligned pointers, overlaps of pool and o with any other
 /// operand) plus 1 <= t <= kKdaSpecMaxTokens.
@@ -175,9 +185,9 @@ KDA2RT_API Status launchKdaDecodeSpec(const Kernel &kernel,
 /// kda_chunk_out (templates/kda_chunk_h.tirx) on one stream, their
 /// intermediates in a caller-owned workspace (kdaPrefillWorkspace). Packed
 /// batch: q, k, g [total_tokens, h, K]; v, o [total_tokens, h, V]; beta
-/// [total_tokens, h]; cu_seqlens [n + 1], state_indices [n],
+/// [total_tokens, h]; cu_seqlens [n + 1], state_indices [n] (indexDtype),
 /// has_initial_state [n] int32 (device only); checkpoint_blocks [n, nc]
-/// int32 or null (no checkpoints; then ckpt must be null too), nc =
+/// (indexDtype) or null (no checkpoints; then ckpt must be null too), nc =
 /// ceil(max_seqlen / C); pool [slots, h, K, V] ("kv") or [slots, h, V, K]
 /// ("vk") of stateDtype, in place; ckpt [blocks, h, ..] likewise.
 /// docs/Runtime.md ("Prefill") has the full contract.
@@ -206,6 +216,9 @@ struct KdaPrefillArgs {
   /// for a gate bounded at -5, -inf for the softplus family); it must be
   /// within the `range g` the prep kernel declares.
   double gateLowerBound = 0;
+  /// Element type of cu_seqlens, state_indices and checkpoint_blocks ("i32"
+  /// or "i64"; null: "i32"), the kernels' index type.
+  const char *indexDtype = nullptr;
 };
 
 /// Alignment of the workspace and of each intermediate inside it.
@@ -249,7 +262,9 @@ KDA2RT_API Status checkKdaPrefill(const KernelInfo &prep,
 
 /// The kernel arguments of the three launches of a checked call, and
 /// whether the call fills the checkpoint table (checkpoint_blocks null:
-/// `fillCount` int32 words of -1 at `fillAddress`, before the scan).
+/// `fillCount` 32-bit words of 0xFFFFFFFF at `fillAddress`, before the
+/// scan: -1 in each int32 entry, or in each int64 entry over twice the
+/// words).
 struct KdaPrefillLaunch {
   LaunchArgs prep, scan, out;
   CUdeviceptr fillAddress = 0;
@@ -345,6 +360,10 @@ struct KdaKernelFacts {
   int64_t kDim = 0, vDim = 0;
   /// Element types of q, k, v and o.
   DType io[4] = {};
+  /// Element type of the index arrays (pool and spec kernels: cu_seqlens,
+  /// state_indices, num_accepted), I32 or I64, and the first of them.
+  DType index = DType::I32;
+  const char *indexArg = nullptr;
   /// The state's element type (pool, or ht) and declared layouts (h0 or
   /// pool; ht for decode).
   DType state = DType::F32;

@@ -191,8 +191,9 @@ typedef struct kda2rt_kda_decode_pool_args {
   const void *g;                 /* in  [total_tokens, h, k_dim] fp32 log
                                     decay */
   const void *beta;              /* in  [total_tokens, h] fp32 */
-  const void *cu_seqlens;        /* in  [n + 1] int32, device only */
-  const void *state_indices;     /* in  [n] int32 pool slot per sequence */
+  const void *cu_seqlens;        /* in  [n + 1] index_dtype, device only */
+  const void *state_indices;     /* in  [n] index_dtype pool slot per
+                                    sequence */
   const void *has_initial_state; /* in  [n] int32, 0: start from zeros */
   void *pool;                    /* inout [slots, h, k_dim, v_dim] ("kv") or
                                     [slots, h, v_dim, k_dim] ("vk") of
@@ -203,6 +204,8 @@ typedef struct kda2rt_kda_decode_pool_args {
   const char *dtype;             /* q, k, v, o: "bf16" (NULL) or "f16" */
   const char *state_dtype;       /* pool: "f32" (NULL) or "bf16" */
   const char *state_layout;      /* "kv" or "vk" (required) */
+  const char *index_dtype;       /* cu_seqlens, state_indices: "i32" (NULL)
+                                    or "i64"; the kernel's IX binding */
 } kda2rt_kda_decode_pool_args;
 
 /* Checks the call (kda2rt_kda_decode_pool_query's questions) and launches
@@ -215,7 +218,7 @@ KDA2RT_API int kda2rt_kda_decode_pool(kda2rt_kernel kernel,
 /* Whether kda2rt_kda_decode_pool would accept the call, without touching the
  * GPU: 1 if supported (`reason` becomes ""), 0 if not (`reason` says why:
  * not a pool decode kernel, head dimensions, dtype, state_dtype,
- * state_layout, sizes, scale, a NULL or misaligned operand, pool or o
+ * state_layout, index_dtype, sizes, scale, a NULL or misaligned operand, pool or o
  * overlapping another operand, the grid over the CUDA limits), -1 when
  * kernel or args is NULL. */
 KDA2RT_API int
@@ -246,8 +249,9 @@ typedef struct kda2rt_kda_decode_spec_args {
   const void *v;             /* in  [n, t, h, v_dim] dtype */
   const void *g;             /* in  [n, t, h, k_dim] fp32 log decay */
   const void *beta;          /* in  [n, t, h] fp32 */
-  const void *state_indices; /* in  [n, t] int32 pool slot per token */
-  const void *num_accepted;  /* in  [n] int32 tokens accepted last step */
+  const void *state_indices; /* in  [n, t] index_dtype pool slot per token */
+  const void *num_accepted;  /* in  [n] index_dtype tokens accepted last
+                                step */
   void *pool;                /* inout [slots, h, k_dim, v_dim] ("kv") or
                                 [slots, h, v_dim, k_dim] ("vk") of
                                 state_dtype */
@@ -259,6 +263,8 @@ typedef struct kda2rt_kda_decode_spec_args {
   const char *state_layout;  /* "kv" or "vk" (required) */
   int64_t write_states;      /* 1: the state after each token to its slot;
                                 0: output only, the pool is only read */
+  const char *index_dtype;   /* state_indices, num_accepted: "i32" (NULL)
+                                or "i64"; the kernel's IX binding */
 } kda2rt_kda_decode_spec_args;
 
 /* Checks the call (kda2rt_kda_decode_spec_query's questions) and launches
@@ -271,7 +277,7 @@ KDA2RT_API int kda2rt_kda_decode_spec(kda2rt_kernel kernel,
 /* Whether kda2rt_kda_decode_spec would accept the call, without touching
  * the GPU: 1 if supported (`reason` becomes ""), 0 if not (`reason` says
  * why: not a speculative decode kernel, head dimensions, dtype,
- * state_dtype, state_layout, sizes (t outside [1, 16] included), scale, a
+ * state_dtype, state_layout, index_dtype, sizes (t outside [1, 16] included), scale, a
  * NULL or misaligned operand, pool or o overlapping another operand, the
  * grid over the CUDA limits), -1 when kernel or args is NULL. */
 KDA2RT_API int
@@ -298,11 +304,11 @@ typedef struct kda2rt_kda_prefill_args {
   const void *v;             /* in  [total_tokens, h, v_dim] dtype */
   const void *g;             /* in  [total_tokens, h, k_dim] fp32 log decay */
   const void *beta;          /* in  [total_tokens, h] fp32 */
-  const void *cu_seqlens;    /* in  [n + 1] int32 (device only) */
-  const void *state_indices; /* in  [n] int32 pool slot per sequence */
+  const void *cu_seqlens;    /* in  [n + 1] index_dtype (device only) */
+  const void *state_indices; /* in  [n] index_dtype pool slot per sequence */
   const void *has_initial_state; /* in  [n] int32, 0: start from zeros */
-  const void *checkpoint_blocks; /* in  [n, nc] int32 ckpt block per chunk,
-                                    or NULL: no checkpoints */
+  const void *checkpoint_blocks; /* in  [n, nc] index_dtype ckpt block per
+                                    chunk, or NULL: no checkpoints */
   void *pool;                    /* inout [slots, h, k_dim, v_dim] ("kv") or
                                     [slots, h, v_dim, k_dim] ("vk") of
                                     state_dtype */
@@ -319,12 +325,16 @@ typedef struct kda2rt_kda_prefill_args {
   double gate_lower_bound;  /* lowest per-step log decay of the gate
                                (-inf: unbounded); must be within the
                                prep kernel's `range g` */
+  const char *index_dtype;  /* cu_seqlens, state_indices, checkpoint_blocks:
+                               "i32" (NULL) or "i64"; the kernels' IX
+                               binding */
 } kda2rt_kda_prefill_args;
 
 /* Bytes of the workspace of a prefill call with n_max sequences, the
  * longest max_seqlen tokens long, and h heads (every intermediate 1024-byte
- * aligned inside it; docs/Runtime.md gives the layout). Checks the three
- * kernels as the call does. */
+ * aligned inside it; docs/Runtime.md gives the layout; the checkpoint table
+ * has the kernels' index type, 8 bytes an entry with IX=i64). Checks the
+ * three kernels as the call does. */
 KDA2RT_API int kda2rt_kda_prefill_workspace_size(
     kda2rt_kernel prep_kernel, kda2rt_kernel scan_kernel,
     kda2rt_kernel out_kernel, int64_t n_max, int64_t max_seqlen, int64_t h,
@@ -332,7 +342,8 @@ KDA2RT_API int kda2rt_kda_prefill_workspace_size(
 
 /* Checks the call (kda2rt_kda_prefill_query's questions) and runs it on
  * `stream`: the -1 fill of the checkpoint table (cuMemsetD32Async) when
- * checkpoint_blocks is NULL, then prep, scan, out (asynchronous). */
+ * checkpoint_blocks is NULL (all-ones words: -1 in int32 or int64), then
+ * prep, scan, out (asynchronous). */
 KDA2RT_API int kda2rt_kda_prefill(kda2rt_kernel prep_kernel,
                                   kda2rt_kernel scan_kernel,
                                   kda2rt_kernel out_kernel,
@@ -342,7 +353,8 @@ KDA2RT_API int kda2rt_kda_prefill(kda2rt_kernel prep_kernel,
 
 /* Whether kda2rt_kda_prefill would accept the call, without touching the
  * GPU: 1 (`reason` ""), 0 with the reason (the kernels' kinds and
- * agreement, the gate bound, head dimensions, dtypes, state layout, sizes,
+ * agreement, the gate bound, head dimensions, dtypes, state layout,
+ * index_dtype, sizes,
  * scale, NULL or misaligned operands, the workspace's size, overlaps, the
  * grids over the CUDA limits), -1 when a kernel or args is NULL. */
 KDA2RT_API int kda2rt_kda_prefill_query(kda2rt_kernel prep_kernel,
