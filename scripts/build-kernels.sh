@@ -64,6 +64,12 @@ for gf in 0 1 2; do
   compile kda_decode_serve.tirx kda_decode_serve_k128_gf$gf \
     "IN=bf16,ST=f32,SS=kv,IX=i32,GF=$gf,BS=$fl,QKN=$fl,K=128,V=128,VB=32,NVB=4,LANES=4"
 done
+# The whole decode of a layer in one launch: conv1d + SiLU of the packed
+# projection, gate family GF (1 bounded, 2 softplus), gated RMSNorm.
+for gf in 1 2; do
+  compile kda_decode_conv.tirx kda_decode_conv_k128_gf$gf \
+    "IN=bf16,ST=f32,SS=kv,IX=i32,GF=$gf,K=128,V=128,W=4,W1=3,LANES=4"
+done
 compile kda_decode_pool.tirx kda_decode_pool_k128v64_f32_kv "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=64,VB=32,NVB=2,LANES=4"
 compile kda_decode_pool.tirx kda_decode_pool_k128v64_f32_vk "IN=bf16,ST=f32,SS=vk,IX=i32,K=128,V=64,VB=32,NVB=2,LANES=4"
 compile kda_decode_spec.tirx kda_decode_spec_k128v64_f32_kv "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=64,VB=32,NVB=2,LANES=4"
