@@ -591,8 +591,13 @@ def bf16_state_cost(rt, kernels, H, steps, results):
     print(json.dumps(row), flush=True)
 
 
+ONLY = None  # --only: the case functions to run (None: all)
+
+
 def guarded(results, fn, *args, **kwargs):
     """Runs one case; a failure is printed and recorded, and the next case runs."""
+    if ONLY is not None and fn.__name__ not in ONLY:
+        return
     try:
         fn(*args, **kwargs)
     except Exception:  # noqa: BLE001 - report and go on
@@ -604,7 +609,11 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kernels", required=True)
     parser.add_argument("--fla", default=None)
+    parser.add_argument("--only", default=None,
+                        help="comma-separated case functions, e.g. conv_case,pool_case")
     args = parser.parse_args()
+    global ONLY
+    ONLY = set(args.only.split(",")) if args.only else None
     rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
     fla_fwd = None
     if args.fla:
