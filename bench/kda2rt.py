@@ -66,7 +66,7 @@ class Runtime:
                     has_initial_state, pool, o, workspace, max_seqlen, scale, stream,
                     checkpoint_blocks=None, ckpt=None, dtype="bf16", state_dtype="f32",
                     state_layout="kv", gate_lower_bound=float("-inf"), workspace_bytes=None,
-                    index_dtype="i32"):
+                    index_dtype="i32", strides=None):
         """kda2rt_kda_prefill (docs/Runtime.md, "Prefill"): q, k, g [T, h, K]; v, o
         [T, h, V]; beta [T, h]; cu_seqlens [n + 1], state_indices [n] of index_dtype
         ("i32" or "i64": the kernels' IX), has_initial_state [n] int32;
@@ -76,7 +76,9 @@ class Runtime:
         buffer (tensor or address) of prefill_workspace_size bytes or more.
         gate_lower_bound: the lowest per-step log decay the gate can produce (-inf
         for the softplus family; -5 for a gate bounded at -5); the call refuses a prep
-        kernel compiled for a narrower range of g."""
+        kernel compiled for a narrower range of g. strides: the row strides
+        (elements between tokens) of q, k, v, g, beta, e.g. row_strides(q=q, ...) for
+        slices of a fused projection (inner dimensions dense); None: dense."""
         rt = self.rt
         rt.kda2rt_kda_prefill.argtypes = [P, P, P, C.POINTER(KdaPrefillArgs), P, S, Z]
         rt.kda2rt_kda_prefill.restype = I
@@ -92,10 +94,28 @@ class Runtime:
             workspace_bytes, n, total, max_seqlen, h, kd, v.shape[-1], pool.shape[0],
             ckpt.shape[0] if ckpt is not None else 0, scale, dtype.encode(),
             state_dtype.encode(), state_layout.encode(), gate_lower_bound,
-            index_dtype.encode())
+            index_dtype.encode(), *stride_values(strides))
         self._check(rt.kda2rt_kda_prefill(prep.handle, scan.handle, out.handle,
                                           C.byref(args), P(stream), self._err, 4096),
                     "kda_prefill")
+
+
+# The row-stride fields that end the pool, spec and prefill arguments.
+STRIDES = ("q_stride", "k_stride", "v_stride", "g_stride", "beta_stride")
+
+
+def stride_values(strides):
+    """The five row strides (elements) for the C arguments from a dict keyed q, k,
+    v, g, beta (or q_stride, ...); missing or None: 0, the dense rows."""
+    strides = strides or {}
+    return [int(strides.get(f[:-len("_stride")], strides.get(f, 0)) or 0)
+            for f in STRIDES]
+
+
+def row_strides(**tensors):
+    """{name: tensor.stride(0)} of slices of a fused projection: the strides
+    argument of the typed entry points (e.g. row_strides(q=q, beta=beta))."""
+    return {name: t.stride(0) for name, t in tensors.items()}
 
 
 class KdaDecodeArgs(C.Structure):
@@ -111,7 +131,8 @@ class KdaDecodePoolArgs(C.Structure):
                                        "state_indices", "has_initial_state", "pool", "o")] + \
         [(name, C.c_int64) for name in ("n", "total_tokens", "h", "k_dim", "v_dim", "slots")] + \
         [("scale", C.c_double), ("dtype", C.c_char_p), ("state_dtype", C.c_char_p),
-         ("state_layout", C.c_char_p), ("index_dtype", C.c_char_p)]
+         ("state_layout", C.c_char_p), ("index_dtype", C.c_char_p)] + \
+        [(name, C.c_int64) for name in STRIDES]
 
 
 class KdaDecodeSpecArgs(C.Structure):
@@ -121,7 +142,7 @@ class KdaDecodeSpecArgs(C.Structure):
         [(name, C.c_int64) for name in ("n", "t", "h", "k_dim", "v_dim", "slots")] + \
         [("scale", C.c_double), ("dtype", C.c_char_p), ("state_dtype", C.c_char_p),
          ("state_layout", C.c_char_p)] + [("write_states", C.c_int64)] + \
-        [("index_dtype", C.c_char_p)]
+        [("index_dtype", C.c_char_p)] + [(name, C.c_int64) for name in STRIDES]
 
 
 class KdaPrefillArgs(C.Structure):
@@ -135,7 +156,7 @@ class KdaPrefillArgs(C.Structure):
                                         "v_dim", "slots", "blocks")] + \
         [("scale", C.c_double), ("dtype", C.c_char_p), ("state_dtype", C.c_char_p),
          ("state_layout", C.c_char_p), ("gate_lower_bound", C.c_double),
-         ("index_dtype", C.c_char_p)]
+         ("index_dtype", C.c_char_p)] + [(name, C.c_int64) for name in STRIDES]
 
 
 class Kernel:
@@ -158,11 +179,14 @@ class Kernel:
 
     def kda_decode_pool(self, q, k, v, g, beta, cu_seqlens, state_indices,
                         has_initial_state, pool, o, scale, stream, dtype="bf16",
-                        state_dtype="f32", state_layout="kv", index_dtype="i32"):
+                        state_dtype="f32", state_layout="kv", index_dtype="i32",
+                        strides=None):
         """kda2rt_kda_decode_pool: q, k, g [T, h, K]; v, o [T, h, V]; beta [T, h];
         cu_seqlens [n + 1], state_indices [n] of index_dtype ("i32" or "i64": the
         kernel's IX), has_initial_state [n] int32;
-        pool [slots, h, K, V] ("kv") or [slots, h, V, K] ("vk"), updated in place."""
+        pool [slots, h, K, V] ("kv") or [slots, h, V, K] ("vk"), updated in place.
+        strides: the row (token) strides of q, k, v, g, beta (row_strides); None:
+        dense."""
         rt = self.runtime.rt
         rt.kda2rt_kda_decode_pool.argtypes = [P, C.POINTER(KdaDecodePoolArgs), P, S, Z]
         rt.kda2rt_kda_decode_pool.restype = I
@@ -172,20 +196,23 @@ class Kernel:
             *(x.data_ptr() for x in (q, k, v, g, beta, cu_seqlens, state_indices,
                                      has_initial_state, pool, o)),
             n, total, h, kd, v.shape[-1], pool.shape[0], scale, dtype.encode(),
-            state_dtype.encode(), state_layout.encode(), index_dtype.encode())
+            state_dtype.encode(), state_layout.encode(), index_dtype.encode(),
+            *stride_values(strides))
         self.runtime._check(rt.kda2rt_kda_decode_pool(self.handle, C.byref(args), P(stream),
                                                       self.runtime._err, 4096),
                             "kda_decode_pool")
 
     def kda_decode_spec(self, q, k, v, g, beta, state_indices, num_accepted, pool, o,
                         scale, stream, dtype="bf16", state_dtype="f32", state_layout="kv",
-                        write_states=1, index_dtype="i32"):
+                        write_states=1, index_dtype="i32", strides=None):
         """kda2rt_kda_decode_spec (speculative decode verify): q, k, g [n, t, h, K];
         v, o [n, t, h, V]; beta [n, t, h]; state_indices [n, t] of index_dtype ("i32"
         or "i64": the kernel's IX; slot of the state after each token, -1: not
         stored; row[0] < 0: padding); num_accepted [n] of index_dtype (start from slot state_indices[seq, num_accepted - 1], zeros if
         0); pool [slots, h, K, V] ("kv") or [slots, h, V, K] ("vk"), in place;
-        write_states 0: output only (the pool is only read)."""
+        write_states 0: output only (the pool is only read). strides: the strides
+        between SEQUENCES (dim 0; each sequence's t tokens dense) of q, k, v, g,
+        beta; None: dense."""
         rt = self.runtime.rt
         rt.kda2rt_kda_decode_spec.argtypes = [P, C.POINTER(KdaDecodeSpecArgs), P, S, Z]
         rt.kda2rt_kda_decode_spec.restype = I
@@ -195,7 +222,7 @@ class Kernel:
                                      pool, o)),
             n, t, h, kd, v.shape[-1], pool.shape[0], scale, dtype.encode(),
             state_dtype.encode(), state_layout.encode(), write_states,
-            index_dtype.encode())
+            index_dtype.encode(), *stride_values(strides))
         self.runtime._check(rt.kda2rt_kda_decode_spec(self.handle, C.byref(args), P(stream),
                                                       self.runtime._err, 4096),
                             "kda_decode_spec")

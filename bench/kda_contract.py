@@ -1,9 +1,10 @@
 """The serving contract's GPU-only points (docs/Runtime.md): CUDA-graph replay
 with different lengths (point 7), batch-packing determinism and prefill versus
 prefill + decode (point 10), one sequence past 2^31 elements (point 8), and
-int64 index tensors (points 2 and 8: the IX=i64 kernels equal the int32 ones).
+int64 index tensors (points 2 and 8: the IX=i64 kernels equal the int32 ones),
+and inputs sliced from fused projections (point 8: runtime row strides).
 
-  python3 bench/kda_contract.py --kernels build/kernels [--only graph,determinism,long,int64]
+  python3 bench/kda_contract.py --kernels build/kernels [--only graph,determinism,long,int64,strided]
 
 Every call goes through the typed C ABI (kda2rt_kda_prefill,
 kda2rt_kda_decode_pool, kda2rt_kda_decode_spec); outputs are poisoned with
@@ -59,12 +60,14 @@ class Prefill:
         self.ws_raw = torch.empty(self.ws_bytes + 1024, dtype=torch.uint8, device="cuda")
         self.ws = (self.ws_raw.data_ptr() + 1023) // 1024 * 1024
 
-    def __call__(self, q, k, v, g, beta, cu, idx, hi, pool, o, cb=None, ckpt=None):
+    def __call__(self, q, k, v, g, beta, cu, idx, hi, pool, o, cb=None, ckpt=None,
+                 strides=None):
         self.rt.kda_prefill(self.prep, self.scan, self.out, q, k, v, g, beta, cu, idx, hi,
                             pool, o, self.ws, self.max_seqlen, q.shape[-1] ** -0.5, stream(),
                             checkpoint_blocks=cb, ckpt=ckpt, state_dtype=self.st,
                             state_layout=self.ss, gate_lower_bound=GATE_LOWER_BOUND,
-                            workspace_bytes=self.ws_bytes, index_dtype=self.ix)
+                            workspace_bytes=self.ws_bytes, index_dtype=self.ix,
+                            strides=strides)
 
 
 def decode_pool_kernel(rt, kernels, K=128, V=128, st="f32", ss="kv", ix="i32"):
@@ -467,10 +470,119 @@ def int64_indices(rt, kernels, results):
     print(json.dumps(row), flush=True)
 
 
+def strided_inputs(rt, kernels, results):
+    """Point 8, runtime strides: q, k, v as column slices of one fused bf16
+    projection [T, W] (W > 2hK + hV: rows W elements apart, not contiguous),
+    g and beta as slices of one fused f32 tensor, passed in place with their
+    row strides through kda2rt_kda_prefill, kda2rt_kda_decode_pool and (rows
+    being sequences of t tokens) kda2rt_kda_decode_spec give bitwise the
+    outputs, states and checkpoints of the same calls on contiguous copies. A
+    stride that is not a multiple of 16 bytes is refused by name."""
+    H, K, V = 4, 128, 128
+    HK, HV = H * K, H * V
+    lengths = [37, 1, 0, 100, 64, 5]
+    N, T, maxl, slots = len(lengths), sum(lengths), max(lengths), 16
+    nc = (maxl + C - 1) // C
+    q, k, v, g, beta, _ = kda_inputs(1, T, H, K, V, seed=1100)
+    q, k, v, g, beta = q[0], k[0], v[0], g[0], beta[0]
+    # One bf16 projection [T, W]: 8 elements of something else, q, k, v, room.
+    W = 8 + 2 * HK + HV + 24  # 3120 bytes a row: a multiple of 16
+    fused = torch.randn(T, W, device="cuda").to(torch.bfloat16)
+    fq = fused[:, 8:8 + HK].view(T, H, K)
+    fk = fused[:, 8 + HK:8 + 2 * HK].view(T, H, K)
+    fv = fused[:, 8 + 2 * HK:8 + 2 * HK + HV].view(T, H, V)
+    WG = HK + 4 + H + 12  # f32 [T, WG]: g, 4 others, beta, room (2112 bytes a row)
+    gates = torch.randn(T, WG, device="cuda")
+    fg = gates[:, :HK].view(T, H, K)
+    fb = gates[:, HK + 4:HK + 4 + H]
+    for dst, src in ((fq, q), (fk, k), (fv, v), (fg, g), (fb, beta)):
+        dst.copy_(src)
+    assert not fq.is_contiguous() and not fb.is_contiguous()
+    strides = kda2rt.row_strides(q=fq, k=fk, v=fv, g=fg, beta=fb)
+    cu = packed(lengths)
+    idx = torch.tensor([3, 7, 0, -1, 12, 5], dtype=torch.int32)
+    hi = torch.tensor([1, 0, 1, 1, 1, 0], dtype=torch.int32)
+    cb = torch.arange(N * nc, dtype=torch.int32).view(N, nc)
+    cb[1::2, 0] = -1
+    start = make_pool(slots, H, K, V, "f32", "kv", 1101)
+    cu_d, idx_d, hi_d, cb_d = cu.cuda(), idx.cuda(), hi.cuda(), cb.cuda()
+    pf = Prefill(rt, kernels, N, maxl, H)
+    dec = decode_pool_kernel(rt, kernels)
+    runs = {}
+    for name, ins, st in (("dense", (q, k, v, g, beta), None),
+                          ("strided", (fq, fk, fv, fg, fb), strides)):
+        pool_pf, pool_dec = start.clone(), start.clone()
+        ckpt = nan(N * nc, H, K, V, dtype=torch.float32)
+        o_pf, o_dec = nan(T, H, V), nan(T, H, V)
+        pf(*ins, cu_d, idx_d, hi_d, pool_pf, o_pf, cb=cb_d, ckpt=ckpt, strides=st)
+        dec.kda_decode_pool(*ins, cu_d, idx_d, hi_d, pool_dec, o_dec, K ** -0.5, stream(),
+                            strides=st)
+        torch.cuda.synchronize()
+        runs[name] = (o_pf, pool_pf, ckpt, o_dec, pool_dec)
+    row = {"check": "strided", "lengths": lengths, "W": W, "WG": WG,
+           "strides": strides}
+    names = ("prefill_o", "prefill_pool", "prefill_ckpt", "decode_o", "decode_pool")
+    for name, a, b in zip(names, runs["dense"], runs["strided"]):
+        row[name + "_bitwise"] = bitwise(a, b)
+    o_ref, finals, _ = recurrence(q, k, v, g, beta, cu, idx, hi, start, cb=cb)
+    o_pf, pool_pf, _, o_dec, pool_dec = runs["strided"]
+    pad = padding_rows(cu, idx, slots)
+    check(row, "prefill_", o_pf, o_ref, list(range(T)), pool_pf, start, finals, "kv", pad)
+    check(row, "decode_", o_dec, o_ref, list(range(T)), pool_dec, start, finals, "kv", pad)
+    # Speculative decode: a row is a sequence of t tokens (dense inside).
+    spec = rt.kernel(rt.load(os.path.join(kernels, "kda_decode_spec_k128_f32_kv.sm_90a.cubin")),
+                     "kda_decode_spec")
+    n, t = 6, 4
+    sq, sk, sv, sg, sb, _ = kda_inputs(n, t, H, K, V, seed=1102)
+    WS = t * (2 * HK + HV) + 8  # 12304 bytes a row
+    sfused = torch.randn(n, WS, device="cuda").to(torch.bfloat16)
+    ssq = sfused[:, :t * HK].view(n, t, H, K)
+    ssk = sfused[:, t * HK:2 * t * HK].view(n, t, H, K)
+    ssv = sfused[:, 2 * t * HK:2 * t * HK + t * HV].view(n, t, H, V)
+    WSG = t * HK + t * H + 12  # f32, 8304 bytes a row
+    sgates = torch.randn(n, WSG, device="cuda")
+    ssg = sgates[:, :t * HK].view(n, t, H, K)
+    ssb = sgates[:, t * HK:t * HK + t * H].view(n, t, H)
+    for dst, src in ((ssq, sq), (ssk, sk), (ssv, sv), (ssg, sg), (ssb, sb)):
+        dst.copy_(src)
+    gen = torch.Generator().manual_seed(1103)
+    sslots = n * t + 8
+    sidx = torch.randperm(sslots, generator=gen)[:n * t].view(n, t).to(torch.int32)
+    sidx[2, 0] = -1  # padding
+    acc = torch.randint(0, t + 1, (n,), generator=gen, dtype=torch.int32)
+    sstart = make_pool(sslots, H, K, V, "f32", "kv", 1104)
+    sruns = []
+    for ins, st in (((sq, sk, sv, sg, sb), None),
+                    ((ssq, ssk, ssv, ssg, ssb),
+                     kda2rt.row_strides(q=ssq, k=ssk, v=ssv, g=ssg, beta=ssb))):
+        pool, o = sstart.clone(), nan(n, t, H, V)
+        spec.kda_decode_spec(*ins, sidx.cuda(), acc.cuda(), pool, o, K ** -0.5, stream(),
+                             strides=st)
+        torch.cuda.synchronize()
+        sruns.append((o, pool))
+    row["spec_o_bitwise"] = bitwise(sruns[0][0], sruns[1][0])
+    row["spec_pool_bitwise"] = bitwise(sruns[0][1], sruns[1][1])
+    row["spec_o_finite"] = bool(torch.isfinite(sruns[1][0].float()).all())
+    # beta's rows one f32 past a multiple of 16 bytes: refused by name.
+    bad = gates.new_empty(T, WG + 1)[:, :H]
+    try:
+        dec.kda_decode_pool(fq, fk, fv, fg, bad, cu_d, idx_d, hi_d, start.clone(),
+                            nan(T, H, V), K ** -0.5, stream(),
+                            strides={**strides, "beta": bad.stride(0)})
+        row["misaligned_refused"] = False
+    except kda2rt.Error as e:
+        row["misaligned_refused"] = ("argument 'beta_stride' is %d: the row stride must be "
+                                     "a multiple of 16 bytes" % bad.stride(0)) in str(e)
+    row["ok"] = all(row[x] for x in row if x.endswith("_bitwise")) and \
+        row["misaligned_refused"] and row["spec_o_finite"]
+    results.append(row)
+    print(json.dumps(row), flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kernels", required=True)
-    parser.add_argument("--only", default="graph,determinism,long,int64")
+    parser.add_argument("--only", default="graph,determinism,long,int64,strided")
     parser.add_argument("--long-tokens", type=int, default=540000)
     args = parser.parse_args()
     rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
@@ -478,7 +590,8 @@ def main():
     checks = {"graph": lambda: graph_replay(rt, args.kernels, results),
               "determinism": lambda: determinism(rt, args.kernels, results),
               "long": lambda: long_sequence(rt, args.kernels, results, T=args.long_tokens),
-              "int64": lambda: int64_indices(rt, args.kernels, results)}
+              "int64": lambda: int64_indices(rt, args.kernels, results),
+              "strided": lambda: strided_inputs(rt, args.kernels, results)}
     for name in args.only.split(","):
         try:
             checks[name]()

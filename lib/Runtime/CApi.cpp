@@ -156,6 +156,11 @@ KdaDecodePoolArgs toKdaDecodePoolArgs(const kda2rt_kda_decode_pool_args &args) {
   a.stateDtype = args.state_dtype;
   a.stateLayout = args.state_layout;
   a.indexDtype = args.index_dtype;
+  a.qStride = args.q_stride;
+  a.kStride = args.k_stride;
+  a.vStride = args.v_stride;
+  a.gStride = args.g_stride;
+  a.betaStride = args.beta_stride;
   return a;
 }
 
@@ -182,6 +187,11 @@ KdaDecodeSpecArgs toKdaDecodeSpecArgs(const kda2rt_kda_decode_spec_args &args) {
   a.stateLayout = args.state_layout;
   a.writeStates = args.write_states;
   a.indexDtype = args.index_dtype;
+  a.qStride = args.q_stride;
+  a.kStride = args.k_stride;
+  a.vStride = args.v_stride;
+  a.gStride = args.g_stride;
+  a.betaStride = args.beta_stride;
   return a;
 }
 
@@ -215,6 +225,11 @@ KdaPrefillArgs toKdaPrefillArgs(const kda2rt_kda_prefill_args &args) {
   a.stateLayout = args.state_layout;
   a.gateLowerBound = args.gate_lower_bound;
   a.indexDtype = args.index_dtype;
+  a.qStride = args.q_stride;
+  a.kStride = args.k_stride;
+  a.vStride = args.v_stride;
+  a.gStride = args.g_stride;
+  a.betaStride = args.beta_stride;
   return a;
 }
 

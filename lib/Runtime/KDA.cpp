@@ -64,12 +64,47 @@ uint64_t word(const void *p) {
 // The metadata part
 //===----------------------------------------------------------------------===//
 
+/// The inputs the serving entry points pass row strides for, and the
+/// names of those strides (the fields of the C arguments, and the value
+/// names of the parameter packing).
+constexpr const char *kStridedInputs[] = {"q", "k", "v", "g", "beta"};
+constexpr const char *kStrideNames[] = {"q_stride", "k_stride", "v_stride",
+                                        "g_stride", "beta_stride"};
+
+/// The `stride` lines of kernel `info`: which of kStridedInputs it reads
+/// with a runtime row stride (`strided`). A stride on any other operand,
+/// or on any operand when the entry point passes no strides
+/// (`takesStrides` false), is refused.
+Status resolveStrides(const KernelInfo &info, const char *kind,
+                      bool takesStrides, bool (&strided)[5]) {
+  for (bool &b : strided)
+    b = false;
+  for (const ArgInfo &a : info.args) {
+    if (a.kind != ArgInfo::Ptr || a.strideScalar.empty())
+      continue;
+    int index = -1;
+    for (int i = 0; takesStrides && i < 5; ++i)
+      if (a.name == kStridedInputs[i])
+        index = i;
+    if (index < 0)
+      return invalid(kernelPrefix(info) + "argument '" + a.name +
+                     "' has a runtime row stride (parameter '" +
+                     a.strideScalar + "'), which the " + kind +
+                     " entry point does not pass" +
+                     (takesStrides ? " (it strides q, k, v, g and beta only)"
+                                   : ""));
+    strided[index] = true;
+  }
+  return Status::success();
+}
+
 /// Checks that kernel `info` has the pointer arguments `required` (else it
 /// "is not a KDA <kind> kernel") and resolves the facts every entry point
-/// needs.
+/// needs; `takesStrides`: the entry point passes the row strides of q, k,
+/// v, g and beta (resolveStrides).
 Status resolveFacts(const KernelInfo &info, const char *kind,
                     std::initializer_list<const char *> required,
-                    KdaKernelFacts &f) {
+                    KdaKernelFacts &f, bool takesStrides = true) {
   f = KdaKernelFacts();
   for (const char *name : required) {
     const ArgInfo *a = info.findArg(name);
@@ -83,7 +118,7 @@ Status resolveFacts(const KernelInfo &info, const char *kind,
   const char *io[] = {"q", "k", "v", "o"};
   for (int i = 0; i < 4; ++i)
     f.io[i] = info.findArg(io[i])->dtype;
-  return Status::success();
+  return resolveStrides(info, kind, takesStrides, f.strided);
 }
 
 /// resolveFacts for the kernels with a state pool (pool and speculative
@@ -138,15 +173,22 @@ constexpr const char *kPoolPointers[] = {
     "q",    "k",          "v",             "g",
     "beta", "cu_seqlens", "state_indices", "has_initial_state",
     "pool", "o"};
-constexpr const char *kPoolDims[] = {"tt", "h", "n", "np1", "slots"};
+/// The row strides of q, k, v, g and beta follow the sizes (kStrideNames).
+constexpr const char *kPoolDims[] = {"tt",       "h",        "n",
+                                     "np1",      "slots",    "q_stride",
+                                     "k_stride", "v_stride", "g_stride",
+                                     "beta_stride"};
 constexpr const char *kSpecPointers[] = {
     "q", "k", "v", "g", "beta", "state_indices", "num_accepted", "pool", "o"};
 /// write_states is an integer scalar of the kernel, passed like a size.
-constexpr const char *kSpecDims[] = {"n", "t", "h", "slots", "write_states"};
+constexpr const char *kSpecDims[] = {
+    "n",        "t",        "h",        "slots",      "write_states",
+    "q_stride", "k_stride", "v_stride", "g_stride", "beta_stride"};
 
 Status resolveDecodeFacts(const KernelInfo &info, KdaKernelFacts &f) {
   KDA2RT_TRY(resolveFacts(info, "decode",
-                          {"q", "k", "v", "g", "beta", "h0", "o", "ht"}, f));
+                          {"q", "k", "v", "g", "beta", "h0", "o", "ht"}, f,
+                          /*takesStrides=*/false));
   f.layout = info.findArg("h0")->stateLayout;
   f.layout2 = info.findArg("ht")->stateLayout;
   f.state = info.findArg("ht")->dtype;
@@ -448,16 +490,115 @@ Status poolBytes(int64_t slots, int64_t h, int64_t k, int64_t v, DType st,
   return Status::success();
 }
 
+/// A call's row strides of q, k, v, g and beta (kStrideNames order): 0
+/// stands for the dense row size.
+struct RowStrides {
+  int64_t value[5];
+  RowStrides(int64_t q, int64_t k, int64_t v, int64_t g, int64_t beta)
+      : value{q, k, v, g, beta} {}
+};
+
+/// The dense row sizes (elements) of q, k, v, g and beta for rows of
+/// `tokens` tokens of h heads, and their element sizes.
+struct RowShape {
+  int64_t size[5];
+  size_t element[5];
+  RowShape(int64_t tokens, int64_t h, int64_t k, int64_t v, size_t in)
+      : size{product(tokens, h, k), product(tokens, h, k),
+             product(tokens, h, v), product(tokens, h, k),
+             product(tokens, h, 1)},
+        element{in, in, in, 4, 4} {}
+  /// a·b·c, saturated at INT64_MAX (the byte counts refuse such sizes).
+  static int64_t product(int64_t a, int64_t b, int64_t c) {
+    unsigned __int128 p = static_cast<unsigned __int128>(a > 0 ? a : 0) *
+                          static_cast<uint64_t>(b > 0 ? b : 0) *
+                          static_cast<uint64_t>(c > 0 ? c : 0);
+    return p > INT64_MAX ? INT64_MAX : static_cast<int64_t>(p);
+  }
+};
+
+/// The stride a kernel gets: the dense row size for 0.
+int64_t resolvedStride(int64_t stride, int64_t dense) {
+  return stride ? stride : dense;
+}
+
+/// The row strides of one call: 0 (dense), or at least the dense row size
+/// and a multiple of 16 bytes, and a non-dense stride only for an operand
+/// the kernel reads with a runtime stride. `rowWords` describes the dense
+/// row for messages ("h·K").
+Status checkStrides(const KdaKernelFacts &f, const RowStrides &s,
+                    const RowShape &row, const char *const (&rowWords)[5]) {
+  for (int i = 0; i < 5; ++i) {
+    int64_t st = s.value[i], dense = row.size[i];
+    if (st == 0 || st == dense)
+      continue;
+    if (st < dense)
+      return invalid(std::string("argument '") + kStrideNames[i] + "' is " +
+                     std::to_string(st) +
+                     ": a row stride is 0 (dense) or at least the row "
+                     "size, " +
+                     rowWords[i] + " = " + std::to_string(dense) +
+                     " elements");
+    size_t eb = row.element[i];
+    if ((static_cast<uint64_t>(st) * eb) % 16 != 0)
+      return invalid(std::string("argument '") + kStrideNames[i] + "' is " +
+                     std::to_string(st) +
+                     ": the row stride must be a multiple of 16 bytes (" +
+                     std::to_string(16 / eb) + " elements of " +
+                     (i < 3 ? dtypeName(f.io[i]) : "f32") + ")");
+    if (!f.strided[i])
+      return invalid("kernel '" + f.info->name + "' reads '" + kStridedInputs[i] +
+                     "' densely (no stride parameter); rebuild it from a "
+                     "template with stride= (GMEM {stride=...} " +
+                     kStridedInputs[i] + "), or pass " + kStrideNames[i] +
+                     " = 0");
+  }
+  return Status::success();
+}
+
+/// The byte extent of `rows` rows of `row` elements of `element` bytes,
+/// `stride` elements apart (0: dense): (rows - 1) * stride + row elements;
+/// false past 2^63 bytes.
+bool stridedBytes(int64_t rows, int64_t stride, int64_t row, size_t element,
+                  uint64_t &out) {
+  stride = resolvedStride(stride, row);
+  if (rows <= 0 || row <= 0) {
+    out = 0;
+    return true;
+  }
+  unsigned __int128 total =
+      (static_cast<unsigned __int128>(rows - 1) * static_cast<uint64_t>(stride) +
+       static_cast<uint64_t>(row)) *
+      element;
+  if (total > static_cast<unsigned __int128>(INT64_MAX))
+    return false;
+  out = static_cast<uint64_t>(total);
+  return true;
+}
+
+/// The byte extents of q, k, v, g and beta (ops[0..4]): `rows` rows of
+/// `row`, strided by `s`.
+bool inputBytes(int64_t rows, const RowShape &row, const RowStrides &s,
+                Operand *ops) {
+  for (int i = 0; i < 5; ++i)
+    if (!stridedBytes(rows, s.value[i], row.size[i], row.element[i],
+                      ops[i].bytes))
+      return false;
+  return true;
+}
+
+constexpr const char *kTokenRowWords[] = {"h·K", "h·K", "h·V", "h·K", "h"};
+constexpr const char *kSequenceRowWords[] = {"t·h·K", "t·h·K", "t·h·V",
+                                             "t·h·K", "t·h"};
+
 /// The byte extents of a packed batch's operands, in the pool entry
-/// points' order: q, k, v, g, beta, cu_seqlens, state_indices (`ix` bytes
-/// an element), has_initial_state, (pool: poolBytes), o.
+/// points' order: q, k, v, g, beta (rows strided by `s`), cu_seqlens,
+/// state_indices (`ix` bytes an element), has_initial_state, (pool:
+/// poolBytes), o.
 Status packedBatchBytes(int64_t n, int64_t tt, int64_t h, int64_t k,
-                        int64_t v, size_t in, size_t ix, Operand *ops) {
-  if (!(byteCount({tt, h, k}, in, ops[0].bytes) &&
-        byteCount({tt, h, k}, in, ops[1].bytes) &&
-        byteCount({tt, h, v}, in, ops[2].bytes) &&
-        byteCount({tt, h, k}, 4, ops[3].bytes) &&
-        byteCount({tt, h}, 4, ops[4].bytes) &&
+                        int64_t v, size_t in, size_t ix, const RowStrides &s,
+                        Operand *ops) {
+  if (!(inputBytes(tt, RowShape(1, h, k, v, in), s, ops) &&
         byteCount({n + 1}, ix, ops[5].bytes) &&
         byteCount({n}, ix, ops[6].bytes) &&
         byteCount({n}, 4, ops[7].bytes) &&
@@ -496,10 +637,16 @@ Status checkPoolValues(const KdaKernelFacts &f, const KdaDecodePoolArgs &a) {
                    {"pool", a.pool, 16, 0},
                    {"o", a.o, 16, 0}};
   KDA2RT_TRY(checkPointers(ops, 10));
-  // Byte extents: the written operands (pool, o) must not overlap anything.
   size_t in = dtypeSize(f.io[0]);
   int64_t h = a.h, k = a.kDim, v = a.vDim;
-  KDA2RT_TRY(packedBatchBytes(a.n, a.totalTokens, h, k, v, in, ix, ops));
+  const RowStrides strides(a.qStride, a.kStride, a.vStride, a.gStride,
+                           a.betaStride);
+  KDA2RT_TRY(checkStrides(f, strides, RowShape(1, h, k, v, in),
+                          kTokenRowWords));
+  // Byte extents (the inputs' strided ones): the written operands (pool,
+  // o) must not overlap anything.
+  KDA2RT_TRY(
+      packedBatchBytes(a.n, a.totalTokens, h, k, v, in, ix, strides, ops));
   KDA2RT_TRY(poolBytes(a.slots, h, k, v, st, ops[8]));
   return checkOverlaps(ops, 10, ops[8], ops[9]);
 }
@@ -538,11 +685,12 @@ Status checkSpecValues(const KdaKernelFacts &f, const KdaDecodeSpecArgs &a) {
   KDA2RT_TRY(checkPointers(ops, 9));
   size_t in = dtypeSize(f.io[0]);
   int64_t n = a.n, t = a.t, h = a.h, k = a.kDim, v = a.vDim;
-  if (!(byteCount({n, t, h, k}, in, ops[0].bytes) &&
-        byteCount({n, t, h, k}, in, ops[1].bytes) &&
-        byteCount({n, t, h, v}, in, ops[2].bytes) &&
-        byteCount({n, t, h, k}, 4, ops[3].bytes) &&
-        byteCount({n, t, h}, 4, ops[4].bytes) &&
+  // A row of the inputs is one sequence (its t tokens, dense).
+  const RowStrides strides(a.qStride, a.kStride, a.vStride, a.gStride,
+                           a.betaStride);
+  const RowShape row(t, h, k, v, in);
+  KDA2RT_TRY(checkStrides(f, strides, row, kSequenceRowWords));
+  if (!(inputBytes(n, row, strides, ops) &&
         byteCount({n, t}, ix, ops[5].bytes) &&
         byteCount({n}, ix, ops[6].bytes) &&
         byteCount({n, t, h, v}, in, ops[8].bytes)))
@@ -573,6 +721,15 @@ void fillLaunchArgs(const KernelInfo &info, const char *const (&ptrNames)[NP],
     if (const ArgInfo *a = info.findArg(dimNames[i]);
         a && a->kind == ArgInfo::Scalar)
       out.intScalar(dimNames[i], dims[i]);
+  }
+  // The row strides: value "<operand>_stride" to the scalar the operand's
+  // `stride` line names (the entry points' checks refused the others).
+  for (const ArgInfo &a : info.args) {
+    if (a.kind != ArgInfo::Ptr || a.strideScalar.empty())
+      continue;
+    for (size_t i = 0; i < ND; ++i)
+      if (a.name + "_stride" == dimNames[i])
+        out.intScalar(a.strideScalar, dims[i]);
   }
   if (scale)
     out.floatScalar("scale", *scale);
@@ -629,12 +786,21 @@ struct PoolEntry {
   using Args = KdaDecodePoolArgs;
   struct Operands {
     const void *ptrs[10];
-    int64_t dims[5];
+    int64_t dims[10];
     explicit Operands(const Args &a)
         : ptrs{a.q,    a.k,         a.v,            a.g,
                a.beta, a.cuSeqlens, a.stateIndices, a.hasInitialState,
                a.pool, a.o},
-          dims{a.totalTokens, a.h, a.n, a.n + 1, a.slots} {}
+          dims{a.totalTokens,
+               a.h,
+               a.n,
+               a.n + 1,
+               a.slots,
+               resolvedStride(a.qStride, a.h * a.kDim),
+               resolvedStride(a.kStride, a.h * a.kDim),
+               resolvedStride(a.vStride, a.h * a.vDim),
+               resolvedStride(a.gStride, a.h * a.kDim),
+               resolvedStride(a.betaStride, a.h)} {}
   };
   static constexpr const char *kName = "pool decode";
   static constexpr const auto &kPointers = kPoolPointers;
@@ -651,11 +817,20 @@ struct SpecEntry {
   using Args = KdaDecodeSpecArgs;
   struct Operands {
     const void *ptrs[9];
-    int64_t dims[5];
+    int64_t dims[10];
     explicit Operands(const Args &a)
         : ptrs{a.q,           a.k,           a.v,    a.g, a.beta,
                a.stateIndices, a.numAccepted, a.pool, a.o},
-          dims{a.n, a.t, a.h, a.slots, a.writeStates} {}
+          dims{a.n,
+               a.t,
+               a.h,
+               a.slots,
+               a.writeStates,
+               resolvedStride(a.qStride, a.t * a.h * a.kDim),
+               resolvedStride(a.kStride, a.t * a.h * a.kDim),
+               resolvedStride(a.vStride, a.t * a.h * a.vDim),
+               resolvedStride(a.gStride, a.t * a.h * a.kDim),
+               resolvedStride(a.betaStride, a.t * a.h)} {}
   };
   static constexpr const char *kName = "speculative decode";
   static constexpr const auto &kPointers = kSpecPointers;
@@ -778,6 +953,21 @@ Status PreparedLaunch::create(const Kernel &kernel, const char *entry,
       break;
     case ArgInfo::Scalar:
       if (a.scalarType == ScalarType::I32 || a.scalarType == ScalarType::I64) {
+        // The row stride of a pointer argument (its `stride` line): the
+        // entry point's value "<operand>_stride".
+        const ArgInfo *strided = nullptr;
+        for (const ArgInfo &p : info.args)
+          if (p.kind == ArgInfo::Ptr && p.strideScalar == a.name)
+            strided = &p;
+        if (strided) {
+          if (!dim(strided->name + "_stride", src))
+            return unsupported("parameter '" + a.name +
+                               "' is the row stride of '" + strided->name +
+                               "', which the " + entry +
+                               " entry point does not pass");
+          known = true;
+          break;
+        }
         // An integer scalar of the entry point, passed like a size (its
         // low bytes are the value).
         known = dim(a.name, src);
@@ -1199,6 +1389,12 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
                    showShape(ckpt.shape, 1).substr(1) + " but 'pool' is " +
                    showShape(pool.shape, 0) +
                    "; checkpoints are states of the pool's shape");
+  // Row strides: prep reads q, k, v, g and beta (maybe strided); the
+  // others read only dense intermediates and write dense outputs.
+  KDA2RT_TRY(resolveStrides(prep, "prefill", true, f.io.strided));
+  bool none[5];
+  KDA2RT_TRY(resolveStrides(scan, "prefill", false, none));
+  KDA2RT_TRY(resolveStrides(out, "prefill", false, none));
   // The facts the shared value checks read.
   f.io.info = &prep;
   f.io.kDim = K;
@@ -1349,7 +1545,12 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
                    " bytes (kda2rt_kda_prefill_workspace_size)");
   size_t in = dtypeSize(f.in);
   int64_t h = a.h, k = a.kDim, v = a.vDim;
-  KDA2RT_TRY(packedBatchBytes(a.n, a.totalTokens, h, k, v, in, ix, ops));
+  const RowStrides strides(a.qStride, a.kStride, a.vStride, a.gStride,
+                           a.betaStride);
+  KDA2RT_TRY(checkStrides(f.io, strides, RowShape(1, h, k, v, in),
+                          kTokenRowWords));
+  KDA2RT_TRY(
+      packedBatchBytes(a.n, a.totalTokens, h, k, v, in, ix, strides, ops));
   KDA2RT_TRY(poolBytes(a.slots, h, k, v, st, ops[8]));
   // The workspace: the bytes the call writes (the layout's), not all of
   // workspace_bytes.
@@ -1386,9 +1587,11 @@ constexpr const char *kScanPointers[] = {"vc",
 constexpr const char *kOutPointers[] = {
     "qd", "pb", "hs", "us", "cu_seqlens", "state_indices", "o"};
 /// Every size a prefill kernel may name; nslots is kda_chunk_out's integer
-/// scalar (the pool's slots).
-constexpr const char *kPrefillDims[] = {"tt",  "h",     "np1",    "n",     "nc",
-                                        "ncv", "slots", "blocks", "nslots"};
+/// scalar (the pool's slots); then the row strides of prep's inputs.
+constexpr const char *kPrefillDims[] = {
+    "tt",       "h",        "np1",      "n",        "nc",
+    "ncv",      "slots",    "blocks",   "nslots",   "q_stride",
+    "k_stride", "v_stride", "g_stride", "beta_stride"};
 } // namespace
 
 const char *kdaPrefillBufferName(KdaPrefillWorkspace::Buffer b) {
@@ -1433,8 +1636,20 @@ Status kdaPrefillLaunchArgs(const KernelInfo &prep, const KernelInfo &scan,
       checkpoints ? a.checkpointBlocks : buf[B::CheckpointBlocks];
   const void *ckpt = checkpoints ? a.ckpt : a.pool;
   const int64_t blocks = checkpoints ? a.blocks : 1;
-  const int64_t dims[] = {a.totalTokens, a.h,     a.n + 1, a.n,    ws.nc,
-                          ws.ncv,        a.slots, blocks,  a.slots};
+  const int64_t dims[] = {a.totalTokens,
+                          a.h,
+                          a.n + 1,
+                          a.n,
+                          ws.nc,
+                          ws.ncv,
+                          a.slots,
+                          blocks,
+                          a.slots,
+                          resolvedStride(a.qStride, a.h * a.kDim),
+                          resolvedStride(a.kStride, a.h * a.kDim),
+                          resolvedStride(a.vStride, a.h * a.vDim),
+                          resolvedStride(a.gStride, a.h * a.kDim),
+                          resolvedStride(a.betaStride, a.h)};
   const void *prepPtrs[] = {a.q,        a.k,         a.v,        a.g,
                             a.beta,     a.cuSeqlens, buf[B::QD], buf[B::KL],
                             buf[B::WN], buf[B::TP],  buf[B::PB], buf[B::GL],

@@ -33,6 +33,24 @@ def cubin(kernels):
 
 
 D, C, VB = "128", "32", "8"
+# The serving templates read q, k, v, g and beta with runtime row strides:
+# a `stride` line after each input's `arg` line, i64 scalars after scale.
+SCALARS = "".join("arg scalar s%s i64\n" % x for x in "qkvgb")
+
+
+def strided(text):
+    for arg, s in (("q", "sq"), ("k", "sk"), ("v", "sv"), ("g", "sg"), ("beta", "sb")):
+        i = text.index("arg ptr %s " % arg)
+        end = text.index("\n", i) + 1
+        if text.startswith("range g", end):  # prep: `range g` stays next to g
+            end = text.index("\n", end) + 1
+        text = text[:end] + "stride %s %s\n" % (arg, s) + text[end:]
+    i = text.index("arg scalar scale f32\n") + len("arg scalar scale f32\n")
+    if text.startswith("arg scalar write_states i32\n", i):
+        i += len("arg scalar write_states i32\n")
+    return text[:i] + SCALARS + text[i:]
+
+
 pool = ("kda2-kernel-v1\nname kda_decode_pool\nblock 128 1 1\ngrid.x\n"
         "grid.y n h\nsmem 0\n"
         "arg ptr q bf16 in 3 tt h 128\narg ptr k bf16 in 3 tt h 128\n"
@@ -43,10 +61,11 @@ pool = ("kda2-kernel-v1\nname kda_decode_pool\nblock 128 1 1\ngrid.x\n"
         "arg ptr pool f32 inout 4 slots h 128 128\narg scalar scale f32\n"
         "arg ptr o bf16 out 3 tt h 128\narg dim tt\narg dim h\narg dim np1\n"
         "arg dim n\narg dim slots\nstate pool kv\nend\n")
+pool = strided(pool)
 
 
 def spec(layout):
-    return ("kda2-kernel-v1\nname kda_decode_spec\nblock 128 1 1\ngrid.x 2\n"
+    return strided("kda2-kernel-v1\nname kda_decode_spec\nblock 128 1 1\ngrid.x 2\n"
             "grid.y n h\nsmem 0\n"
             "arg ptr q bf16 in 4 n t h 128\narg ptr k bf16 in 4 n t h 128\n"
             "arg ptr v bf16 in 4 n t h 128\narg ptr g f32 in 4 n t h 128\n"
@@ -73,6 +92,7 @@ prep = ("kda2-kernel-v1\nname kda_chunk_prep\nblock 128 1 1\ngrid.x nc\n"
         "arg ptr vc bf16 out 5 n h ncv {C} {VB}\n"
         "arg dim tt\narg dim h\narg dim np1\narg dim n\narg dim nc\n"
         "arg dim ncv\nend\n").format(D=D, C=C, VB=VB)
+prep = strided(prep)
 scan = ("kda2-kernel-v1\nname kda_chunk_scan_h\nblock 128 1 1\ngrid.x 16\n"
         "grid.y n h\nsmem 0\n"
         "arg ptr vc bf16 in 5 n h ncv {C} {VB}\n"

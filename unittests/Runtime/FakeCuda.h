@@ -73,34 +73,63 @@ inline std::string decodeMetadata(const std::string &name, int d,
   return m + "end\n";
 }
 
+/// The `stride` lines and i64 scalars sq, sk, sv, sg, sb of the serving
+/// templates (q, k, v, g and beta read with runtime row strides): the
+/// `stride` line follows each input's `arg` line (`strideLine`), the
+/// scalars follow scale (`strideScalars`); both empty when !strided (a
+/// kernel built before the strides: dense inputs).
+inline std::string strideLine(bool strided, const std::string &arg) {
+  static const char *const names[][2] = {
+      {"q", "sq"}, {"k", "sk"}, {"v", "sv"}, {"g", "sg"}, {"beta", "sb"}};
+  if (!strided)
+    return "";
+  for (const auto &n : names)
+    if (arg == n[0])
+      return std::string("stride ") + n[0] + " " + n[1] + "\n";
+  return "";
+}
+inline std::string strideScalars(bool strided) {
+  return strided ? "arg scalar sq i64\narg scalar sk i64\narg scalar sv "
+                   "i64\narg scalar sg i64\narg scalar sb i64\n"
+                 : "";
+}
+
 /// Metadata of a pool decode kernel as templates/kda_decode_pool.tirx
 /// emits it: head dimensions k and v, pool declared [slots, h, V, K] and
 /// stored K-major (`layout` "kv") or V-major ("vk"; "" for no `state`
 /// line), pool element
 /// type `stateDtype`, q/k/v/o type `in`, cu_seqlens and state_indices of
-/// type `ix` (the template's IX); grid (n, h).
+/// type `ix` (the template's IX); grid (n, h); q, k, v, g and beta with
+/// runtime row strides unless !strided.
 inline std::string poolDecodeMetadata(const std::string &name, int k, int v,
                                       const std::string &layout = "kv",
                                       const std::string &stateDtype = "f32",
                                       const std::string &in = "bf16",
-                                      const std::string &ix = "i32") {
+                                      const std::string &ix = "i32",
+                                      bool strided = true) {
   std::string K = std::to_string(k), V = std::to_string(v);
   // Declared [slots, h, V, K] whatever the layout, as
   // templates/kda_decode_pool.tirx does: the `state` line gives the order.
   std::string ab = V + " " + K;
   std::string m = "kda2-kernel-v1\nname " + name +
                   "\nblock 128 1 1\ngrid.x\ngrid.y n h\nsmem 0\n"
-                  "arg ptr q " + in + " in 3 tt h " + K + "\n"
-                  "arg ptr k " + in + " in 3 tt h " + K + "\n"
-                  "arg ptr v " + in + " in 3 tt h " + V + "\n"
-                  "arg ptr g f32 in 3 tt h " + K + "\n"
-                  "arg ptr beta f32 in 2 tt h\n"
+                  "arg ptr q " + in + " in 3 tt h " + K + "\n" +
+                  strideLine(strided, "q") +
+                  "arg ptr k " + in + " in 3 tt h " + K + "\n" +
+                  strideLine(strided, "k") +
+                  "arg ptr v " + in + " in 3 tt h " + V + "\n" +
+                  strideLine(strided, "v") +
+                  "arg ptr g f32 in 3 tt h " + K + "\n" +
+                  strideLine(strided, "g") +
+                  "arg ptr beta f32 in 2 tt h\n" +
+                  strideLine(strided, "beta") +
                   "arg ptr cu_seqlens " + ix + " in 1 np1\n"
                   "arg ptr state_indices " + ix + " in 1 n\n"
                   "arg ptr has_initial_state i32 in 1 n\n"
                   "arg ptr pool " + stateDtype + " inout 4 slots h " + ab +
                   "\n"
-                  "arg scalar scale f32\n"
+                  "arg scalar scale f32\n" +
+                  strideScalars(strided) +
                   "arg ptr o " + in + " out 3 tt h " + V + "\n"
                   "arg dim tt\narg dim h\narg dim np1\narg dim n\n"
                   "arg dim slots\n";
@@ -112,26 +141,34 @@ inline std::string poolDecodeMetadata(const std::string &name, int k, int v,
 /// Metadata of a speculative decode kernel as templates/kda_decode_spec.tirx
 /// emits it: q, k, g [n, t, h, K], v, o [n, t, h, V], state_indices [n, t],
 /// num_accepted [n] (both of type `ix`), the pool declared [slots, h, V, K]
-/// and stored in `layout` ("" for no `state` line); grid (2, n h).
+/// and stored in `layout` ("" for no `state` line); grid (2, n h); q, k,
+/// v, g and beta with runtime strides between sequences unless !strided.
 inline std::string specDecodeMetadata(const std::string &name, int k, int v,
                                       const std::string &layout = "kv",
                                       const std::string &stateDtype = "f32",
                                       const std::string &in = "bf16",
-                                      const std::string &ix = "i32") {
+                                      const std::string &ix = "i32",
+                                      bool strided = true) {
   std::string K = std::to_string(k), V = std::to_string(v);
   std::string m = "kda2-kernel-v1\nname " + name +
                   "\nblock 128 1 1\ngrid.x 2\ngrid.y n h\nsmem 0\n"
-                  "arg ptr q " + in + " in 4 n t h " + K + "\n"
-                  "arg ptr k " + in + " in 4 n t h " + K + "\n"
-                  "arg ptr v " + in + " in 4 n t h " + V + "\n"
-                  "arg ptr g f32 in 4 n t h " + K + "\n"
-                  "arg ptr beta f32 in 3 n t h\n"
+                  "arg ptr q " + in + " in 4 n t h " + K + "\n" +
+                  strideLine(strided, "q") +
+                  "arg ptr k " + in + " in 4 n t h " + K + "\n" +
+                  strideLine(strided, "k") +
+                  "arg ptr v " + in + " in 4 n t h " + V + "\n" +
+                  strideLine(strided, "v") +
+                  "arg ptr g f32 in 4 n t h " + K + "\n" +
+                  strideLine(strided, "g") +
+                  "arg ptr beta f32 in 3 n t h\n" +
+                  strideLine(strided, "beta") +
                   "arg ptr state_indices " + ix + " in 2 n t\n"
                   "arg ptr num_accepted " + ix + " in 1 n\n"
                   "arg ptr pool " + stateDtype + " inout 4 slots h " + V +
                   " " + K + "\n"
                   "arg scalar scale f32\n"
-                  "arg scalar write_states i32\n"
+                  "arg scalar write_states i32\n" +
+                  strideScalars(strided) +
                   "arg ptr o " + in + " out 4 n t h " + V + "\n"
                   "arg dim n\narg dim t\narg dim h\narg dim slots\n";
   if (!layout.empty())
@@ -148,6 +185,8 @@ struct PrefillBinding {
   int k = 128, v = 128, c = 32, vb = 8;
   std::string in = "bf16", state = "f32", layout = "kv", ix = "i32";
   std::string range = "range g -5 0";
+  /// The prep kernel reads q, k, v, g and beta with runtime row strides.
+  bool strided = true;
 };
 
 /// Metadata of kda_chunk_prep as the compiler emits it (the bindings above;
@@ -161,19 +200,17 @@ prefillPrepMetadata(const PrefillBinding &b = {},
   std::string m = "kda2-kernel-v1\nname " + name +
                   "\nblock 128 1 1\ngrid.x nc\ngrid.y n h\nsmem 68224\n"
                   "arg ptr q " +
-                  in + " in 3 tt h " + K +
-                  "\n"
-                  "arg ptr k " +
-                  in + " in 3 tt h " + K +
-                  "\n"
-                  "arg ptr v " +
-                  in + " in 3 tt h " + V +
-                  "\n"
-                  "arg ptr g f32 in 3 tt h " +
-                  K + "\n" + (b.range.empty() ? "" : b.range + "\n") +
-                  "arg ptr beta f32 in 2 tt h\n"
+                  in + " in 3 tt h " + K + "\n" + strideLine(b.strided, "q") +
+                  "arg ptr k " + in + " in 3 tt h " + K + "\n" +
+                  strideLine(b.strided, "k") + "arg ptr v " + in +
+                  " in 3 tt h " + V + "\n" + strideLine(b.strided, "v") +
+                  "arg ptr g f32 in 3 tt h " + K + "\n" +
+                  (b.range.empty() ? "" : b.range + "\n") +
+                  strideLine(b.strided, "g") + "arg ptr beta f32 in 2 tt h\n" +
+                  strideLine(b.strided, "beta") +
                   "arg ptr cu_seqlens " + b.ix + " in 1 np1\n"
-                  "arg scalar scale f32\n"
+                  "arg scalar scale f32\n" +
+                  strideScalars(b.strided) +
                   "arg ptr qd " +
                   in + " out 5 n h nc " + C + " " + K +
                   "\n"

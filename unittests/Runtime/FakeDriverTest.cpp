@@ -582,7 +582,7 @@ TEST_F(FakePoolKernel, LaunchPassesTheOperands) {
   EXPECT_EQ(fakeLastKernel(), "kda_decode_pool");
   unsigned grid[3] = {};
   std::vector<uint64_t> p;
-  ASSERT_EQ(fakeLastLaunch(grid, p), 16);
+  ASSERT_EQ(fakeLastLaunch(grid, p), 21);
   EXPECT_EQ(grid[0], 1u);
   EXPECT_EQ(grid[1], 4u * 8u); // grid.y n h
   EXPECT_EQ(grid[2], 1u);
@@ -602,12 +602,18 @@ TEST_F(FakePoolKernel, LaunchPassesTheOperands) {
   float scale = 0;
   std::memcpy(&scale, &p[9], sizeof(scale)); // f32 in the low bytes
   EXPECT_EQ(scale, 0.125f);
-  EXPECT_EQ(p[10], addr(args.o));
-  EXPECT_EQ(p[11], 10u); // tt
-  EXPECT_EQ(p[12], 8u);  // h
-  EXPECT_EQ(p[13], 5u);  // np1 = n + 1
-  EXPECT_EQ(p[14], 4u);  // n
-  EXPECT_EQ(p[15], 16u); // slots
+  // sq, sk, sv, sg, sb: the dense row sizes for the zero-initialised fields.
+  EXPECT_EQ(p[10], 8u * 128u);
+  EXPECT_EQ(p[11], 8u * 128u);
+  EXPECT_EQ(p[12], 8u * 64u);
+  EXPECT_EQ(p[13], 8u * 128u);
+  EXPECT_EQ(p[14], 8u);
+  EXPECT_EQ(p[15], addr(args.o));
+  EXPECT_EQ(p[16], 10u); // tt
+  EXPECT_EQ(p[17], 8u);  // h
+  EXPECT_EQ(p[18], 5u);  // np1 = n + 1
+  EXPECT_EQ(p[19], 4u);  // n
+  EXPECT_EQ(p[20], 16u); // slots
 
   // No tokens (only empty or padded sequences) still launches: the kernel
   // writes the states of empty sequences back.
@@ -618,10 +624,109 @@ TEST_F(FakePoolKernel, LaunchPassesTheOperands) {
             KDA2RT_OK)
       << err;
   EXPECT_EQ(fakeLaunches(), before + 2);
-  ASSERT_EQ(fakeLastLaunch(grid, p), 16);
+  ASSERT_EQ(fakeLastLaunch(grid, p), 21);
   std::memcpy(&scale, &p[9], sizeof(scale));
   EXPECT_FLOAT_EQ(scale, 1.0f / std::sqrt(128.0f));
-  EXPECT_EQ(p[11], 0u);
+  EXPECT_EQ(p[16], 0u);
+}
+
+TEST_F(FakePoolKernel, RowStridesReachThePreparedLaunch) {
+  // Rows of one fused projection (vLLM's beta: 6288 elements apart).
+  char err[512];
+  args.q_stride = args.k_stride = args.v_stride = 6288;
+  args.g_stride = 2048;
+  args.beta_stride = 6288;
+  ASSERT_EQ(kda2rt_kda_decode_pool(module.kernel, &args, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  unsigned grid[3] = {};
+  std::vector<uint64_t> p;
+  ASSERT_EQ(fakeLastLaunch(grid, p), 21);
+  const uint64_t want[] = {6288, 6288, 6288, 2048, 6288};
+  for (int i = 0; i < 5; ++i)
+    EXPECT_EQ(p[10 + i], want[i]) << i;
+  // Per call, without allocating: the next call's strides reach the kernel.
+  int64_t allocations = gAllocations.load();
+  for (int64_t i = 0; i < 50; ++i) {
+    args.beta_stride = 8 + 4 * i;
+    ASSERT_EQ(kda2rt_kda_decode_pool(module.kernel, &args, nullptr, err,
+                                     sizeof(err)),
+              KDA2RT_OK)
+        << err;
+  }
+  EXPECT_EQ(gAllocations.load() - allocations, 0)
+      << "the pool decode entry point allocated";
+  ASSERT_EQ(fakeLastLaunch(grid, p), 21);
+  EXPECT_EQ(p[14], 8u + 4u * 49u);
+  // Refused by name, through the plan.
+  args.beta_stride = 6287;
+  EXPECT_EQ(kda2rt_kda_decode_pool(module.kernel, &args, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "argument 'beta_stride' is 6287: the row stride must be "
+                    "a multiple of 16 bytes (4 elements of f32)");
+  // o inside q's strided extent, (10 - 1)·6288 + 1024 bf16 = 115232 bytes.
+  args.beta_stride = 0;
+  void *o = args.o;
+  args.o = static_cast<char *>(const_cast<void *>(args.q)) + 115232 - 16;
+  EXPECT_EQ(kda2rt_kda_decode_pool(module.kernel, &args, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(err).find("arguments 'o' and 'q' overlap"),
+            std::string::npos)
+      << err;
+  args.o = o;
+}
+
+TEST(FakeKernel, DenseKernelRefusesRowStrides) {
+  // A pool kernel built before the strides (no `stride` lines): dense calls
+  // work, a non-dense stride is refused, through the plan and the query.
+  FakeModule module{"kda_decode_pool",
+                    kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64,
+                                                   "kv", "f32", "bf16", "i32",
+                                                   /*strided=*/false)};
+  void *buffer = nullptr;
+  char err[512];
+  ASSERT_EQ(kda2rt_mem_alloc(0, 16 << 20, &buffer, err, sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  char *b = static_cast<char *>(buffer);
+  kda2rt_kda_decode_pool_args args = {};
+  const void **in[] = {&args.q, &args.k, &args.v, &args.g, &args.beta,
+                       &args.cu_seqlens, &args.state_indices,
+                       &args.has_initial_state};
+  for (int i = 0; i < 8; ++i)
+    *in[i] = b + (size_t(i) << 20);
+  args.o = b + (8 << 20);
+  args.pool = b + (12 << 20);
+  args.n = 4;
+  args.total_tokens = 10;
+  args.h = 8;
+  args.k_dim = 128;
+  args.v_dim = 64;
+  args.slots = 16;
+  args.state_layout = "kv";
+  EXPECT_EQ(kda2rt_kda_decode_pool(module.kernel, &args, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  unsigned grid[3] = {};
+  std::vector<uint64_t> p;
+  EXPECT_EQ(fakeLastLaunch(grid, p), 16);
+  args.q_stride = 2048;
+  EXPECT_EQ(kda2rt_kda_decode_pool(module.kernel, &args, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "kernel 'kda_decode_pool' reads 'q' densely (no stride "
+                    "parameter); rebuild it from a template with stride= "
+                    "(GMEM {stride=...} q), or pass q_stride = 0");
+  char reason[512];
+  EXPECT_EQ(kda2rt_kda_decode_pool_query(module.kernel, &args, reason,
+                                         sizeof(reason)),
+            0);
+  EXPECT_STREQ(reason, err);
+  kda2rt_mem_free(0, buffer, nullptr, 0);
 }
 
 TEST_F(FakePoolKernel, QueryAgreesWithTheCall) {
@@ -896,7 +1001,7 @@ TEST_F(FakeSpecKernel, LaunchPassesTheOperands) {
   EXPECT_EQ(fakeLastKernel(), "kda_decode_spec");
   unsigned grid[3] = {};
   std::vector<uint64_t> p;
-  ASSERT_EQ(fakeLastLaunch(grid, p), 15);
+  ASSERT_EQ(fakeLastLaunch(grid, p), 20);
   EXPECT_EQ(grid[0], 2u);      // grid.x 2
   EXPECT_EQ(grid[1], 4u * 8u); // grid.y n h
   EXPECT_EQ(grid[2], 1u);
@@ -913,11 +1018,16 @@ TEST_F(FakeSpecKernel, LaunchPassesTheOperands) {
   std::memcpy(&scale, &p[8], sizeof(scale)); // f32 in the low bytes
   EXPECT_EQ(scale, 0.125f);
   EXPECT_EQ(p[9] & 0xffffffffu, 1u); // write_states (i32, low bytes)
-  EXPECT_EQ(p[10], addr(args.o));
-  EXPECT_EQ(p[11], 4u);  // n
-  EXPECT_EQ(p[12], 3u);  // t
-  EXPECT_EQ(p[13], 8u);  // h
-  EXPECT_EQ(p[14], 16u); // slots
+  // sq .. sb: the dense sequence rows t·h·K, t·h·V, t·h.
+  const uint64_t dense[] = {3 * 8 * 128, 3 * 8 * 128, 3 * 8 * 64,
+                            3 * 8 * 128, 3 * 8};
+  for (int i = 0; i < 5; ++i)
+    EXPECT_EQ(p[10 + i], dense[i]) << i;
+  EXPECT_EQ(p[15], addr(args.o));
+  EXPECT_EQ(p[16], 4u);  // n
+  EXPECT_EQ(p[17], 3u);  // t
+  EXPECT_EQ(p[18], 8u);  // h
+  EXPECT_EQ(p[19], 16u); // slots
 
   // The largest verify step; scale 0 is K^-1/2.
   args.t = 16;
@@ -926,10 +1036,11 @@ TEST_F(FakeSpecKernel, LaunchPassesTheOperands) {
                                    sizeof(err)),
             KDA2RT_OK)
       << err;
-  ASSERT_EQ(fakeLastLaunch(grid, p), 15);
+  ASSERT_EQ(fakeLastLaunch(grid, p), 20);
   std::memcpy(&scale, &p[8], sizeof(scale));
   EXPECT_FLOAT_EQ(scale, 1.0f / std::sqrt(128.0f));
-  EXPECT_EQ(p[12], 16u);
+  EXPECT_EQ(p[17], 16u);
+  EXPECT_EQ(p[10], 16u * 8u * 128u);
 
   // Output only: write_states 0 reaches the kernel.
   args.write_states = 0;
@@ -937,9 +1048,20 @@ TEST_F(FakeSpecKernel, LaunchPassesTheOperands) {
                                    sizeof(err)),
             KDA2RT_OK)
       << err;
-  ASSERT_EQ(fakeLastLaunch(grid, p), 15);
+  ASSERT_EQ(fakeLastLaunch(grid, p), 20);
   EXPECT_EQ(p[9] & 0xffffffffu, 0u);
   args.write_states = 1;
+
+  // Row strides between sequences reach the kernel.
+  args.q_stride = 16 * 8 * 128 + 64;
+  args.beta_stride = 16 * 8 + 4;
+  ASSERT_EQ(kda2rt_kda_decode_spec(module.kernel, &args, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  ASSERT_EQ(fakeLastLaunch(grid, p), 20);
+  EXPECT_EQ(p[10], 16u * 8u * 128u + 64u);
+  EXPECT_EQ(p[14], 16u * 8u + 4u);
 
   // Allocation-free after the first call (which prepared the plan).
   int64_t allocations = gAllocations.load();
@@ -1233,6 +1355,42 @@ TEST_F(FakePrefill, WorkspaceSize) {
                     "'q')");
 }
 
+TEST_F(FakePrefill, RowStridesReachThePrepKernel) {
+  // q, k, v as column slices of one bf16 [50, 448] projection, g and beta
+  // of an f32 [50, 132] one (rows 896 and 528 bytes apart).
+  char err[512];
+  char *fused = static_cast<char *>(const_cast<void *>(args.q));
+  args.k = fused + 128 * 2;
+  args.v = fused + 256 * 2;
+  args.q_stride = args.k_stride = args.v_stride = 448;
+  char *gates = static_cast<char *>(const_cast<void *>(args.g));
+  args.beta = gates + 128 * 4;
+  args.g_stride = args.beta_stride = 132;
+  fakeClearEvents();
+  ASSERT_EQ(
+      kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
+      KDA2RT_OK)
+      << err;
+  FakeEvent p;
+  ASSERT_TRUE(fakeEvent(2, p));
+  EXPECT_EQ(p.name, "kda_chunk_prep");
+  ASSERT_EQ(p.params.size(), 25u);
+  EXPECT_EQ(p.params[1], addr(args.k));
+  EXPECT_EQ(p.params[4], addr(args.beta));
+  const uint64_t want[] = {448, 448, 448, 132, 132};
+  for (int i = 0; i < 5; ++i)
+    EXPECT_EQ(p.params[7 + i], want[i]) << i;
+  // Refused by name, before any launch.
+  args.g_stride = 130; // 520 bytes
+  int64_t before = fakeLaunches();
+  EXPECT_EQ(
+      kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
+      KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "argument 'g_stride' is 130: the row stride must be a "
+                    "multiple of 16 bytes (4 elements of f32)");
+  EXPECT_EQ(fakeLaunches(), before);
+}
+
 TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
   char err[512];
   const uint64_t ws = addr(args.workspace);
@@ -1266,7 +1424,7 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
   EXPECT_EQ(p.name, "kda_chunk_prep");
   EXPECT_EQ(p.grid[0], 2u);
   EXPECT_EQ(p.grid[1], 2u);
-  ASSERT_EQ(p.params.size(), 20u);
+  ASSERT_EQ(p.params.size(), 25u);
   const uint64_t prepWant[] = {addr(args.q),
                                addr(args.k),
                                addr(args.v),
@@ -1274,6 +1432,11 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
                                addr(args.beta),
                                addr(args.cu_seqlens),
                                0 /* scale */,
+                               128 /* sq: dense h·K */,
+                               128 /* sk */,
+                               128 /* sv: h·V */,
+                               128 /* sg */,
+                               1 /* sb: h */,
                                qd,
                                kl,
                                wn,
@@ -1287,7 +1450,7 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
                                2 /* n */,
                                2 /* nc */,
                                32 /* ncv */};
-  for (int i = 0; i < 20; ++i)
+  for (int i = 0; i < 25; ++i)
     if (i != 6)
       EXPECT_EQ(p.params[i], prepWant[i]) << "prep parameter " << i;
   float scale = 0;

@@ -304,19 +304,124 @@ TEST_F(KdaDecodePoolCheck, ValidCallBuildsTheKernelArguments) {
   // grid.y n h; one 8-byte slot per `arg` line, in order.
   EXPECT_EQ(cfg.grid[0], 1u);
   EXPECT_EQ(cfg.grid[1], 4u * 8u);
-  ASSERT_EQ(cfg.params.size(), 16u);
+  ASSERT_EQ(cfg.params.size(), 21u);
   for (size_t i = 0; i < 9; ++i) // q .. pool
     EXPECT_EQ(cfg.params[i], 0x1000000 * (i + 1)) << i;
   float scale;
   std::memcpy(&scale, &cfg.params[9], sizeof(scale));
   EXPECT_FLOAT_EQ(scale, 1.0f / std::sqrt(128.0f)); // 0 selects K^-1/2
-  EXPECT_EQ(cfg.params[10], 0xA000000u);            // o
+  // sq, sk, sv, sg, sb: 0 selects the dense row sizes h·K, h·V, h.
+  EXPECT_EQ(cfg.params[10], 8u * 128u);
+  EXPECT_EQ(cfg.params[11], 8u * 128u);
+  EXPECT_EQ(cfg.params[12], 8u * 64u);
+  EXPECT_EQ(cfg.params[13], 8u * 128u);
+  EXPECT_EQ(cfg.params[14], 8u);
+  EXPECT_EQ(cfg.params[15], 0xA000000u); // o
   // arg dim tt, h, np1, n, slots
-  EXPECT_EQ(cfg.params[11], 10u);
-  EXPECT_EQ(cfg.params[12], 8u);
-  EXPECT_EQ(cfg.params[13], 5u);
-  EXPECT_EQ(cfg.params[14], 4u);
-  EXPECT_EQ(cfg.params[15], 16u);
+  EXPECT_EQ(cfg.params[16], 10u);
+  EXPECT_EQ(cfg.params[17], 8u);
+  EXPECT_EQ(cfg.params[18], 5u);
+  EXPECT_EQ(cfg.params[19], 4u);
+  EXPECT_EQ(cfg.params[20], 16u);
+}
+
+TEST_F(KdaDecodePoolCheck, RowStridesReachTheKernel) {
+  // Rows of one fused projection: q, k, v of [tt, 6288] bf16, g and beta
+  // of an f32 [tt, 2064]. Each stride goes to the scalar its operand's
+  // `stride` line names.
+  args.qStride = args.kStride = args.vStride = 6288;
+  args.gStride = 2064;
+  args.betaStride = 2064;
+  LaunchArgs launch;
+  Status s = kdaDecodePoolLaunchArgs(info, args, launch);
+  ASSERT_TRUE(s.ok()) << s.message();
+  LaunchConfig cfg;
+  s = computeLaunchConfig(info, launch, cfg);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(cfg.params.size(), 21u);
+  const uint64_t want[] = {6288, 6288, 6288, 2064, 2064};
+  for (size_t i = 0; i < 5; ++i)
+    EXPECT_EQ(cfg.params[10 + i], want[i]) << i;
+  // A stride equal to the dense row size is the dense case.
+  args.qStride = 8 * 128;
+  args.betaStride = 8;
+  EXPECT_TRUE(checkKdaDecodePool(info, args).ok());
+}
+
+TEST_F(KdaDecodePoolCheck, RowStridesAreCheckedByName) {
+  args.qStride = 8 * 128 - 8;
+  EXPECT_EQ(error(), "argument 'q_stride' is 1016: a row stride is 0 (dense) "
+                     "or at least the row size, h·K = 1024 elements");
+  args.qStride = 0;
+  args.vStride = -512;
+  EXPECT_EQ(error(), "argument 'v_stride' is -512: a row stride is 0 (dense) "
+                     "or at least the row size, h·V = 512 elements");
+  args.vStride = 0;
+  args.betaStride = 6287;
+  EXPECT_EQ(error(), "argument 'beta_stride' is 6287: the row stride must be "
+                     "a multiple of 16 bytes (4 elements of f32)");
+  args.betaStride = 0;
+  args.kStride = 1028; // 2056 bytes
+  EXPECT_EQ(error(), "argument 'k_stride' is 1028: the row stride must be a "
+                     "multiple of 16 bytes (8 elements of bf16)");
+  args.kStride = 1032;
+  EXPECT_TRUE(checkKdaDecodePool(info, args).ok());
+}
+
+TEST_F(KdaDecodePoolCheck, DenseKernelRefusesARowStride) {
+  use(kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64, "kv", "f32",
+                                     "bf16", "i32", /*strided=*/false));
+  EXPECT_TRUE(checkKdaDecodePool(info, args).ok());
+  args.gStride = 8 * 128; // the dense size: fine
+  EXPECT_TRUE(checkKdaDecodePool(info, args).ok());
+  args.gStride = 2048;
+  EXPECT_EQ(error(), "kernel 'kda_decode_pool' reads 'g' densely (no stride "
+                     "parameter); rebuild it from a template with stride= "
+                     "(GMEM {stride=...} g), or pass g_stride = 0");
+  // Its kernel arguments have no stride scalars.
+  args.gStride = 0;
+  LaunchArgs launch;
+  ASSERT_TRUE(kdaDecodePoolLaunchArgs(info, args, launch).ok());
+  LaunchConfig cfg;
+  Status s = computeLaunchConfig(info, launch, cfg);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(cfg.params.size(), 16u);
+}
+
+TEST_F(KdaDecodePoolCheck, StrideOnAnotherOperandIsRefused) {
+  std::string m = kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 64);
+  m.replace(m.find("arg dim tt"), 0, "arg scalar so i64\n");
+  m.replace(m.find("arg dim tt"), 0, "stride o so\n");
+  use(m);
+  EXPECT_EQ(error(), "kernel 'kda_decode_pool': argument 'o' has a runtime "
+                     "row stride (parameter 'so'), which the pool decode "
+                     "entry point does not pass (it strides q, k, v, g and "
+                     "beta only)");
+}
+
+TEST_F(KdaDecodePoolCheck, OutputMustNotOverlapAStridedInput) {
+  // v's rows 1024 elements apart: its extent is (10 - 1)·1024 + 8·64
+  // elements = 19456 bytes, past the 10240 bytes of a dense v.
+  args.vStride = 1024;
+  set("o", 0x3000000 + 19456 - 16);
+  EXPECT_EQ(error(), "arguments 'o' and 'v' overlap (o at 0x3004bf0, 10240 "
+                     "bytes; v at 0x3000000, 19456 bytes): 'o' is written and "
+                     "must not share memory with another operand");
+  set("o", 0x3000000 + 19456);
+  EXPECT_TRUE(checkKdaDecodePool(info, args).ok());
+  // Strided inputs may interleave (one fused projection).
+  args.qStride = args.kStride = 1024 + 512 + 512;
+  set("q", 0x1000000);
+  set("k", 0x1000000 + 1024 * 2);
+  set("v", 0x1000000 + 2048 * 2);
+  args.vStride = 2048;
+  set("o", 0xA000000);
+  EXPECT_TRUE(checkKdaDecodePool(info, args).ok());
+  // The pool must not overlap a strided input's extent either.
+  args.betaStride = 4096;
+  set("pool", 0x5000000 + (10 - 1) * 4096 * 4);
+  EXPECT_NE(error().find("arguments 'pool' and 'beta' overlap"),
+            std::string::npos);
 }
 
 TEST_F(KdaDecodePoolCheck, NoTokensIsAValidCall) {
@@ -679,19 +784,54 @@ TEST_F(KdaDecodeSpecCheck, ValidCallBuildsTheKernelArguments) {
   // grid.x 2, grid.y n h; one 8-byte slot per `arg` line, in order.
   EXPECT_EQ(cfg.grid[0], 2u);
   EXPECT_EQ(cfg.grid[1], 4u * 8u);
-  ASSERT_EQ(cfg.params.size(), 15u);
+  ASSERT_EQ(cfg.params.size(), 20u);
   for (size_t i = 0; i < 8; ++i) // q .. pool
     EXPECT_EQ(cfg.params[i], 0x1000000 * (i + 1)) << i;
   float scale;
   std::memcpy(&scale, &cfg.params[8], sizeof(scale));
   EXPECT_FLOAT_EQ(scale, 1.0f / std::sqrt(128.0f)); // 0 selects K^-1/2
   EXPECT_EQ(cfg.params[9] & 0xffffffffu, 1u);       // write_states (i32)
-  EXPECT_EQ(cfg.params[10], 0x9000000u);            // o
+  // sq .. sb: a row is a sequence, dense t·h·K, t·h·V, t·h.
+  EXPECT_EQ(cfg.params[10], 3u * 8u * 128u);
+  EXPECT_EQ(cfg.params[11], 3u * 8u * 128u);
+  EXPECT_EQ(cfg.params[12], 3u * 8u * 64u);
+  EXPECT_EQ(cfg.params[13], 3u * 8u * 128u);
+  EXPECT_EQ(cfg.params[14], 3u * 8u);
+  EXPECT_EQ(cfg.params[15], 0x9000000u); // o
   // arg dim n, t, h, slots
-  EXPECT_EQ(cfg.params[11], 4u);
-  EXPECT_EQ(cfg.params[12], 3u);
-  EXPECT_EQ(cfg.params[13], 8u);
-  EXPECT_EQ(cfg.params[14], 16u);
+  EXPECT_EQ(cfg.params[16], 4u);
+  EXPECT_EQ(cfg.params[17], 3u);
+  EXPECT_EQ(cfg.params[18], 8u);
+  EXPECT_EQ(cfg.params[19], 16u);
+}
+
+TEST_F(KdaDecodeSpecCheck, RowStridesAreBetweenSequences) {
+  args.qStride = 3 * 8 * 128 + 64;
+  args.betaStride = 3 * 8 + 4;
+  LaunchArgs launch;
+  Status s = kdaDecodeSpecLaunchArgs(info, args, launch);
+  ASSERT_TRUE(s.ok()) << s.message();
+  LaunchConfig cfg;
+  s = computeLaunchConfig(info, launch, cfg);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(cfg.params[10], 3u * 8u * 128u + 64u);
+  EXPECT_EQ(cfg.params[14], 3u * 8u + 4u);
+  args.gStride = 8 * 128; // one token's row: less than a sequence's
+  EXPECT_EQ(error(), "argument 'g_stride' is 1024: a row stride is 0 (dense) "
+                     "or at least the row size, t·h·K = 3072 elements");
+  args.gStride = 0;
+  // o right after q's strided extent is fine, inside it is not.
+  uint64_t qBytes = (4 - 1) * (3 * 8 * 128 + 64) * 2 + 3 * 8 * 128 * 2;
+  set("o", 0x1000000 + qBytes);
+  EXPECT_TRUE(checkKdaDecodeSpec(info, args).ok());
+  set("o", 0x1000000 + qBytes - 16);
+  EXPECT_NE(error().find("arguments 'o' and 'q' overlap"), std::string::npos);
+  use(kda2::fake::specDecodeMetadata("kda_decode_spec", 128, 64, "kv", "f32",
+                                     "bf16", "i32", /*strided=*/false));
+  set("o", 0x9000000);
+  EXPECT_EQ(error(), "kernel 'kda_decode_spec' reads 'q' densely (no stride "
+                     "parameter); rebuild it from a template with stride= "
+                     "(GMEM {stride=...} q), or pass q_stride = 0");
 }
 
 TEST_F(KdaDecodeSpecCheck, NotASpecKernel) {
@@ -1216,4 +1356,83 @@ TEST(KdaPrefill, Int64IndexKernels) {
   EXPECT_EQ(error(p32, s32, o32),
             "total_tokens = 2147483648 does not fit the int32 cu_seqlens "
             "(index_dtype \"i64\" with IX=i64 kernels does)");
+}
+
+TEST(KdaPrefill, RowStridesReachThePrepKernel) {
+  using kda2::fake::prefillOutMetadata;
+  using kda2::fake::prefillPrepMetadata;
+  using kda2::fake::prefillScanMetadata;
+  KernelInfo p = parsed(prefillPrepMetadata()), s = parsed(prefillScanMetadata()),
+             o = parsed(prefillOutMetadata());
+  // n = 2, 50 tokens (the longest 40), h = 2, operands 16 MiB apart.
+  KdaPrefillArgs a;
+  const void **in[] = {&a.q, &a.k, &a.v, &a.g, &a.beta, &a.cuSeqlens,
+                       &a.stateIndices, &a.hasInitialState};
+  for (size_t i = 0; i < 8; ++i)
+    *in[i] = reinterpret_cast<void *>(uintptr_t(i + 1) << 24);
+  a.pool = reinterpret_cast<void *>(uintptr_t(9) << 24);
+  a.o = reinterpret_cast<void *>(uintptr_t(10) << 24);
+  a.workspace = reinterpret_cast<void *>(uintptr_t(11) << 24);
+  a.workspaceBytes = uint64_t(1) << 24;
+  a.n = 2;
+  a.totalTokens = 50;
+  a.maxSeqlen = 40;
+  a.h = 2;
+  a.kDim = a.vDim = 128;
+  a.slots = 4;
+  a.stateLayout = "kv";
+  a.gateLowerBound = -5;
+  auto error = [&](const KernelInfo &pp) {
+    Status st = checkKdaPrefill(pp, s, o, a);
+    return st.ok() ? std::string() : st.message();
+  };
+  auto prepStrides = [&](uint64_t out[5]) {
+    KdaPrefillLaunch launch;
+    Status st = kdaPrefillLaunchArgs(p, s, o, a, launch);
+    ASSERT_TRUE(st.ok()) << st.message();
+    LaunchConfig cfg;
+    st = computeLaunchConfig(p, launch.prep, cfg);
+    ASSERT_TRUE(st.ok()) << st.message();
+    // q .. cu_seqlens, scale, then sq, sk, sv, sg, sb.
+    ASSERT_GE(cfg.params.size(), 12u);
+    for (int i = 0; i < 5; ++i)
+      out[i] = cfg.params[7 + i];
+  };
+  EXPECT_EQ(error(p), "");
+  uint64_t got[5];
+  prepStrides(got);
+  const uint64_t dense[] = {256, 256, 256, 256, 2};
+  for (int i = 0; i < 5; ++i)
+    EXPECT_EQ(got[i], dense[i]) << i; // 0: the dense row sizes
+  a.qStride = a.kStride = a.vStride = 6288;
+  a.gStride = a.betaStride = 6288;
+  EXPECT_EQ(error(p), "");
+  prepStrides(got);
+  for (int i = 0; i < 5; ++i)
+    EXPECT_EQ(got[i], 6288u) << i;
+  a.betaStride = 6287;
+  EXPECT_EQ(error(p), "argument 'beta_stride' is 6287: the row stride must "
+                      "be a multiple of 16 bytes (4 elements of f32)");
+  a.betaStride = 1;
+  EXPECT_EQ(error(p), "argument 'beta_stride' is 1: a row stride is 0 "
+                      "(dense) or at least the row size, h = 2 elements");
+  a.betaStride = 0;
+  // o and the workspace must not overlap a strided input's extent:
+  // g's is (50 - 1)·6288 + 256 f32 = 1233472 bytes.
+  a.o = reinterpret_cast<void *>((uintptr_t(4) << 24) + 1233472 - 16);
+  EXPECT_EQ(error(p), "arguments 'o' and 'g' overlap (o at 0x412d230, "
+                      "25600 bytes; g at 0x4000000, 1233472 bytes): 'o' is "
+                      "written and must not share memory with another "
+                      "operand");
+  a.o = reinterpret_cast<void *>((uintptr_t(4) << 24) + 1233472);
+  EXPECT_EQ(error(p), "");
+  // A prep kernel without stride lines takes only dense rows.
+  PrefillBinding unstrided;
+  unstrided.strided = false;
+  KernelInfo pd = parsed(prefillPrepMetadata(unstrided));
+  EXPECT_EQ(error(pd), "kernel 'kda_chunk_prep' reads 'q' densely (no stride "
+                       "parameter); rebuild it from a template with stride= "
+                       "(GMEM {stride=...} q), or pass q_stride = 0");
+  a.qStride = a.kStride = a.vStride = a.gStride = 0;
+  EXPECT_EQ(error(pd), "");
 }

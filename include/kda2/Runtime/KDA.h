@@ -66,7 +66,12 @@ struct KdaDecodePoolArgs {
   const char *stateLayout = nullptr;
   /// Element type of cu_seqlens and state_indices ("i32" or "i64"; null:
   /// "i32"); it must be the one the kernel's metadata declares.
-  const char *indexDtype = nullptr;
+  const char *indexDtype = nullptr;  /// Elements between consecutive rows of q, k, v, g and beta (tokens); 0:
+  /// dense (h·K for q, k, g; h·V for v; h for beta). Otherwise at least the dense row size and a multiple
+  /// of 16 bytes: the rows may be slices of one fused projection. The
+  /// kernel must read that operand with a runtime stride (a `stride` line
+  /// in its metadata) unless the stride is the dense one.
+  int64_t qStride = 0, kStride = 0, vStride = 0, gStride = 0, betaStride = 0;
 };
 
 /// Head dimensions the decode templates are built for.
@@ -151,7 +156,12 @@ struct KdaDecodeSpecArgs {
   int64_t writeStates = 1;
   /// Element type of state_indices and num_accepted ("i32" or "i64"; null:
   /// "i32"); it must be the one the kernel's metadata declares.
-  const char *indexDtype = nullptr;
+  const char *indexDtype = nullptr;  /// Elements between consecutive rows of q, k, v, g and beta (sequences: a row is one sequence's t tokens, which stay dense); 0:
+  /// dense (t·h·K for q, k, g; t·h·V for v; t·h for beta). Otherwise at least the dense row size and a multiple
+  /// of 16 bytes: the rows may be slices of one fused projection. The
+  /// kernel must read that operand with a runtime stride (a `stride` line
+  /// in its metadata) unless the stride is the dense one.
+  int64_t qStride = 0, kStride = 0, vStride = 0, gStride = 0, betaStride = 0;
 };
 
 /// The most tokens per sequence a speculative decode call verifies.
@@ -218,7 +228,12 @@ struct KdaPrefillArgs {
   double gateLowerBound = 0;
   /// Element type of cu_seqlens, state_indices and checkpoint_blocks ("i32"
   /// or "i64"; null: "i32"), the kernels' index type.
-  const char *indexDtype = nullptr;
+  const char *indexDtype = nullptr;  /// Elements between consecutive rows of q, k, v, g and beta (tokens); 0:
+  /// dense (h·K for q, k, g; h·V for v; h for beta). Otherwise at least the dense row size and a multiple
+  /// of 16 bytes: the rows may be slices of one fused projection. The
+  /// prep kernel must read that operand with a runtime stride (a `stride` line
+  /// in its metadata) unless the stride is the dense one.
+  int64_t qStride = 0, kStride = 0, vStride = 0, gStride = 0, betaStride = 0;
 };
 
 /// Alignment of the workspace and of each intermediate inside it.
@@ -371,6 +386,9 @@ struct KdaKernelFacts {
   /// The pool's last two declared dimensions (pool and spec kernels; null
   /// when it has fewer), pointing into *info.
   const ShapeDim *poolRows = nullptr, *poolCols = nullptr;
+  /// Whether the kernel reads q, k, v, g and beta with a runtime row
+  /// stride (a `stride` line; in that order).
+  bool strided[5] = {};
 };
 
 /// A decode launch prepared once per kernel, for the per-token hot path.

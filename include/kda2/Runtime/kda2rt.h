@@ -206,6 +206,11 @@ typedef struct kda2rt_kda_decode_pool_args {
   const char *state_layout;      /* "kv" or "vk" (required) */
   const char *index_dtype;       /* cu_seqlens, state_indices: "i32" (NULL)
                                     or "i64"; the kernel's IX binding */
+  int64_t q_stride, k_stride, v_stride, g_stride, beta_stride;
+  /* elements between consecutive rows (tokens) of each input; 0: dense
+     (h*k_dim for q, k, g; h*v_dim for v; h for beta). Otherwise at least
+     the dense row size and a multiple of 16 bytes; rows may be slices of
+     one fused projection. */
 } kda2rt_kda_decode_pool_args;
 
 /* Checks the call (kda2rt_kda_decode_pool_query's questions) and launches
@@ -265,6 +270,11 @@ typedef struct kda2rt_kda_decode_spec_args {
                                 0: output only, the pool is only read */
   const char *index_dtype;   /* state_indices, num_accepted: "i32" (NULL)
                                 or "i64"; the kernel's IX binding */
+  int64_t q_stride, k_stride, v_stride, g_stride, beta_stride;
+  /* elements between consecutive rows of each input, a row being one
+     SEQUENCE's t tokens (its t tokens stay dense); 0: dense (t*h*k_dim for
+     q, k, g; t*h*v_dim for v; t*h for beta). Otherwise at least the dense
+     row size and a multiple of 16 bytes. */
 } kda2rt_kda_decode_spec_args;
 
 /* Checks the call (kda2rt_kda_decode_spec_query's questions) and launches
@@ -328,6 +338,11 @@ typedef struct kda2rt_kda_prefill_args {
   const char *index_dtype;  /* cu_seqlens, state_indices, checkpoint_blocks:
                                "i32" (NULL) or "i64"; the kernels' IX
                                binding */
+  int64_t q_stride, k_stride, v_stride, g_stride, beta_stride;
+  /* elements between consecutive rows (tokens) of each input, read by the
+     prep kernel; 0: dense (h*k_dim for q, k, g; h*v_dim for v; h for
+     beta). Otherwise at least the dense row size and a multiple of 16
+     bytes. */
 } kda2rt_kda_prefill_args;
 
 /* Bytes of the workspace of a prefill call with n_max sequences, the
