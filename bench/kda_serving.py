@@ -29,6 +29,12 @@ from kda_decode import graph_time_us, kda_inputs, rel_err  # noqa: E402
 TORCH_STATE = {"f32": torch.float32, "bf16": torch.bfloat16}
 
 
+def rows(**tensors):
+    """The row-stride scalars of the serving kernels' inputs (sq, sk, sv, sg,
+    sb; serve: sa, sb): each tensor's stride(0), dense here."""
+    return {"s" + name[0]: t.stride(0) for name, t in tensors.items()}
+
+
 def step(S, q, k, v, g, beta, scale):
     """One token of the recurrence on K-major float64 states S [H, K, V]."""
     S = S * g.double().exp().unsqueeze(-1)
@@ -94,7 +100,8 @@ def pool_case(rt, kernels, K, V, st, ss, lengths, slots, H, fla_fwd, results, se
     ptrs = {"q": q, "k": k, "v": v, "g": g, "beta": beta, "cu_seqlens": cu_d,
             "state_indices": idx_d, "has_initial_state": hi_d, "pool": pool, "o": o}
     launch = kernel.prepare(ptrs, {"tt": T, "h": H, "np1": N + 1, "n": N, "slots": slots},
-                            {"scale": scale}, lambda: torch.cuda.current_stream().cuda_stream)
+                            {"scale": scale, **rows(q=q, k=k, v=v, g=g, beta=beta)},
+                            lambda: torch.cuda.current_stream().cuda_stream)
     launch()
     torch.cuda.synchronize()
     row = check_pool(pool, before, expected, written, o, o_ref, padding_rows, ss)
@@ -190,13 +197,15 @@ def spec_case(rt, kernels, K, V, st, ss, N, t, slots, H, fla_fwd, results, seed=
     ptrs = {"q": q, "k": k, "v": v, "g": g, "beta": beta, "state_indices": idx_d,
             "num_accepted": acc_d, "pool": pool, "o": o}
     launch = kernel.prepare(ptrs, {"n": N, "t": t, "h": H, "slots": slots},
-                            {"scale": scale, "write_states": 1},
+                            {"scale": scale, "write_states": 1,
+                             **rows(q=q, k=k, v=v, g=g, beta=beta)},
                             lambda: torch.cuda.current_stream().cuda_stream)
     launch()
     torch.cuda.synchronize()
     o_flat = o.view(N * t, H, V)
-    rows = [n * t + i for n in padding_rows for i in range(t)]
-    row = check_pool(pool, before, expected, written, o_flat, o_ref.view(N * t, H, V), rows, ss)
+    pad_rows = [n * t + i for n in padding_rows for i in range(t)]
+    row = check_pool(pool, before, expected, written, o_flat, o_ref.view(N * t, H, V), pad_rows,
+                     ss)
     row.update(kernel="spec", st=st, ss=ss, N=N, T=t, H=H, K=K, V=V, slots=slots,
                padding=len(padding_rows))
     # Through the typed C ABI, a second run: bitwise equal (determinism).
@@ -302,7 +311,8 @@ def prefill_case(rt, kernels, st, ss, lengths, slots, H, results, seed=3, K=128,
     stream = lambda: torch.cuda.current_stream().cuda_stream  # noqa: E731
     launches = [
         prep.prepare({"q": q, "k": k, "v": v, "g": g, "beta": beta, "cu_seqlens": cu_d, **mid},
-                     {**dims, "tt": tt, "ncv": nc * (V // VB)}, {"scale": scale}, stream),
+                     {**dims, "tt": tt, "ncv": nc * (V // VB)},
+                     {"scale": scale, **rows(q=q, k=k, v=v, g=g, beta=beta)}, stream),
         scan.prepare({**{x: mid[x] for x in ("vc", "kl", "wn", "tp", "gl")}, **hs,
                       "cu_seqlens": cu_d, "state_indices": idx_d, "has_initial_state": hi_d,
                       "checkpoint_blocks": cb_d, "pool": pool, "ckpt": ckpt},
@@ -446,7 +456,7 @@ def serve_case(rt, kernels, gf, lengths, hqk, hv, slots, fla_fwd, results, seed=
         {"q": q, "k": k, "v": v, "a": a, "b": b, "A_log": A_log, "dt_bias": dt_bias,
          "cu_seqlens": cu_d, "state_indices": idx_d, "has_initial_state": hi_d, "pool": pool,
          "o": o}, {"tt": T, "hqk": hqk, "hv": hv, "np1": N + 1, "n": N, "slots": slots},
-        {"scale": scale, "lower_bound": lower_bound},
+        {"scale": scale, "lower_bound": lower_bound, **rows(q=q, k=k, v=v, a=a, b=b)},
         lambda: torch.cuda.current_stream().cuda_stream)
     launch()
     torch.cuda.synchronize()
@@ -577,7 +587,8 @@ def bf16_state_cost(rt, kernels, H, steps, results):
             kernel.prepare({"q": qi, "k": ki, "v": vi, "g": gi, "beta": bi, "cu_seqlens": cu,
                             "state_indices": idx, "has_initial_state": hi, "pool": pool,
                             "o": o}, {"tt": N, "h": H, "np1": N + 1, "n": N, "slots": N},
-                           {"scale": K ** -0.5}, torch.cuda.current_stream().cuda_stream)()
+                           {"scale": K ** -0.5, **rows(q=qi, k=ki, v=vi, g=gi, beta=bi)},
+                           torch.cuda.current_stream().cuda_stream)()
             o_ref = torch.empty(N, H, V, dtype=torch.float64, device="cuda")
             for n in range(N):
                 S[n], o_ref[n] = step(S[n], qi[n], ki[n], vi[n], gi[n], bi[n], K ** -0.5)
