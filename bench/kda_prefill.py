@@ -183,12 +183,12 @@ def main():
                 dims = {"n": N, "h": H, "tt": tt, "np1": N + 1, "nc": nc,
                         "ncv": nc * (V // VB)}
                 # The row strides of q, k, v, g, beta (sq .. sb): dense rows.
-                rows = {"s" + x[0]: flat(t).stride(0) for x, t in
+                strides = {"s" + x[0]: flat(t).stride(0) for x, t in
                         (("q", q), ("k", k), ("v", v), ("g", g), ("b", beta))}
                 prep = prep_kernel.prepare({"q": flat(q), "k": flat(k), "v": flat(v),
                                             "g": flat(g), "beta": flat(beta),
                                             "cu_seqlens": cu, **mid},
-                                           dims, {"scale": scale, **rows}, stream)
+                                           dims, {"scale": scale, **strides}, stream)
                 if isinstance(scan_kernel, tuple):  # state scan + output kernel
                     hs = {"hs": e(N, H, nc, K, V), "us": e(N, H, nc, C, V)}
                     no = lambda *names: {k: v for k, v in dims.items()  # noqa: E731
