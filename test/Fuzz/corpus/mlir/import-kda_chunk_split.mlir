@@ -1,6 +1,10 @@
 module attributes {kda2.target = "H200-SXM"} {
-  kda2.kernel @kda_chunk_prep(%q: !kda2.tensor<[tt, h, 128], bf16>, %k: !kda2.tensor<[tt, h, 128], bf16>, %v: !kda2.tensor<[tt, h, 128], bf16>, %g: !kda2.tensor<[tt, h, 128], f32> {kda2.range = array<f64: -5.000000e+00, 0.000000e+00>}, %beta: !kda2.tensor<[tt, h], f32>, %cu_seqlens: !kda2.tensor<[np1], i32>, %scale: f32, %qd: !kda2.tensor<[n, h, nc, 16, 128], bf16> {kda2.io = #kda2.io<out>}, %kl: !kda2.tensor<[n, h, nc, 16, 128], bf16> {kda2.io = #kda2.io<out>}, %wn: !kda2.tensor<[n, h, nc, 16, 128], bf16> {kda2.io = #kda2.io<out>}, %tp: !kda2.tensor<[n, h, nc, 16, 16], bf16> {kda2.io = #kda2.io<out>}, %pb: !kda2.tensor<[n, h, nc, 16, 16], bf16> {kda2.io = #kda2.io<out>}, %gl: !kda2.tensor<[n, h, nc, 128], f32> {kda2.io = #kda2.io<out>}, %vc: !kda2.tensor<[n, h, ncv, 16, 32], bf16> {kda2.io = #kda2.io<out>}) attributes {arg_names = ["q", "k", "v", "g", "beta", "cu_seqlens", "scale", "qd", "kl", "wn", "tp", "pb", "gl", "vc"], grid = ["n", "h"]} {
-    kda2.gmem %q, %k, %v, %beta, %cu_seqlens layout(row_major) packing(none) : !kda2.tensor<[tt, h, 128], bf16>, !kda2.tensor<[tt, h, 128], bf16>, !kda2.tensor<[tt, h, 128], bf16>, !kda2.tensor<[tt, h], f32>, !kda2.tensor<[np1], i32>
+  kda2.kernel @kda_chunk_prep(%q: !kda2.tensor<[tt, h, 128], bf16> {kda2.stride = 7 : i64}, %k: !kda2.tensor<[tt, h, 128], bf16> {kda2.stride = 8 : i64}, %v: !kda2.tensor<[tt, h, 128], bf16> {kda2.stride = 9 : i64}, %g: !kda2.tensor<[tt, h, 128], f32> {kda2.range = array<f64: -5.000000e+00, 0.000000e+00>, kda2.stride = 10 : i64}, %beta: !kda2.tensor<[tt, h], f32> {kda2.stride = 11 : i64}, %cu_seqlens: !kda2.tensor<[np1], i32>, %scale: f32, %sq: i64, %sk: i64, %sv: i64, %sg: i64, %sb: i64, %qd: !kda2.tensor<[n, h, nc, 16, 128], bf16> {kda2.io = #kda2.io<out>}, %kl: !kda2.tensor<[n, h, nc, 16, 128], bf16> {kda2.io = #kda2.io<out>}, %wn: !kda2.tensor<[n, h, nc, 16, 128], bf16> {kda2.io = #kda2.io<out>}, %tp: !kda2.tensor<[n, h, nc, 16, 16], bf16> {kda2.io = #kda2.io<out>}, %pb: !kda2.tensor<[n, h, nc, 16, 16], bf16> {kda2.io = #kda2.io<out>}, %gl: !kda2.tensor<[n, h, nc, 128], f32> {kda2.io = #kda2.io<out>}, %vc: !kda2.tensor<[n, h, ncv, 16, 32], bf16> {kda2.io = #kda2.io<out>}) attributes {arg_names = ["q", "k", "v", "g", "beta", "cu_seqlens", "scale", "sq", "sk", "sv", "sg", "sb", "qd", "kl", "wn", "tp", "pb", "gl", "vc"], grid = ["n", "h"]} {
+    kda2.gmem %q layout(row_major) packing(none) : !kda2.tensor<[tt, h, 128], bf16>
+    kda2.gmem %k layout(row_major) packing(none) : !kda2.tensor<[tt, h, 128], bf16>
+    kda2.gmem %v layout(row_major) packing(none) : !kda2.tensor<[tt, h, 128], bf16>
+    kda2.gmem %beta layout(row_major) packing(none) : !kda2.tensor<[tt, h], f32>
+    kda2.gmem %cu_seqlens layout(row_major) packing(none) : !kda2.tensor<[np1], i32>
     kda2.gmem %g layout(row_major) packing(none) : !kda2.tensor<[tt, h, 128], f32>
     kda2.gmem %qd, %kl, %wn, %tp, %pb, %gl, %vc layout(row_major) packing(none) : !kda2.tensor<[n, h, nc, 16, 128], bf16>, !kda2.tensor<[n, h, nc, 16, 128], bf16>, !kda2.tensor<[n, h, nc, 16, 128], bf16>, !kda2.tensor<[n, h, nc, 16, 16], bf16>, !kda2.tensor<[n, h, nc, 16, 16], bf16>, !kda2.tensor<[n, h, nc, 128], f32>, !kda2.tensor<[n, h, ncv, 16, 32], bf16>
     %Kd = kda2.smem_alloc size(16384) : !kda2.tensor<[16, 128], bf16, smem>
@@ -16,6 +20,7 @@ module attributes {kda2.target = "H200-SXM"} {
     %P = kda2.smem_alloc size(16384) : !kda2.tensor<[16, 16], f32, smem>
     %Pb = kda2.smem_alloc size(8192) : !kda2.tensor<[16, 16], bf16, smem>
     %Dm = kda2.reg_alloc : !kda2.tensor<[16], f32, reg>
+    %Pr = kda2.reg_alloc : !kda2.tensor<[16], f32, reg>
     %Xc = kda2.reg_alloc : !kda2.tensor<[16], f32, reg>
     %acc = kda2.reg_alloc : !kda2.tensor<[1], f32, reg>
     %0 = kda2.dim "nc" : index
@@ -47,179 +52,129 @@ module attributes {kda2.target = "H200-SXM"} {
           %c2 = arith.constant 2 : index
           %28 = kda2.div %c16_5, %c2 : index, index -> index
           kda2.loop serial %r to %28 annotations [#kda2.pragma<unroll>] {
-            %c0_19 = arith.constant 0 : index
+            %c0_16 = arith.constant 0 : index
+            %c0_17 = arith.constant 0 : index
+            %38 = kda2.load %acc[%c0_17] : !kda2.tensor<[1], f32, reg> -> f32
+            %c16_18 = arith.constant 16 : index
+            %39 = kda2.mul %c, %c16_18 : index, index -> index
+            %40 = kda2.add %39, %r : index, index -> index
+            %41 = kda2.cast %6 : i32 -> index
+            %42 = kda2.cmp lt %40, %41 : index, index -> i1
+            %43 = kda2.add %9, %r : index, index -> index
+            %44 = kda2.load %g[%43, %2, %d] : !kda2.tensor<[tt, h, 128], f32> -> f32
+            %cst_19 = arith.constant 0.000000e+00 : f32
+            %45 = kda2.select %42, %44, %cst_19 : i1, f32, f32 -> f32
+            %46 = kda2.add %38, %45 : f32, f32 -> f32
+            kda2.store %46, %acc[%c0_16] : f32, !kda2.tensor<[1], f32, reg>
             %c0_20 = arith.constant 0 : index
-            %36 = kda2.load %acc[%c0_20] : !kda2.tensor<[1], f32, reg> -> f32
-            %c16_21 = arith.constant 16 : index
-            %37 = kda2.mul %c, %c16_21 : index, index -> index
-            %38 = kda2.add %37, %r : index, index -> index
-            %39 = kda2.cast %6 : i32 -> index
-            %40 = kda2.cmp lt %38, %39 : index, index -> i1
-            %41 = kda2.add %9, %r : index, index -> index
-            %42 = kda2.load %g[%41, %2, %d] : !kda2.tensor<[tt, h, 128], f32> -> f32
-            %cst_22 = arith.constant 0.000000e+00 : f32
-            %43 = kda2.select %40, %42, %cst_22 : i1, f32, f32 -> f32
-            %44 = kda2.add %36, %43 : f32, f32 -> f32
-            kda2.store %44, %acc[%c0_19] : f32, !kda2.tensor<[1], f32, reg>
+            %47 = kda2.load %acc[%c0_20] : !kda2.tensor<[1], f32, reg> -> f32
+            kda2.store %47, %Pr[%r] : f32, !kda2.tensor<[16], f32, reg>
           }
           %c0_6 = arith.constant 0 : index
           %29 = kda2.load %acc[%c0_6] : !kda2.tensor<[1], f32, reg> -> f32
           %30 = kda2.exp %29 : f32
-          %c0_7 = arith.constant 0 : index
-          %cst_8 = arith.constant 0.000000e+00 : f32
-          kda2.store %cst_8, %acc[%c0_7] : f32, !kda2.tensor<[1], f32, reg>
-          %c16_9 = arith.constant 16 : index
-          %c2_10 = arith.constant 2 : index
-          %31 = kda2.div %c16_9, %c2_10 : index, index -> index
+          %c16_7 = arith.constant 16 : index
+          %c2_8 = arith.constant 2 : index
+          %31 = kda2.div %c16_7, %c2_8 : index, index -> index
           kda2.loop serial %r to %31 annotations [#kda2.pragma<unroll>] {
-            %c0_19 = arith.constant 0 : index
-            %c0_20 = arith.constant 0 : index
-            %36 = kda2.load %acc[%c0_20] : !kda2.tensor<[1], f32, reg> -> f32
-            %c16_21 = arith.constant 16 : index
-            %37 = kda2.mul %c, %c16_21 : index, index -> index
-            %c16_22 = arith.constant 16 : index
-            %c2_23 = arith.constant 2 : index
-            %38 = kda2.div %c16_22, %c2_23 : index, index -> index
-            %39 = kda2.add %37, %38 : index, index -> index
-            %40 = kda2.add %39, %r : index, index -> index
-            %41 = kda2.cast %6 : i32 -> index
-            %42 = kda2.cmp lt %40, %41 : index, index -> i1
-            %c16_24 = arith.constant 16 : index
-            %c2_25 = arith.constant 2 : index
-            %43 = kda2.div %c16_24, %c2_25 : index, index -> index
-            %44 = kda2.add %9, %43 : index, index -> index
-            %45 = kda2.add %44, %r : index, index -> index
-            %46 = kda2.load %g[%45, %2, %d] : !kda2.tensor<[tt, h, 128], f32> -> f32
-            %cst_26 = arith.constant 0.000000e+00 : f32
-            %47 = kda2.select %42, %46, %cst_26 : i1, f32, f32 -> f32
-            %48 = kda2.add %36, %47 : f32, f32 -> f32
-            kda2.store %48, %acc[%c0_19] : f32, !kda2.tensor<[1], f32, reg>
-            %c16_27 = arith.constant 16 : index
-            %c2_28 = arith.constant 2 : index
-            %49 = kda2.div %c16_27, %c2_28 : index, index -> index
-            %50 = kda2.add %49, %r : index, index -> index
-            %c0_29 = arith.constant 0 : index
-            %51 = kda2.load %acc[%c0_29] : !kda2.tensor<[1], f32, reg> -> f32
-            kda2.store %51, %Dm[%50] : f32, !kda2.tensor<[16], f32, reg>
+            %38 = kda2.load %Pr[%r] : !kda2.tensor<[16], f32, reg> -> f32
+            %39 = kda2.sub %38, %29 : f32, f32 -> f32
+            kda2.store %39, %Dm[%r] : f32, !kda2.tensor<[16], f32, reg>
           }
-          %c0_11 = arith.constant 0 : index
-          %32 = kda2.load %acc[%c0_11] : !kda2.tensor<[1], f32, reg> -> f32
-          %33 = kda2.add %29, %32 : f32, f32 -> f32
-          %34 = kda2.exp %33 : f32
-          kda2.store %34, %gl[%c, %d] : f32, !kda2.tensor<[n, h, nc, 128], f32>
-          %c0_12 = arith.constant 0 : index
-          %cst_13 = arith.constant 0.000000e+00 : f32
-          kda2.store %cst_13, %acc[%c0_12] : f32, !kda2.tensor<[1], f32, reg>
-          %c16_14 = arith.constant 16 : index
-          %c2_15 = arith.constant 2 : index
-          %35 = kda2.div %c16_14, %c2_15 : index, index -> index
-          kda2.loop serial %r to %35 annotations [#kda2.pragma<unroll>] {
+          %c0_9 = arith.constant 0 : index
+          %cst_10 = arith.constant 0.000000e+00 : f32
+          kda2.store %cst_10, %acc[%c0_9] : f32, !kda2.tensor<[1], f32, reg>
+          %c16_11 = arith.constant 16 : index
+          %c2_12 = arith.constant 2 : index
+          %32 = kda2.div %c16_11, %c2_12 : index, index -> index
+          kda2.loop serial %r to %32 annotations [#kda2.pragma<unroll>] {
+            %c0_16 = arith.constant 0 : index
+            %c0_17 = arith.constant 0 : index
+            %38 = kda2.load %acc[%c0_17] : !kda2.tensor<[1], f32, reg> -> f32
+            %c16_18 = arith.constant 16 : index
+            %39 = kda2.mul %c, %c16_18 : index, index -> index
             %c16_19 = arith.constant 16 : index
             %c2_20 = arith.constant 2 : index
-            %36 = kda2.div %c16_19, %c2_20 : index, index -> index
-            %c1_21 = arith.constant 1 : index
-            %37 = kda2.sub %36, %c1_21 : index, index -> index
-            %38 = kda2.sub %37, %r : index, index -> index
-            %c0_22 = arith.constant 0 : index
-            %39 = kda2.load %acc[%c0_22] : !kda2.tensor<[1], f32, reg> -> f32
-            %cst_23 = arith.constant 0.000000e+00 : f32
-            %40 = kda2.sub %cst_23, %39 : f32, f32 -> f32
-            kda2.store %40, %Dm[%38] : f32, !kda2.tensor<[16], f32, reg>
-            %c0_24 = arith.constant 0 : index
-            %c0_25 = arith.constant 0 : index
-            %41 = kda2.load %acc[%c0_25] : !kda2.tensor<[1], f32, reg> -> f32
-            %c16_26 = arith.constant 16 : index
-            %42 = kda2.mul %c, %c16_26 : index, index -> index
-            %c16_27 = arith.constant 16 : index
-            %c2_28 = arith.constant 2 : index
-            %43 = kda2.div %c16_27, %c2_28 : index, index -> index
-            %44 = kda2.add %42, %43 : index, index -> index
-            %c1_29 = arith.constant 1 : index
-            %45 = kda2.sub %44, %c1_29 : index, index -> index
-            %46 = kda2.sub %45, %r : index, index -> index
-            %47 = kda2.cast %6 : i32 -> index
-            %48 = kda2.cmp lt %46, %47 : index, index -> i1
-            %c16_30 = arith.constant 16 : index
-            %c2_31 = arith.constant 2 : index
-            %49 = kda2.div %c16_30, %c2_31 : index, index -> index
-            %50 = kda2.add %9, %49 : index, index -> index
-            %c1_32 = arith.constant 1 : index
-            %51 = kda2.sub %50, %c1_32 : index, index -> index
-            %52 = kda2.sub %51, %r : index, index -> index
-            %53 = kda2.load %g[%52, %2, %d] : !kda2.tensor<[tt, h, 128], f32> -> f32
-            %cst_33 = arith.constant 0.000000e+00 : f32
-            %54 = kda2.select %48, %53, %cst_33 : i1, f32, f32 -> f32
-            %55 = kda2.add %41, %54 : f32, f32 -> f32
-            kda2.store %55, %acc[%c0_24] : f32, !kda2.tensor<[1], f32, reg>
-          }
-          %c0_16 = arith.constant 0 : index
-          %cst_17 = arith.constant 0.000000e+00 : f32
-          kda2.store %cst_17, %acc[%c0_16] : f32, !kda2.tensor<[1], f32, reg>
-          %c16_18 = arith.constant 16 : index
-          kda2.loop serial %b to %c16_18 annotations [#kda2.pragma<unroll>] {
-            %c16_19 = arith.constant 16 : index
-            %c1_20 = arith.constant 1 : index
-            %36 = kda2.sub %c16_19, %c1_20 : index, index -> index
-            %37 = kda2.sub %36, %b : index, index -> index
+            %40 = kda2.div %c16_19, %c2_20 : index, index -> index
+            %41 = kda2.add %39, %40 : index, index -> index
+            %42 = kda2.add %41, %r : index, index -> index
+            %43 = kda2.cast %6 : i32 -> index
+            %44 = kda2.cmp lt %42, %43 : index, index -> i1
             %c16_21 = arith.constant 16 : index
-            %38 = kda2.mul %c, %c16_21 : index, index -> index
-            %39 = kda2.add %38, %37 : index, index -> index
+            %c2_22 = arith.constant 2 : index
+            %45 = kda2.div %c16_21, %c2_22 : index, index -> index
+            %46 = kda2.add %9, %45 : index, index -> index
+            %47 = kda2.add %46, %r : index, index -> index
+            %48 = kda2.load %g[%47, %2, %d] : !kda2.tensor<[tt, h, 128], f32> -> f32
+            %cst_23 = arith.constant 0.000000e+00 : f32
+            %49 = kda2.select %44, %48, %cst_23 : i1, f32, f32 -> f32
+            %50 = kda2.add %38, %49 : f32, f32 -> f32
+            kda2.store %50, %acc[%c0_16] : f32, !kda2.tensor<[1], f32, reg>
+            %c16_24 = arith.constant 16 : index
+            %c2_25 = arith.constant 2 : index
+            %51 = kda2.div %c16_24, %c2_25 : index, index -> index
+            %52 = kda2.add %51, %r : index, index -> index
+            %c0_26 = arith.constant 0 : index
+            %53 = kda2.load %acc[%c0_26] : !kda2.tensor<[1], f32, reg> -> f32
+            kda2.store %53, %Dm[%52] : f32, !kda2.tensor<[16], f32, reg>
+          }
+          %c0_13 = arith.constant 0 : index
+          %33 = kda2.load %acc[%c0_13] : !kda2.tensor<[1], f32, reg> -> f32
+          %34 = kda2.add %29, %33 : f32, f32 -> f32
+          %35 = kda2.exp %34 : f32
+          kda2.store %35, %gl[%c, %d] : f32, !kda2.tensor<[n, h, nc, 128], f32>
+          %c0_14 = arith.constant 0 : index
+          %36 = kda2.load %acc[%c0_14] : !kda2.tensor<[1], f32, reg> -> f32
+          %37 = kda2.exp %36 : f32
+          %c16_15 = arith.constant 16 : index
+          kda2.loop serial %r to %c16_15 annotations [#kda2.pragma<unroll>] {
+            %c16_16 = arith.constant 16 : index
+            %38 = kda2.mul %c, %c16_16 : index, index -> index
+            %39 = kda2.add %38, %r : index, index -> index
             %40 = kda2.cast %6 : i32 -> index
             %41 = kda2.cmp lt %39, %40 : index, index -> i1
-            %42 = kda2.add %9, %37 : index, index -> index
+            %42 = kda2.add %9, %r : index, index -> index
             %43 = kda2.load %k[%42, %2, %d] : !kda2.tensor<[tt, h, 128], bf16> -> bf16
             %44 = kda2.cast %43 : bf16 -> f32
-            %cst_22 = arith.constant 0.000000e+00 : f32
-            %45 = kda2.select %41, %44, %cst_22 : i1, f32, f32 -> f32
-            %c16_23 = arith.constant 16 : index
-            %46 = kda2.mul %c, %c16_23 : index, index -> index
-            %47 = kda2.add %46, %37 : index, index -> index
+            %cst_17 = arith.constant 0.000000e+00 : f32
+            %45 = kda2.select %41, %44, %cst_17 : i1, f32, f32 -> f32
+            %c16_18 = arith.constant 16 : index
+            %46 = kda2.mul %c, %c16_18 : index, index -> index
+            %47 = kda2.add %46, %r : index, index -> index
             %48 = kda2.cast %6 : i32 -> index
             %49 = kda2.cmp lt %47, %48 : index, index -> i1
-            %50 = kda2.add %9, %37 : index, index -> index
+            %50 = kda2.add %9, %r : index, index -> index
             %51 = kda2.load %q[%50, %2, %d] : !kda2.tensor<[tt, h, 128], bf16> -> bf16
             %52 = kda2.cast %51 : bf16 -> f32
-            %cst_24 = arith.constant 0.000000e+00 : f32
-            %53 = kda2.select %49, %52, %cst_24 : i1, f32, f32 -> f32
+            %cst_19 = arith.constant 0.000000e+00 : f32
+            %53 = kda2.select %49, %52, %cst_19 : i1, f32, f32 -> f32
             %54 = kda2.mul %53, %scale : f32, f32 -> f32
-            %55 = kda2.load %Dm[%37] : !kda2.tensor<[16], f32, reg> -> f32
+            %55 = kda2.load %Dm[%r] : !kda2.tensor<[16], f32, reg> -> f32
             %56 = kda2.exp %55 : f32
-            %57 = kda2.mul %30, %56 : f32, f32 -> f32
-            %58 = kda2.mul %45, %57 : f32, f32 -> f32
-            %59 = kda2.cast %58 : f32 -> bf16
-            kda2.store %59, %Kd[%37, %d] : bf16, !kda2.tensor<[16, 128], bf16, smem>
-            %60 = kda2.mul %54, %57 : f32, f32 -> f32
-            %61 = kda2.cast %60 : f32 -> bf16
-            kda2.store %61, %Qd[%37, %d] : bf16, !kda2.tensor<[16, 128], bf16, smem>
-            %62 = kda2.mul %45, %56 : f32, f32 -> f32
-            %63 = kda2.cast %62 : f32 -> bf16
-            kda2.store %63, %Km[%37, %d] : bf16, !kda2.tensor<[16, 128], bf16, smem>
-            %64 = kda2.div %45, %56 : f32, f32 -> f32
-            %65 = kda2.cast %64 : f32 -> bf16
-            kda2.store %65, %Ki[%37, %d] : bf16, !kda2.tensor<[16, 128], bf16, smem>
-            %66 = kda2.mul %54, %56 : f32, f32 -> f32
-            %67 = kda2.cast %66 : f32 -> bf16
-            kda2.store %67, %Qm[%37, %d] : bf16, !kda2.tensor<[16, 128], bf16, smem>
-            %c0_25 = arith.constant 0 : index
-            %68 = kda2.load %acc[%c0_25] : !kda2.tensor<[1], f32, reg> -> f32
-            %69 = kda2.exp %68 : f32
-            %70 = kda2.mul %45, %69 : f32, f32 -> f32
-            %71 = kda2.cast %70 : f32 -> bf16
-            kda2.store %71, %Kl[%37, %d] : bf16, !kda2.tensor<[16, 128], bf16, smem>
-            %c0_26 = arith.constant 0 : index
-            %c0_27 = arith.constant 0 : index
-            %72 = kda2.load %acc[%c0_27] : !kda2.tensor<[1], f32, reg> -> f32
-            %c16_28 = arith.constant 16 : index
-            %73 = kda2.mul %c, %c16_28 : index, index -> index
-            %74 = kda2.add %73, %37 : index, index -> index
-            %75 = kda2.cast %6 : i32 -> index
-            %76 = kda2.cmp lt %74, %75 : index, index -> i1
-            %77 = kda2.add %9, %37 : index, index -> index
-            %78 = kda2.load %g[%77, %2, %d] : !kda2.tensor<[tt, h, 128], f32> -> f32
-            %cst_29 = arith.constant 0.000000e+00 : f32
-            %79 = kda2.select %76, %78, %cst_29 : i1, f32, f32 -> f32
-            %80 = kda2.add %72, %79 : f32, f32 -> f32
-            kda2.store %80, %acc[%c0_26] : f32, !kda2.tensor<[1], f32, reg>
+            %57 = kda2.load %Dm[%r] : !kda2.tensor<[16], f32, reg> -> f32
+            %cst_20 = arith.constant 0.000000e+00 : f32
+            %58 = kda2.sub %cst_20, %57 : f32, f32 -> f32
+            %59 = kda2.exp %58 : f32
+            %60 = kda2.mul %30, %56 : f32, f32 -> f32
+            %61 = kda2.mul %45, %60 : f32, f32 -> f32
+            %62 = kda2.cast %61 : f32 -> bf16
+            kda2.store %62, %Kd[%r, %d] : bf16, !kda2.tensor<[16, 128], bf16, smem>
+            %63 = kda2.mul %54, %60 : f32, f32 -> f32
+            %64 = kda2.cast %63 : f32 -> bf16
+            kda2.store %64, %Qd[%r, %d] : bf16, !kda2.tensor<[16, 128], bf16, smem>
+            %65 = kda2.mul %45, %56 : f32, f32 -> f32
+            %66 = kda2.cast %65 : f32 -> bf16
+            kda2.store %66, %Km[%r, %d] : bf16, !kda2.tensor<[16, 128], bf16, smem>
+            %67 = kda2.mul %45, %59 : f32, f32 -> f32
+            %68 = kda2.cast %67 : f32 -> bf16
+            kda2.store %68, %Ki[%r, %d] : bf16, !kda2.tensor<[16, 128], bf16, smem>
+            %69 = kda2.mul %54, %56 : f32, f32 -> f32
+            %70 = kda2.cast %69 : f32 -> bf16
+            kda2.store %70, %Qm[%r, %d] : bf16, !kda2.tensor<[16, 128], bf16, smem>
+            %71 = kda2.mul %37, %59 : f32, f32 -> f32
+            %72 = kda2.mul %45, %71 : f32, f32 -> f32
+            %73 = kda2.cast %72 : f32 -> bf16
+            kda2.store %73, %Kl[%r, %d] : bf16, !kda2.tensor<[16, 128], bf16, smem>
           }
         }
         %c16_2 = arith.constant 16 : index

@@ -1,6 +1,11 @@
 module attributes {kda2.target = "H200-SXM"} {
-  kda2.kernel @kda_decode_spec(%q: !kda2.tensor<[n, t, h, 128], bf16>, %k: !kda2.tensor<[n, t, h, 128], bf16>, %v: !kda2.tensor<[n, t, h, 128], bf16>, %g: !kda2.tensor<[n, t, h, 128], f32>, %beta: !kda2.tensor<[n, t, h], f32>, %state_indices: !kda2.tensor<[n, t], i32>, %num_accepted: !kda2.tensor<[n], i32>, %pool: !kda2.tensor<[slots, h, 128, 128], f32> {kda2.io = #kda2.io<inout>, kda2.state = #kda2.state<kv>}, %scale: f32, %write_states: i32, %o: !kda2.tensor<[n, t, h, 128], bf16> {kda2.io = #kda2.io<out>}) attributes {arg_names = ["q", "k", "v", "g", "beta", "state_indices", "num_accepted", "pool", "scale", "write_states", "o"], grid = ["n", "h"]} {
-    kda2.gmem %q, %k, %v, %g, %beta, %o, %state_indices, %num_accepted layout(row_major) packing(none) : !kda2.tensor<[n, t, h, 128], bf16>, !kda2.tensor<[n, t, h, 128], bf16>, !kda2.tensor<[n, t, h, 128], bf16>, !kda2.tensor<[n, t, h, 128], f32>, !kda2.tensor<[n, t, h], f32>, !kda2.tensor<[n, t, h, 128], bf16>, !kda2.tensor<[n, t], i32>, !kda2.tensor<[n], i32>
+  kda2.kernel @kda_decode_spec(%q: !kda2.tensor<[n, t, h, 128], bf16> {kda2.stride = 10 : i64}, %k: !kda2.tensor<[n, t, h, 128], bf16> {kda2.stride = 11 : i64}, %v: !kda2.tensor<[n, t, h, 128], bf16> {kda2.stride = 12 : i64}, %g: !kda2.tensor<[n, t, h, 128], f32> {kda2.stride = 13 : i64}, %beta: !kda2.tensor<[n, t, h], f32> {kda2.stride = 14 : i64}, %state_indices: !kda2.tensor<[n, t], i32>, %num_accepted: !kda2.tensor<[n], i32>, %pool: !kda2.tensor<[slots, h, 128, 128], f32> {kda2.io = #kda2.io<inout>, kda2.state = #kda2.state<kv>}, %scale: f32, %write_states: i32, %sq: i64, %sk: i64, %sv: i64, %sg: i64, %sb: i64, %o: !kda2.tensor<[n, t, h, 128], bf16> {kda2.io = #kda2.io<out>}) attributes {arg_names = ["q", "k", "v", "g", "beta", "state_indices", "num_accepted", "pool", "scale", "write_states", "sq", "sk", "sv", "sg", "sb", "o"], grid = ["n", "h"]} {
+    kda2.gmem %q layout(row_major) packing(none) : !kda2.tensor<[n, t, h, 128], bf16>
+    kda2.gmem %k layout(row_major) packing(none) : !kda2.tensor<[n, t, h, 128], bf16>
+    kda2.gmem %v layout(row_major) packing(none) : !kda2.tensor<[n, t, h, 128], bf16>
+    kda2.gmem %g layout(row_major) packing(none) : !kda2.tensor<[n, t, h, 128], f32>
+    kda2.gmem %beta layout(row_major) packing(none) : !kda2.tensor<[n, t, h], f32>
+    kda2.gmem %o, %state_indices, %num_accepted layout(row_major) packing(none) : !kda2.tensor<[n, t, h, 128], bf16>, !kda2.tensor<[n, t], i32>, !kda2.tensor<[n], i32>
     kda2.gmem %pool layout(VK) packing(none) : !kda2.tensor<[slots, h, 128, 128], f32>
     %s = kda2.reg_alloc : !kda2.tensor<[128], f32, reg>
     %c4 = arith.constant 4 : index

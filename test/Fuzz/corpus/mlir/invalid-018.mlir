@@ -1,8 +1,4 @@
-//===----------------------------------------------------------------------===//
-// kda2.kernel
-//===----------------------------------------------------------------------===//
-
-// A kernel has a body (custom parser; reported where the body should start).
-kda2.kernel @k(%x: !kda2.tensor<[4], f32>)
-// expected-error @below {{expected a kernel body}}
-%c = arith.constant 0 : index
+// kda2.stride names an i32 or i64 scalar argument of the kernel.
+// expected-error @below {{'kda2.stride' of argument #0 names argument #1, which is not an i32 or i64 scalar}}
+kda2.kernel @k(%x: !kda2.tensor<[n, 4], f32> {kda2.stride = 1 : i64}, %s: f32) {
+}

@@ -1,4 +1,3 @@
-// Arguments are kda2 tensors or integer/float scalars.
-// expected-error @below {{'kda2.kernel' op argument #1 must be a !kda2.tensor or a scalar, got 'index'}}
-kda2.kernel @k(%x: !kda2.tensor<[4], f32>, %n: index) {
+// expected-error @below {{'kda2.stride' on argument #1: only a tensor has a stride}}
+kda2.kernel @k(%x: !kda2.tensor<[n, 4], f32>, %s: i64 {kda2.stride = 1 : i64}) {
 }

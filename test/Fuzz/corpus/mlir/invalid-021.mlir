@@ -1,4 +1,3 @@
-// Scalar arguments are inputs.
-// expected-error @below {{'kda2.kernel' op scalar argument #1 can only be an input}}
-kda2.kernel @k(%x: !kda2.tensor<[4], f32>, %s: f32 {kda2.io = #kda2.io<out>}) {
+// expected-error @below {{'kda2.stride' of argument #0 must be an integer (the index of the parameter holding the stride) on a kda2.kernel argument}}
+kda2.kernel @k(%x: !kda2.tensor<[n, 4], f32> {kda2.stride = "s"}, %s: i64) {
 }

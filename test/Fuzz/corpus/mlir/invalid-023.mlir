@@ -1,4 +1,4 @@
-// Each grid dimension is a dimension of some argument.
-// expected-error @below {{'kda2.kernel' op grid dimension 'batch' is not a dimension of any argument (the launch could not know its size)}}
-kda2.kernel @k(%x: !kda2.tensor<[n, m], f32>, %y: !kda2.tensor<[n], f32>) attributes {grid = ["batch"]} {
+// Kernels return nothing.
+// expected-error @below {{'kda2.kernel' op kernels return no values; outputs are arguments marked {kda2.io = #kda2.io<out>}}}
+kda2.kernel @k(%x: !kda2.tensor<[4], f32>) -> !kda2.tensor<[4], f32> {
 }

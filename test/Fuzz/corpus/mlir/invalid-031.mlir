@@ -1,9 +1,7 @@
-//===----------------------------------------------------------------------===//
-// Layout declarations
-//===----------------------------------------------------------------------===//
-
-// kda2.gmem names at least one tensor.
+// A kernel declares a layout.
+// expected-error @below {{'kda2.kernel' op has no layout declaration (kda2.gmem, kda2.smem_alloc or kda2.reg_alloc)}}
 kda2.kernel @k(%x: !kda2.tensor<[4], f32>) {
-  // expected-error @below {{'kda2.gmem' op declares no tensor}}
-  "kda2.gmem"() <{layout = 0 : i32, packing = 0 : i32}> : () -> ()
+  %c1 = arith.constant 1 : index
+  kda2.loop block %i to %c1 annotations [#kda2.pragma<l2_prefetch>] {
+  }
 }

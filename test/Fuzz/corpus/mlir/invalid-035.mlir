@@ -1,6 +1,9 @@
-// vnni4 packs groups of 4 along the physical innermost dimension (VK swaps
-// the last two: here the 6).
-kda2.kernel @k(%x: !kda2.tensor<[6, 8], bf16>) {
-  // expected-error @below {{'kda2.gmem' op vnni4 packing needs the innermost dimension of argument #0 to be a multiple of 4, got 6}}
-  kda2.gmem %x layout(VK) packing(vnni4) : !kda2.tensor<[6, 8], bf16>
+//===----------------------------------------------------------------------===//
+// Layout declarations
+//===----------------------------------------------------------------------===//
+
+// kda2.gmem names at least one tensor.
+kda2.kernel @k(%x: !kda2.tensor<[4], f32>) {
+  // expected-error @below {{'kda2.gmem' op declares no tensor}}
+  "kda2.gmem"() <{layout = 0 : i32, packing = 0 : i32}> : () -> ()
 }

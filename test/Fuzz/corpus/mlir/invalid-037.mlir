@@ -1,5 +1,5 @@
-// The byte budget holds the buffer.
-kda2.kernel @k(%x: !kda2.tensor<[4], f32>) {
-  // expected-error @below {{'kda2.smem_alloc' op buffer of 4096 bytes does not fit its declared size of 1024 bytes}}
-  %s = kda2.smem_alloc size(1024) : !kda2.tensor<[32, 32], f32, smem>
+// A layout fits the argument's rank.
+kda2.kernel @k(%x: !kda2.tensor<[b, h, s], f16>) {
+  // expected-error @below {{'kda2.gmem' op layout BSHD does not apply to rank-3 argument #0}}
+  kda2.gmem %x layout(BSHD) packing(none) : !kda2.tensor<[b, h, s], f16>
 }

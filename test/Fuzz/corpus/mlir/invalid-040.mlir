@@ -1,5 +1,5 @@
-// kda2.dim names a dimension of a kernel argument.
-kda2.kernel @k(%x: !kda2.tensor<[n], f32>) {
-  // expected-error @below {{'kda2.dim' op 'm' is not a dimension of the enclosing kernel}}
-  %m = kda2.dim "m" : index
+// kda2.smem_alloc yields an smem tensor.
+kda2.kernel @k(%x: !kda2.tensor<[4], f32>) {
+  // expected-error @below {{'kda2.smem_alloc' op result must be a tensor in smem}}
+  %s = kda2.smem_alloc size(16) : !kda2.tensor<[4], f32, reg>
 }

@@ -1,8 +1,7 @@
-// The body takes exactly one index (generic form).
+// The byte budget fits the profile's shared memory per block.
+module attributes {kda2.target = "A100-40GB-SXM4"} {
 kda2.kernel @k(%x: !kda2.tensor<[4], f32>) {
-  %c1 = arith.constant 1 : index
-  // expected-error @below {{'kda2.loop' op body must take one index induction variable}}
-  "kda2.loop"(%c1) <{mapping = 0 : i32}> ({
-  ^bb0(%i: index, %j: index):
-  }) : (index) -> ()
+  // expected-error @below {{'kda2.smem_alloc' op size of 196608 bytes exceeds the shared memory per block of profile 'A100-40GB-SXM4' (166912 bytes)}}
+  %s = kda2.smem_alloc size(196608) : !kda2.tensor<[32, 32], f32, smem>
+}
 }

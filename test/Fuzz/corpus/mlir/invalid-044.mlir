@@ -1,7 +1,5 @@
-// Annotations implement the loop-annotation interface.
-kda2.kernel @k(%x: !kda2.tensor<[4], f32>) {
-  %c1 = arith.constant 1 : index
-  // expected-error @below {{'kda2.loop' op expected a loop annotation, got "warp_reduce"}}
-  kda2.loop block %i to %c1 annotations ["warp_reduce"] {
-  }
+// kda2.dim names a dimension of a kernel argument.
+kda2.kernel @k(%x: !kda2.tensor<[n], f32>) {
+  // expected-error @below {{'kda2.dim' op 'm' is not a dimension of the enclosing kernel}}
+  %m = kda2.dim "m" : index
 }

@@ -1,10 +1,8 @@
-// #pragma tma_coalesce needs TMA hardware (Hopper).
-module attributes {kda2.target = "A100-40GB-SXM4"} {
-kda2.kernel @k(%x: !kda2.tensor<[4], f32>) {
-  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[4], f32>
+// A coalescing condition names a kernel dimension.
+kda2.kernel @k(%x: !kda2.tensor<[n], f32>) {
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[n], f32>
   %c1 = arith.constant 1 : index
-  // expected-error @below {{'kda2.loop' op '#pragma tma_coalesce' needs the tensor memory accelerator, which profile 'A100-40GB-SXM4' (sm_80) lacks}}
-  kda2.loop block %i to %c1 annotations [#kda2.pragma<tma_coalesce>] {
+  // expected-error @below {{'kda2.loop' op '@coalesced_access' condition names 'seqlen', which is not a dimension of the kernel}}
+  kda2.loop block %i to %c1 annotations [#kda2.coalesced_access<dim = "seqlen", modulus = 32>] {
   }
-}
 }

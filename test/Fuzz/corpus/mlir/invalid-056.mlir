@@ -1,8 +1,8 @@
-// A load yields what its indices select.
-kda2.kernel @k(%x: !kda2.tensor<[4, 8], f32>) {
+// A shape hint names a dynamic dimension of the kernel.
+kda2.kernel @k(%x: !kda2.tensor<[n], f32>) {
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[n], f32>
   %c1 = arith.constant 1 : index
-  kda2.loop block %i to %c1 {
-    // expected-error @below {{'kda2.load' op expected result type 'tensor<8xf32>' for 1 indices into '!kda2.tensor<[4, 8], f32>', got 'f32'}}
-    %v = kda2.load %x[%i] : !kda2.tensor<[4, 8], f32> -> f32
+  // expected-error @below {{'kda2.loop' op '@shape_hint' names 'seqlen', which is not a dynamic dimension of the kernel}}
+  kda2.loop block %i to %c1 annotations [#kda2.shape_hint<"seqlen", [128, 256]>] {
   }
 }

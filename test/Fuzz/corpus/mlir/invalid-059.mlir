@@ -1,12 +1,12 @@
 //===----------------------------------------------------------------------===//
-// Element-wise ops
+// kda2.load / kda2.store
 //===----------------------------------------------------------------------===//
 
-// Element-wise and tile ops are free of kernel context, so their cases use
-// module-level constants as operands.
-
-// Operands share an element type.
-%a = arith.constant 1.0 : f32
-%b = arith.constant 1.0 : f16
-// expected-error @below {{'kda2.add' op operand element types differ: 'f32' vs 'f16'}}
-%r = kda2.add %a, %b : f32, f16 -> f32
+// Indices address the dimensions after the grid.
+kda2.kernel @k(%x: !kda2.tensor<[b, n], f32>) attributes {grid = ["b"]} {
+  %c1 = arith.constant 1 : index
+  kda2.loop block %i to %c1 {
+    // expected-error @below {{'kda2.load' op has 2 indices but '!kda2.tensor<[b, n], f32>' has only 1 addressable dimensions}}
+    %v = kda2.load %x[%i, %i] : !kda2.tensor<[b, n], f32> -> f32
+  }
+}

@@ -1,5 +1,8 @@
-// Two tiles have compatible shapes.
-%a = arith.constant dense<1.0> : tensor<4xf32>
-%b = arith.constant dense<1.0> : tensor<8xf32>
-// expected-error @below {{'kda2.mul' op operand tiles have incompatible shapes}}
-%r = kda2.mul %a, %b : tensor<4xf32>, tensor<8xf32> -> tensor<4xf32>
+// A load yields what its indices select.
+kda2.kernel @k(%x: !kda2.tensor<[4, 8], f32>) {
+  %c1 = arith.constant 1 : index
+  kda2.loop block %i to %c1 {
+    // expected-error @below {{'kda2.load' op expected result type 'tensor<8xf32>' for 1 indices into '!kda2.tensor<[4, 8], f32>', got 'f32'}}
+    %v = kda2.load %x[%i] : !kda2.tensor<[4, 8], f32> -> f32
+  }
+}

@@ -1,5 +1,9 @@
-// The result is the broadcast type (for kda2.cmp, with i1 elements).
-%a = arith.constant dense<1.0> : tensor<4xf32>
-%b = arith.constant 1.0 : f32
-// expected-error @below {{'kda2.cmp' op expected result type 'tensor<4xi1>', got 'i1'}}
-%r = kda2.cmp lt %a, %b : tensor<4xf32>, f32 -> i1
+// A store writes what its indices select.
+kda2.kernel @k(%y: !kda2.tensor<[4], f32> {kda2.io = #kda2.io<out>}) {
+  %c1 = arith.constant 1 : index
+  kda2.loop block %i to %c1 {
+    %v = arith.constant 1.0 : f16
+    // expected-error @below {{'kda2.store' op expected value type 'f32' for 1 indices into '!kda2.tensor<[4], f32>', got 'f16'}}
+    kda2.store %v, %y[%i] : f16, !kda2.tensor<[4], f32>
+  }
+}

@@ -1,5 +1,12 @@
-// A tile condition and tile values agree in shape.
-%c = arith.constant dense<true> : tensor<4xi1>
-%v = arith.constant dense<1.0> : tensor<8xf32>
-// expected-error @below {{'kda2.select' op condition and value tiles have incompatible shapes}}
-%r = kda2.select %c, %v, %v : tensor<4xi1>, tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+//===----------------------------------------------------------------------===//
+// Element-wise ops
+//===----------------------------------------------------------------------===//
+
+// Element-wise and tile ops are free of kernel context, so their cases use
+// module-level constants as operands.
+
+// Operands share an element type.
+%a = arith.constant 1.0 : f32
+%b = arith.constant 1.0 : f16
+// expected-error @below {{'kda2.add' op operand element types differ: 'f32' vs 'f16'}}
+%r = kda2.add %a, %b : f32, f16 -> f32

@@ -1,4 +1,4 @@
-// A cast keeps the shape.
-%a = arith.constant dense<1.0> : tensor<4xf32>
-// expected-error @below {{'kda2.cast' op cannot change the shape: 'tensor<4xf32>' -> 'tensor<8xf16>'}}
-%r = kda2.cast %a : tensor<4xf32> -> tensor<8xf16>
+// A select's condition is i1.
+%c = arith.constant 1.0 : f32
+// expected-error @below {{'kda2.select' op condition must be i1 or a tile of i1, got 'f32'}}
+%r = kda2.select %c, %c, %c : f32, f32, f32 -> f32

@@ -1,8 +1,6 @@
-//===----------------------------------------------------------------------===//
-// Reductions and tile ops
-//===----------------------------------------------------------------------===//
-
-// The reduced axis exists.
-%a = arith.constant dense<1.0> : tensor<4xf32>
-// expected-error @below {{'kda2.reduce' op axis 1 is out of range for rank 1}}
-%r = kda2.reduce sum %a {axis = 1 : i64} : tensor<4xf32> -> f32
+// Under a tile condition, both values have one element type.
+%c = arith.constant dense<true> : tensor<4xi1>
+%a = arith.constant 1.0 : f32
+%b = arith.constant 1.0 : f16
+// expected-error @below {{'kda2.select' op operand element types differ: 'f32' vs 'f16'}}
+%r = kda2.select %c, %a, %b : tensor<4xi1>, f32, f16 -> tensor<4xf32>

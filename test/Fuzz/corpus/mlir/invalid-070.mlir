@@ -1,4 +1,4 @@
-// matmul takes 2-D tiles.
-%a = arith.constant dense<1.0> : tensor<16xf16>
-// expected-error @below {{'kda2.matmul' op operands must be 2-D tiles}}
-%r = kda2.matmul %a, %a : tensor<16xf16>, tensor<16xf16> -> tensor<16x16xf32>
+// A cast keeps the shape.
+%a = arith.constant dense<1.0> : tensor<4xf32>
+// expected-error @below {{'kda2.cast' op cannot change the shape: 'tensor<4xf32>' -> 'tensor<8xf16>'}}
+%r = kda2.cast %a : tensor<4xf32> -> tensor<8xf16>

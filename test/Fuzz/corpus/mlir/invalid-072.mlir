@@ -1,5 +1,8 @@
-// Both operands have one element type.
-%a = arith.constant dense<1.0> : tensor<16x16xf16>
-%b = arith.constant dense<1.0> : tensor<16x16xbf16>
-// expected-error @below {{'kda2.matmul' op operand element types differ: 'f16' vs 'bf16'}}
-%r = kda2.matmul %a, %b : tensor<16x16xf16>, tensor<16x16xbf16> -> tensor<16x16xf32>
+//===----------------------------------------------------------------------===//
+// Reductions and tile ops
+//===----------------------------------------------------------------------===//
+
+// The reduced axis exists.
+%a = arith.constant dense<1.0> : tensor<4xf32>
+// expected-error @below {{'kda2.reduce' op axis 1 is out of range for rank 1}}
+%r = kda2.reduce sum %a {axis = 1 : i64} : tensor<4xf32> -> f32

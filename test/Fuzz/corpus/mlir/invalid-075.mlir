@@ -1,4 +1,5 @@
-// The cumsum axis exists (a negative axis too).
-%a = arith.constant dense<1.0> : tensor<4x8xf32>
-// expected-error @below {{'kda2.cumsum' op axis -1 is out of range for rank 2}}
-%r = kda2.cumsum %a {axis = -1 : i64} : tensor<4x8xf32>
+// The contraction sizes agree.
+%a = arith.constant dense<1.0> : tensor<16x32xf16>
+%b = arith.constant dense<1.0> : tensor<16x8xf16>
+// expected-error @below {{'kda2.matmul' op contraction sizes differ: 32 vs 16}}
+%r = kda2.matmul %a, %b : tensor<16x32xf16>, tensor<16x8xf16> -> tensor<16x8xf32>

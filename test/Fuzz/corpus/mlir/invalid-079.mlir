@@ -1,4 +1,4 @@
-// l2norm needs a dimension to normalise along.
-%a = arith.constant dense<1.0> : tensor<f32>
-// expected-error @below {{'kda2.l2norm' op input must have at least one dimension}}
-%r = kda2.l2norm %a : tensor<f32>
+// The cumsum axis exists (a negative axis too).
+%a = arith.constant dense<1.0> : tensor<4x8xf32>
+// expected-error @below {{'kda2.cumsum' op axis -1 is out of range for rank 2}}
+%r = kda2.cumsum %a {axis = -1 : i64} : tensor<4x8xf32>

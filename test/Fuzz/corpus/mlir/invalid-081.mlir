@@ -1,9 +1,5 @@
-//===----------------------------------------------------------------------===//
-// Annotation ops
-//===----------------------------------------------------------------------===//
-
-// A uint8 mask holds 8-bit integers.
-%v = arith.constant 1.0 : f16
-%m = arith.constant true
-// expected-error @below {{'kda2.delta_masked' op mask_type uint8 needs a mask of 8-bit integers, got 'i1'}}
-%r = kda2.delta_masked %v, %m mask_type(uint8) : f16, i1
+// tri_solve's right-hand side has as many rows as the matrix.
+%a = arith.constant dense<1.0> : tensor<16x16xf32>
+%b = arith.constant dense<1.0> : tensor<8x16xf32>
+// expected-error @below {{'kda2.tri_solve' op right-hand side must be a 2-D tile with 16 rows, got 'tensor<8x16xf32>'}}
+%r = kda2.tri_solve %a, %b : tensor<16x16xf32>, tensor<8x16xf32> -> tensor<8x16xf32>

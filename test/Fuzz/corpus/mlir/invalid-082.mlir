@@ -1,5 +1,4 @@
-// The mask is shaped like the value.
-%v = arith.constant dense<1.0> : tensor<4xf16>
-%m = arith.constant 1 : i8
-// expected-error @below {{'kda2.delta_masked' op mask shape does not match the value: 'i8' vs 'tensor<4xf16>'}}
-%r = kda2.delta_masked %v, %m mask_type(uint8) : tensor<4xf16>, i8
+// tri_solve's result has the right-hand side's type.
+%a = arith.constant dense<1.0> : tensor<16x16xf32>
+// expected-error @below {{'kda2.tri_solve' op expected result type 'tensor<16x16xf32>', got 'tensor<16x16xf16>'}}
+%r = kda2.tri_solve %a, %a : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf16>

@@ -1,4 +1,4 @@
-// Counter names are identifiers.
-%v = arith.constant 1 : i64
-// expected-error @below {{'kda2.counter' op counter name 'l2 bytes' is not an identifier}}
-kda2.counter "l2 bytes", %v : i64
+// l2norm needs a dimension to normalise along.
+%a = arith.constant dense<1.0> : tensor<f32>
+// expected-error @below {{'kda2.l2norm' op input must have at least one dimension}}
+%r = kda2.l2norm %a : tensor<f32>
