@@ -246,6 +246,42 @@ Status prefillHandles(const char *fn, kda2rt_kernel prep, kda2rt_kernel scan,
   return Status::success();
 }
 
+/// The prefill plan of (prep, scan, out), made at the pair's first call:
+/// the last one used without a lock, else found or made under the prep
+/// handle's mutex. Null past kMaxPrefillPlans pairs.
+const kda2rt_kernel_s::PrefillPlan *prefillPlan(kda2rt_kernel prep,
+                                                kda2rt_kernel scan,
+                                                kda2rt_kernel out) {
+  using Plan = kda2rt_kernel_s::PrefillPlan;
+  auto matches = [&](const Plan *p) {
+    return p && p->scan == scan && p->scanId == scan->id && p->out == out &&
+           p->outId == out->id;
+  };
+  const Plan *last = prep->prefillLast.load(std::memory_order_acquire);
+  if (matches(last))
+    return last;
+  std::lock_guard<std::mutex> lock(prep->prefillMutex);
+  const Plan *found = nullptr;
+  for (const std::unique_ptr<Plan> &p : prep->prefillPlans)
+    if (matches(p.get()))
+      found = p.get();
+  if (!found) {
+    if (prep->prefillPlans.size() >= kda2rt_kernel_s::kMaxPrefillPlans)
+      return nullptr;
+    auto p = std::make_unique<Plan>();
+    p->scan = scan;
+    p->out = out;
+    p->scanId = scan->id;
+    p->outId = out->id;
+    (void)KdaPrefillPlan::create(prep->kernel, scan->kernel, out->kernel,
+                                 p->plan);
+    found = p.get();
+    prep->prefillPlans.push_back(std::move(p));
+  }
+  prep->prefillLast.store(found, std::memory_order_release);
+  return found;
+}
+
 /// The body of a typed entry point (decode, pool, speculative): prepares
 /// the kernel's plan at the first call, then launches through it, or
 /// through the general path when the metadata does not fit a plan.
@@ -545,11 +581,18 @@ int kda2rt_kda_prefill(kda2rt_kernel prep_kernel, kda2rt_kernel scan_kernel,
                        char *err, size_t errlen) noexcept {
   Status s = prefillHandles("kda2rt_kda_prefill", prep_kernel, scan_kernel,
                             out_kernel, args != nullptr);
-  if (s.ok())
-    s = launchKdaPrefill(prep_kernel->kernel, scan_kernel->kernel,
-                         out_kernel->kernel, toKdaPrefillArgs(*args),
-                         static_cast<CUstream>(stream));
-  return finish(s, err, errlen);
+  if (!s.ok())
+    return finish(s, err, errlen);
+  const KdaPrefillArgs a = toKdaPrefillArgs(*args);
+  CUstream cs = static_cast<CUstream>(stream);
+  const kda2rt_kernel_s::PrefillPlan *plan =
+      prefillPlan(prep_kernel, scan_kernel, out_kernel);
+  return finish(plan && plan->plan.valid()
+                    ? plan->plan.launch(a, cs)
+                    : launchKdaPrefill(prep_kernel->kernel,
+                                       scan_kernel->kernel,
+                                       out_kernel->kernel, a, cs),
+                err, errlen);
 }
 
 int kda2rt_kda_prefill_query(kda2rt_kernel prep_kernel,

@@ -10,8 +10,20 @@
 
 #include "kda2/Runtime/KDA.h"
 
+#include <atomic>
+#include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
+
+namespace kda2::runtime::capi {
+/// A number no other kernel handle of the process has (nor had).
+inline uint64_t nextKernelHandleId() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+} // namespace kda2::runtime::capi
 
 /// A kernel handle: a copy of the Kernel (valid while its module is loaded)
 /// and the prepared launches of the typed entry points (each made by the
@@ -23,6 +35,26 @@ struct kda2rt_kernel_s {
   kda2::runtime::KdaDecodePlan plan;
   kda2::runtime::KdaDecodePoolPlan poolPlan;
   kda2::runtime::KdaDecodeSpecPlan specPlan;
+
+  /// Identifies the handle in the prefill plans of other handles (an
+  /// address can be reused after its module is unloaded; an id is not).
+  const uint64_t id = kda2::runtime::capi::nextKernelHandleId();
+  /// The prefill plans of the calls with this kernel as prep_kernel, one
+  /// per (scan_kernel, out_kernel) pair of handles, made by the pair's
+  /// first kda2rt_kda_prefill (invalid plan: the pair takes the general
+  /// path). Immutable once published and freed only with this handle, so
+  /// a plan in use on another thread stays valid; at most kMaxPrefillPlans
+  /// pairs (later ones take the general path, unprepared).
+  struct PrefillPlan {
+    const kda2rt_kernel_s *scan = nullptr, *out = nullptr;
+    uint64_t scanId = 0, outId = 0;
+    kda2::runtime::KdaPrefillPlan plan;
+  };
+  static constexpr size_t kMaxPrefillPlans = 16;
+  std::mutex prefillMutex; // guards prefillPlans
+  std::vector<std::unique_ptr<PrefillPlan>> prefillPlans;
+  /// The last plan used (lock-free lookup of the common case: one pair).
+  std::atomic<const PrefillPlan *> prefillLast{nullptr};
 };
 
 namespace kda2::runtime::capi {

@@ -1,9 +1,10 @@
 //===- KDA.cpp - Kimi Delta Attention entry points -------------*- C++ -*-===//
 //
 // Checks the arguments of the typed KDA calls (decode, decode through an
-// indexed state pool, speculative decode through the pool) against the
-// kernel's metadata (no GPU needed) and launches them, through
-// Kernel::launch or a prepared, allocation-free launch (the plans).
+// indexed state pool, speculative decode through the pool, chunked
+// prefill) against the kernels' metadata (no GPU needed) and launches
+// them, through Kernel::launch or a prepared, allocation-free launch (the
+// plans).
 //
 // Every check is written once, split in two: the metadata part resolves a
 // KdaKernelFacts (what the value checks need: head dimensions, element
@@ -24,6 +25,8 @@
 #include <initializer_list>
 #include <iterator>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace kda2::runtime {
 
@@ -1191,19 +1194,7 @@ Status KdaDecodeSpecPlan::launch(const KdaDecodeSpecArgs &args,
 namespace {
 /// What the prefill checks need from the three kernels' metadata (the
 /// metadata part, as KdaKernelFacts for the decode entry points).
-struct PrefillFacts {
-  const KernelInfo *prep = nullptr, *scan = nullptr, *out = nullptr;
-  /// Chunk size, value-column block, head dimensions (from prep).
-  int64_t chunk = 0, valueBlock = 0, kDim = 0, vDim = 0;
-  /// Element type of q, k, v, o and the intermediates; of pool and ckpt;
-  /// of the index arrays (cu_seqlens, state_indices, checkpoint_blocks:
-  /// the template's IX, i32 or i64, from prep's cu_seqlens).
-  DType in = DType::BF16, state = DType::F32, index = DType::I32;
-  /// The facts of the scan kernel's pool, for checkStateTypeLayout.
-  KdaKernelFacts pool;
-  /// The facts of prep for the head-dimension and dtype checks.
-  KdaKernelFacts io;
-};
+using PrefillFacts = KdaPrefillFacts;
 
 /// Which kernel of the three a role expects, for messages.
 struct PrefillRole {
@@ -1592,36 +1583,24 @@ constexpr const char *kPrefillDims[] = {
     "tt",       "h",        "np1",      "n",        "nc",
     "ncv",      "slots",    "blocks",   "nslots",   "q_stride",
     "k_stride", "v_stride", "g_stride", "beta_stride"};
-} // namespace
+constexpr size_t kNumPrefillDims = std::size(kPrefillDims);
 
-const char *kdaPrefillBufferName(KdaPrefillWorkspace::Buffer b) {
-  return b >= 0 && b < KdaPrefillWorkspace::Count ? kPrefillBufferNames[b] : "";
-}
+/// The values of a checked call's three launches: each kernel's pointers
+/// (kPrepPointers, kScanPointers, kOutPointers order), the sizes
+/// (kPrefillDims order), the resolved scale and the -1 fill of the
+/// checkpoint table (fillCount 0: none).
+struct PrefillValues {
+  const void *prep[std::size(kPrepPointers)];
+  const void *scan[std::size(kScanPointers)];
+  const void *out[std::size(kOutPointers)];
+  int64_t dims[kNumPrefillDims];
+  double scale = 0;
+  CUdeviceptr fillAddress = 0;
+  size_t fillCount = 0;
+};
 
-Status kdaPrefillWorkspace(const KernelInfo &prep, const KernelInfo &scan,
-                           const KernelInfo &out, int64_t n, int64_t maxSeqlen,
-                           int64_t h, KdaPrefillWorkspace &ws) {
-  PrefillFacts f;
-  KDA2RT_TRY(resolvePrefillFacts(prep, scan, out, f));
-  return prefillLayout(f, n, maxSeqlen, h, ws);
-}
-
-Status checkKdaPrefill(const KernelInfo &prep, const KernelInfo &scan,
-                       const KernelInfo &out, const KdaPrefillArgs &args) {
-  PrefillFacts f;
-  KDA2RT_TRY(resolvePrefillFacts(prep, scan, out, f));
-  KdaPrefillWorkspace ws;
-  return checkPrefillValues(f, args, ws);
-}
-
-Status kdaPrefillLaunchArgs(const KernelInfo &prep, const KernelInfo &scan,
-                            const KernelInfo &out, const KdaPrefillArgs &a,
-                            KdaPrefillLaunch &launch) {
-  launch = KdaPrefillLaunch();
-  PrefillFacts f;
-  KDA2RT_TRY(resolvePrefillFacts(prep, scan, out, f));
-  KdaPrefillWorkspace ws;
-  KDA2RT_TRY(checkPrefillValues(f, a, ws));
+void prefillValues(const KdaPrefillArgs &a, const KdaPrefillWorkspace &ws,
+                   PrefillValues &out) {
   using B = KdaPrefillWorkspace;
   char *base = static_cast<char *>(a.workspace);
   const void *buf[B::Count];
@@ -1661,20 +1640,62 @@ Status kdaPrefillLaunchArgs(const KernelInfo &prep, const KernelInfo &scan,
       ckpt};
   const void *outPtrs[] = {buf[B::QD],  buf[B::PB],     buf[B::HS], buf[B::US],
                            a.cuSeqlens, a.stateIndices, a.o};
-  double scale = resolvedScale(a.scale, a.kDim);
-  fillLaunchArgs(prep, kPrepPointers, prepPtrs, kPrefillDims, dims, &scale,
-                 launch.prep);
-  fillLaunchArgs(scan, kScanPointers, scanPtrs, kPrefillDims, dims, nullptr,
-                 launch.scan);
-  fillLaunchArgs(out, kOutPointers, outPtrs, kPrefillDims, dims, nullptr,
-                 launch.out);
+  static_assert(std::size(dims) == kNumPrefillDims);
+  std::memcpy(out.prep, prepPtrs, sizeof(prepPtrs));
+  std::memcpy(out.scan, scanPtrs, sizeof(scanPtrs));
+  std::memcpy(out.out, outPtrs, sizeof(outPtrs));
+  std::memcpy(out.dims, dims, sizeof(dims));
+  out.scale = resolvedScale(a.scale, a.kDim);
+  out.fillAddress = 0;
+  out.fillCount = 0;
   if (!checkpoints) {
     // -1 is all-ones bytes in int32 and int64 alike: the table's bytes as
     // 32-bit words of 0xFFFFFFFF.
-    launch.fillAddress = word(buf[B::CheckpointBlocks]);
-    launch.fillCount = static_cast<size_t>(
-        ws.size[B::CheckpointBlocks] / sizeof(uint32_t));
+    out.fillAddress = word(buf[B::CheckpointBlocks]);
+    out.fillCount = static_cast<size_t>(ws.size[B::CheckpointBlocks] /
+                                        sizeof(uint32_t));
   }
+}
+} // namespace
+
+const char *kdaPrefillBufferName(KdaPrefillWorkspace::Buffer b) {
+  return b >= 0 && b < KdaPrefillWorkspace::Count ? kPrefillBufferNames[b] : "";
+}
+
+Status kdaPrefillWorkspace(const KernelInfo &prep, const KernelInfo &scan,
+                           const KernelInfo &out, int64_t n, int64_t maxSeqlen,
+                           int64_t h, KdaPrefillWorkspace &ws) {
+  PrefillFacts f;
+  KDA2RT_TRY(resolvePrefillFacts(prep, scan, out, f));
+  return prefillLayout(f, n, maxSeqlen, h, ws);
+}
+
+Status checkKdaPrefill(const KernelInfo &prep, const KernelInfo &scan,
+                       const KernelInfo &out, const KdaPrefillArgs &args) {
+  PrefillFacts f;
+  KDA2RT_TRY(resolvePrefillFacts(prep, scan, out, f));
+  KdaPrefillWorkspace ws;
+  return checkPrefillValues(f, args, ws);
+}
+
+Status kdaPrefillLaunchArgs(const KernelInfo &prep, const KernelInfo &scan,
+                            const KernelInfo &out, const KdaPrefillArgs &a,
+                            KdaPrefillLaunch &launch) {
+  launch = KdaPrefillLaunch();
+  PrefillFacts f;
+  KDA2RT_TRY(resolvePrefillFacts(prep, scan, out, f));
+  KdaPrefillWorkspace ws;
+  KDA2RT_TRY(checkPrefillValues(f, a, ws));
+  PrefillValues v;
+  prefillValues(a, ws, v);
+  fillLaunchArgs(prep, kPrepPointers, v.prep, kPrefillDims, v.dims, &v.scale,
+                 launch.prep);
+  fillLaunchArgs(scan, kScanPointers, v.scan, kPrefillDims, v.dims, nullptr,
+                 launch.scan);
+  fillLaunchArgs(out, kOutPointers, v.out, kPrefillDims, v.dims, nullptr,
+                 launch.out);
+  launch.fillAddress = v.fillAddress;
+  launch.fillCount = v.fillCount;
   return Status::success();
 }
 
@@ -1716,6 +1737,393 @@ Status launchKdaPrefill(const Kernel &prep, const Kernel &scan,
   KDA2RT_TRY(prep.launch(launch.prep, stream));
   KDA2RT_TRY(scan.launch(launch.scan, stream));
   return out.launch(launch.out, stream);
+}
+
+//===----------------------------------------------------------------------===//
+// The prepared prefill launch
+//===----------------------------------------------------------------------===//
+
+namespace {
+using Packing = KdaPrefillPlan::Packing;
+
+Status noPrefillPlan(const KernelInfo &info, const std::string &why) {
+  return invalid("no prepared prefill launch: kernel '" + info.name + "' " +
+                 why);
+}
+
+/// Maps kernel `k`'s parameters, grid and variants to the values of
+/// fillLaunchArgs (pointers `ptrNames`, then kPrefillDims; the scale when
+/// `scale`): the parameters computeLaunchConfig would build from those
+/// LaunchArgs. Refuses what computeLaunchConfig would refuse for any
+/// values (unknown, duplicate or missing names) and what the packing
+/// cannot hold.
+Status createPacking(const Kernel &k, const char *const *ptrNames,
+                     size_t numPtrs, bool scale, Packing &p) {
+  p = Packing();
+  const KernelInfo &info = k.info();
+  constexpr uint8_t kNone = Packing::kNone;
+  constexpr uint8_t kScale = 0xFE;
+  // The sizes fillLaunchArgs gives (the kernel's dimensions among
+  // kPrefillDims) and its scalars: (name, value index or kScale).
+  const std::vector<std::string> known = info.dimNames();
+  bool givenDim[kNumPrefillDims] = {};
+  std::vector<std::pair<std::string, uint8_t>> scalars;
+  for (size_t i = 0; i < kNumPrefillDims; ++i) {
+    for (const std::string &d : known)
+      if (d == kPrefillDims[i])
+        givenDim[i] = true;
+    if (const ArgInfo *a = info.findArg(kPrefillDims[i]);
+        a && a->kind == ArgInfo::Scalar)
+      scalars.emplace_back(kPrefillDims[i], numPtrs + i);
+  }
+  for (const ArgInfo &a : info.args) {
+    if (a.kind != ArgInfo::Ptr || a.strideScalar.empty())
+      continue;
+    for (size_t i = 0; i < kNumPrefillDims; ++i)
+      if (a.name + "_stride" == kPrefillDims[i])
+        scalars.emplace_back(a.strideScalar, numPtrs + i);
+  }
+  if (scale)
+    scalars.emplace_back("scale", kScale);
+  for (size_t i = 0; i < scalars.size(); ++i) {
+    const ArgInfo *a = info.findArg(scalars[i].first);
+    if (!a || a->kind != ArgInfo::Scalar)
+      return noPrefillPlan(info, "has no scalar '" + scalars[i].first + "'");
+    for (size_t j = 0; j < i; ++j)
+      if (scalars[j].first == scalars[i].first)
+        return noPrefillPlan(info, "gets scalar '" + scalars[i].first +
+                                       "' twice");
+  }
+  auto dimIndex = [&](const std::string &name) -> int {
+    for (size_t i = 0; i < kNumPrefillDims; ++i)
+      if (givenDim[i] && name == kPrefillDims[i])
+        return static_cast<int>(numPtrs + i);
+    return -1;
+  };
+  auto ptrIndex = [&](const std::string &name) -> int {
+    int found = -1;
+    for (size_t i = 0; i < numPtrs; ++i)
+      if (name == ptrNames[i])
+        found = static_cast<int>(i);
+    return found;
+  };
+  if (info.args.size() > KdaPrefillPlan::kMaxParams)
+    return noPrefillPlan(info, "has more than " +
+                                   std::to_string(KdaPrefillPlan::kMaxParams) +
+                                   " parameters");
+  for (const ArgInfo &a : info.args) {
+    size_t slot = p.numParams++;
+    switch (a.kind) {
+    case ArgInfo::Ptr:
+    case ArgInfo::Counters: {
+      int i = ptrIndex(a.name);
+      if (i < 0)
+        return noPrefillPlan(info, "takes pointer '" + a.name +
+                                       "', which the entry point does not "
+                                       "pass");
+      p.source[slot] = Packing::Value;
+      p.index[slot] = static_cast<uint8_t>(i);
+      break;
+    }
+    case ArgInfo::Scalar: {
+      const std::pair<std::string, uint8_t> *given = nullptr;
+      for (const auto &sc : scalars)
+        if (sc.first == a.name)
+          given = &sc;
+      if (!given)
+        return noPrefillPlan(info, "takes scalar '" + a.name +
+                                       "', which the entry point does not "
+                                       "pass");
+      p.index[slot] = given->second;
+      const bool isScale = given->second == kScale;
+      switch (a.scalarType) {
+      case ScalarType::F32:
+        p.source[slot] = isScale ? Packing::ScaleF32 : Packing::ValueF32;
+        break;
+      case ScalarType::F64:
+        p.source[slot] = isScale ? Packing::ScaleF64 : Packing::ValueF64;
+        break;
+      case ScalarType::I32:
+      case ScalarType::I64:
+        if (isScale)
+          return noPrefillPlan(info, "takes an integer scale");
+        p.source[slot] = a.scalarType == ScalarType::I32 ? Packing::ValueI32
+                                                         : Packing::Value;
+        break;
+      }
+      break;
+    }
+    case ArgInfo::Dim: {
+      int i = dimIndex(a.name);
+      if (i < 0)
+        return noPrefillPlan(info, "takes dimension '" + a.name +
+                                       "', which the entry point does not "
+                                       "pass");
+      p.source[slot] = Packing::Value;
+      p.index[slot] = static_cast<uint8_t>(i);
+      break;
+    }
+    case ArgInfo::TensorMap: {
+      const ArgInfo *src = info.findArg(a.source);
+      int pointer = ptrIndex(a.source);
+      const size_t rank = a.mapDims.size();
+      if (!src || src->kind != ArgInfo::Ptr || pointer < 0 || rank < 1 ||
+          rank > PreparedTensorMap::kMaxRank || a.box.size() != rank ||
+          p.numMaps == KdaPrefillPlan::kMaxTensorMaps)
+        return noPrefillPlan(info, "has a tensor map ('" + a.name +
+                                       "') the plan cannot express");
+      Packing::Map &m = p.maps[p.numMaps];
+      p.source[slot] = Packing::TensorMap;
+      p.index[slot] = static_cast<uint8_t>(p.numMaps++);
+      m.param = static_cast<uint8_t>(slot);
+      m.pointer = static_cast<uint8_t>(pointer);
+      m.dtype = src->dtype;
+      m.rank = static_cast<uint32_t>(rank);
+      m.swizzle = a.swizzle;
+      for (size_t i = 0; i < rank; ++i) {
+        m.box[i] = a.box[i];
+        if (a.mapDims[i] < 0 ||
+            static_cast<size_t>(a.mapDims[i]) >= src->shape.size())
+          return noPrefillPlan(info, "has a tensor map ('" + a.name +
+                                         "') the plan cannot express");
+        const ShapeDim &d = src->shape[a.mapDims[i]];
+        m.padTo[i] = d.padTo;
+        m.extent[i] = d.size;
+        m.dim[i] = kNone;
+        if (d.kind != ShapeDim::Static) {
+          int v = d.kind == ShapeDim::Named ? dimIndex(d.name) : -1;
+          if (v < 0)
+            return noPrefillPlan(info, "has a tensor map ('" + a.name +
+                                           "') over a dimension the entry "
+                                           "point does not pass");
+          m.dim[i] = static_cast<uint8_t>(v);
+        }
+      }
+      break;
+    }
+    }
+  }
+  for (const GridTerm &t : info.gridX) {
+    size_t i = p.numGridX++;
+    p.gridX[i] = kNone;
+    p.gridXConstant[i] = t.constant;
+    if (!t.dim.empty()) {
+      int v = dimIndex(t.dim);
+      if (v < 0)
+        return noPrefillPlan(info, "has grid.x term '" + t.dim +
+                                       "', which the entry point does not "
+                                       "pass");
+      p.gridX[i] = static_cast<uint8_t>(v);
+    }
+  }
+  for (const std::string &name : info.gridY) {
+    int v = dimIndex(name);
+    if (v < 0)
+      return noPrefillPlan(info, "has grid.y factor '" + name +
+                                     "', which the entry point does not pass");
+    p.gridY[p.numGridY++] = static_cast<uint8_t>(v);
+  }
+  if (info.gridX.size() > KdaPrefillPlan::kMaxParams ||
+      info.gridY.size() > KdaPrefillPlan::kMaxParams ||
+      info.variants.size() > KdaPrefillPlan::kMaxParams)
+    return noPrefillPlan(info, "has too many grid terms or variants");
+  for (size_t v = 0; v < info.variants.size(); ++v) {
+    int i = dimIndex(info.variants[v].dim);
+    p.variantDim[v] = i < 0 ? kNone : static_cast<uint8_t>(i);
+    p.variantSize[v] = info.variants[v].value;
+    p.variantFunc[v] = k.variantHandle(v);
+  }
+  p.numVariants = info.variants.size();
+  p.kernel = &k;
+  return Status::success();
+}
+
+/// One launch of a prepared prefill call, computed before any driver call.
+struct StagedLaunch {
+  uint64_t slots[KdaPrefillPlan::kMaxParams];
+  void *params[KdaPrefillPlan::kMaxParams];
+  PreparedTensorMap maps[KdaPrefillPlan::kMaxTensorMaps];
+  unsigned grid[3];
+  CUfunction func;
+};
+
+/// computeLaunchConfig on the packing: false when it would fail for these
+/// values (a negative size, a NULL pointer, an i32 scalar out of range, a
+/// tensor map over an unaligned tensor or rows, a grid over the CUDA
+/// limits); the general path then words the failure.
+bool stageLaunch(const Packing &p, const uint64_t *values, double scale,
+                 StagedLaunch &out) {
+  for (size_t i = 0; i < p.numParams; ++i) {
+    uint64_t slot = 0;
+    const uint64_t value = p.index[i] < 0xFE ? values[p.index[i]] : 0;
+    switch (p.source[i]) {
+    case Packing::Value:
+      slot = value;
+      break;
+    case Packing::ValueI32: {
+      const int64_t v = static_cast<int64_t>(value);
+      if (v < INT32_MIN || v > INT32_MAX)
+        return false;
+      const int32_t w = static_cast<int32_t>(v);
+      std::memcpy(&slot, &w, sizeof(w));
+      break;
+    }
+    case Packing::ValueF32: {
+      const float f = static_cast<float>(static_cast<int64_t>(value));
+      std::memcpy(&slot, &f, sizeof(f));
+      break;
+    }
+    case Packing::ValueF64: {
+      const double d = static_cast<double>(static_cast<int64_t>(value));
+      std::memcpy(&slot, &d, sizeof(d));
+      break;
+    }
+    case Packing::ScaleF32: {
+      const float f = static_cast<float>(scale);
+      std::memcpy(&slot, &f, sizeof(f));
+      break;
+    }
+    case Packing::ScaleF64:
+      std::memcpy(&slot, &scale, sizeof(scale));
+      break;
+    case Packing::TensorMap:
+      break;
+    }
+    out.slots[i] = slot;
+    out.params[i] = &out.slots[i];
+  }
+  for (size_t i = 0; i < p.numMaps; ++i) {
+    const Packing::Map &m = p.maps[i];
+    PreparedTensorMap &r = out.maps[i];
+    r.param = m.param;
+    r.dtype = m.dtype;
+    r.rank = m.rank;
+    r.address = values[m.pointer];
+    r.swizzle = m.swizzle;
+    uint64_t stride = dtypeSize(m.dtype);
+    for (uint32_t d = 0; d < m.rank; ++d) {
+      const int64_t extent = m.dim[d] == Packing::kNone
+                                 ? m.extent[d]
+                                 : static_cast<int64_t>(values[m.dim[d]]);
+      if (d > 0) {
+        if (stride % 16 != 0)
+          return false;
+        r.strides[d - 1] = stride;
+      }
+      r.dims[d] = static_cast<uint64_t>(extent);
+      r.box[d] = m.box[d];
+      const int64_t stored = (extent + m.padTo[d] - 1) / m.padTo[d] * m.padTo[d];
+      stride *= static_cast<uint64_t>(stored);
+    }
+    if (r.address % 16 != 0)
+      return false;
+  }
+  int64_t gx = p.numGridX ? 0 : 1;
+  for (size_t i = 0; i < p.numGridX; ++i) {
+    const int64_t v = p.gridX[i] == Packing::kNone
+                          ? p.gridXConstant[i]
+                          : static_cast<int64_t>(values[p.gridX[i]]);
+    gx = v > gx ? v : gx;
+  }
+  if (gx > INT32_MAX)
+    return false;
+  int64_t gy = 1;
+  for (size_t i = 0; i < p.numGridY; ++i) {
+    const int64_t d = static_cast<int64_t>(values[p.gridY[i]]);
+    if (d != 0 && gy > INT64_MAX / d)
+      return false;
+    gy *= d;
+  }
+  if (gy > 65535)
+    return false;
+  out.grid[0] = static_cast<unsigned>(gx);
+  out.grid[1] = static_cast<unsigned>(gy);
+  out.grid[2] = 1;
+  // The first `variant` whose dimension has its size (Kernel::launch).
+  const CUfunction base = p.kernel->handle();
+  out.func = base;
+  for (size_t v = 0; v < p.numVariants && out.func == base; ++v)
+    if (p.variantDim[v] != Packing::kNone &&
+        static_cast<int64_t>(values[p.variantDim[v]]) == p.variantSize[v])
+      out.func = p.variantFunc[v];
+  return true;
+}
+
+/// A kernel's values: its pointers, then the sizes; false when a pointer
+/// is NULL or a size negative (computeLaunchConfig refuses them).
+template <size_t NP>
+bool kernelValues(const void *const (&ptrs)[NP], const int64_t *dims,
+                  uint64_t (&out)[NP + kNumPrefillDims]) {
+  for (size_t i = 0; i < NP; ++i) {
+    out[i] = word(ptrs[i]);
+    if (!out[i])
+      return false;
+  }
+  for (size_t i = 0; i < kNumPrefillDims; ++i) {
+    if (dims[i] < 0)
+      return false;
+    out[NP + i] = static_cast<uint64_t>(dims[i]);
+  }
+  return true;
+}
+} // namespace
+
+Status KdaPrefillPlan::create(const Kernel &prep, const Kernel &scan,
+                              const Kernel &out, KdaPrefillPlan &plan) {
+  plan = KdaPrefillPlan();
+  const Kernel *kernels[] = {&prep, &scan, &out};
+  for (const Kernel *k : kernels)
+    if (!k->valid())
+      return invalid("no prepared prefill launch: a kernel is not loaded");
+  KdaPrefillFacts f;
+  KDA2RT_TRY(resolvePrefillFacts(prep.info(), scan.info(), out.info(), f));
+  Packing p[3];
+  KDA2RT_TRY(createPacking(prep, kPrepPointers, std::size(kPrepPointers),
+                           /*scale=*/true, p[0]));
+  KDA2RT_TRY(createPacking(scan, kScanPointers, std::size(kScanPointers),
+                           /*scale=*/false, p[1]));
+  KDA2RT_TRY(createPacking(out, kOutPointers, std::size(kOutPointers),
+                           /*scale=*/false, p[2]));
+  plan.facts_ = f;
+  for (int i = 0; i < 3; ++i)
+    plan.kernels_[i] = p[i];
+  return Status::success();
+}
+
+Status KdaPrefillPlan::launch(const KdaPrefillArgs &args,
+                              CUstream stream) const {
+  if (!valid())
+    return invalid("launch of an invalid (not created) prefill plan");
+  KdaPrefillWorkspace ws;
+  KDA2RT_TRY(checkPrefillValues(facts_, args, ws));
+  PrefillValues v;
+  prefillValues(args, ws, v);
+  uint64_t prepValues[std::size(kPrepPointers) + kNumPrefillDims];
+  uint64_t scanValues[std::size(kScanPointers) + kNumPrefillDims];
+  uint64_t outValues[std::size(kOutPointers) + kNumPrefillDims];
+  StagedLaunch staged[3];
+  const bool ready = kernelValues(v.prep, v.dims, prepValues) &&
+                     kernelValues(v.scan, v.dims, scanValues) &&
+                     kernelValues(v.out, v.dims, outValues) &&
+                     stageLaunch(kernels_[0], prepValues, v.scale, staged[0]) &&
+                     stageLaunch(kernels_[1], scanValues, v.scale, staged[1]) &&
+                     stageLaunch(kernels_[2], outValues, v.scale, staged[2]) &&
+                     !(v.fillCount && !scan()->canFillAsync());
+  // What the prepared checks cannot word, the general path does (the same
+  // checks again, then the message).
+  if (!ready)
+    return launchKdaPrefill(*prep(), *scan(), *out(), args, stream);
+  if (v.fillCount)
+    KDA2RT_TRY(
+        scan()->fillAsync(v.fillAddress, 0xFFFFFFFFu, v.fillCount, stream));
+  // The encoded maps of one launch (cuLaunchKernel copies the parameters,
+  // so the three launches reuse the storage).
+  alignas(64) unsigned char maps[kMaxTensorMaps * 128];
+  for (int i = 0; i < 3; ++i)
+    KDA2RT_TRY(kernels_[i].kernel->launchPreparedMaps(
+        staged[i].func, staged[i].grid, staged[i].params, staged[i].maps,
+        kernels_[i].numMaps, maps, stream));
+  return Status::success();
 }
 
 } // namespace kda2::runtime

@@ -1426,6 +1426,54 @@ Status Kernel::launchPrepared(CUfunction func, const unsigned grid[3],
                ")");
 }
 
+Status Kernel::launchPreparedMaps(CUfunction func, const unsigned grid[3],
+                                  void **params, const PreparedTensorMap *maps,
+                                  size_t numMaps, void *storage,
+                                  CUstream stream) const {
+  if (!valid())
+    return Status::error(ErrorCode::InvalidArgument,
+                         "launch of an invalid (not loaded) kernel");
+  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+    return Status::success();
+  KDA2RT_TRY(makeCurrent(*driver_, ctx_));
+  static const uint32_t ones[PreparedTensorMap::kMaxRank] = {1, 1, 1, 1, 1};
+  auto *encodedMaps = static_cast<char *>(storage);
+  for (size_t i = 0; i < numMaps; ++i) {
+    const PreparedTensorMap &r = maps[i];
+    if (!driver_->api().cuTensorMapEncodeTiled)
+      return Status::error(ErrorCode::Cuda,
+                           "kernel '" + info_.name +
+                               "' uses TMA but the CUDA driver has no "
+                               "cuTensorMapEncodeTiled (driver too old)");
+    void *map = encodedMaps + 128 * i;
+    CUresult rc = driver_->api().cuTensorMapEncodeTiled(
+        map, tensorMapDataType(r.dtype), r.rank,
+        reinterpret_cast<void *>(static_cast<uintptr_t>(r.address)), r.dims,
+        r.strides, r.box, ones,
+        /*interleave=*/0,
+        /*swizzle (CU_TENSOR_MAP_SWIZZLE_128B = 3)=*/r.swizzle == 128 ? 3 : 0,
+        /*l2Promotion 128B=*/2,
+        /*oobFill=*/0);
+    if (rc != cu::Success)
+      return driver_->check(rc, "cuTensorMapEncodeTiled")
+          .prepend("kernel '" + info_.name + "', tensor map of '" +
+                   info_.args[r.param].source + "'");
+    params[r.param] = map;
+  }
+  CUresult rc = driver_->api().cuLaunchKernel(
+      func, grid[0], grid[1], grid[2], info_.block[0], info_.block[1],
+      info_.block[2], info_.sharedBytes, stream, params, nullptr);
+  if (rc == cu::Success)
+    return Status::success();
+  return driver_->check(rc, "cuLaunchKernel")
+      .prepend("kernel '" + info_.name + "' (grid " + std::to_string(grid[0]) +
+               "x" + std::to_string(grid[1]) + "x" + std::to_string(grid[2]) +
+               ", block " + std::to_string(info_.block[0]) + "x" +
+               std::to_string(info_.block[1]) + "x" +
+               std::to_string(info_.block[2]) + ", smem " +
+               std::to_string(info_.sharedBytes) + ")");
+}
+
 bool Kernel::canFillAsync() const {
   return driver_ && driver_->api().cuMemsetD32Async;
 }

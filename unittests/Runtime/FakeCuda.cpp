@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -68,6 +69,10 @@ constexpr size_t kHistory = 16;
 FakeEventRecord gHistory[kHistory];
 size_t gRecorded = 0;  // events ever recorded (gHistory[i % kHistory])
 size_t gForgotten = 0; // events before the last clear
+/// The arguments of the last kHistory cuTensorMapEncodeTiled calls
+/// (kda2_fake_cuda_tensor_map), in a ring like the events.
+uint64_t gMaps[kHistory][26] = {};
+size_t gMapsEncoded = 0, gMapsForgotten = 0;
 FakeEventRecord &nextRecord() {
   FakeEventRecord &r = gHistory[gRecorded++ % kHistory];
   r = FakeEventRecord();
@@ -275,12 +280,33 @@ CUresult cuMemsetD32Async(uint64_t dst, unsigned value, size_t count,
 /// A fake CUtensorMap: word 0 the global address, word 1 the rank, words
 /// 2.. the dimensions (so the first 8 bytes of a tensor-map parameter are
 /// the address of the tensor it reads).
-CUresult cuTensorMapEncodeTiled(void *map, int, uint32_t rank, void *address,
-                                const uint64_t *dims, const uint64_t *,
-                                const uint32_t *, const uint32_t *, int, int,
-                                int, int) {
+CUresult cuTensorMapEncodeTiled(void *map, int dataType, uint32_t rank,
+                                void *address, const uint64_t *dims,
+                                const uint64_t *strides, const uint32_t *box,
+                                const uint32_t *elementStrides, int interleave,
+                                int swizzle, int l2Promotion, int oobFill) {
   if (reinterpret_cast<uintptr_t>(address) % 16 != 0 || rank < 1 || rank > 5)
     return kInvalidValue;
+  {
+    // Every argument, for kda2_fake_cuda_tensor_map.
+    std::lock_guard<std::mutex> lock(gMutex);
+    uint64_t *w = gMaps[gMapsEncoded++ % kHistory];
+    std::memset(w, 0, sizeof(gMaps[0]));
+    w[0] = reinterpret_cast<uintptr_t>(address);
+    w[1] = static_cast<uint64_t>(dataType);
+    w[2] = rank;
+    w[3] = static_cast<uint64_t>(interleave);
+    w[4] = static_cast<uint64_t>(swizzle);
+    w[5] = static_cast<uint64_t>(l2Promotion);
+    w[6] = static_cast<uint64_t>(oobFill);
+    for (uint32_t i = 0; i < rank; ++i) {
+      w[7 + i] = dims[i];
+      w[12 + i] = box[i];
+      w[17 + i] = elementStrides[i];
+      if (i > 0)
+        w[22 + i - 1] = strides[i - 1];
+    }
+  }
   auto *words = static_cast<uint64_t *>(map);
   std::memset(words, 0, 128);
   words[0] = reinterpret_cast<uintptr_t>(address);
@@ -434,9 +460,23 @@ int kda2_fake_cuda_event(int back, const char **name, unsigned *grid,
     params[i] = r.params[i];
   return n;
 }
+int kda2_fake_cuda_tensor_map(int back, uint64_t *words, int capacity) {
+  std::lock_guard<std::mutex> lock(gMutex);
+  size_t kept = gMapsEncoded - gMapsForgotten;
+  if (kept > kHistory)
+    kept = kHistory;
+  if (back < 0 || static_cast<size_t>(back) >= kept)
+    return -2;
+  const uint64_t *w = gMaps[(gMapsEncoded - 1 - back) % kHistory];
+  const int n = static_cast<int>(std::size(gMaps[0]));
+  for (int i = 0; i < n && i < capacity && words; ++i)
+    words[i] = w[i];
+  return n;
+}
 void kda2_fake_cuda_clear_events(void) {
   std::lock_guard<std::mutex> lock(gMutex);
   gForgotten = gRecorded;
+  gMapsForgotten = gMapsEncoded;
 }
 const char *kda2_fake_cuda_last_kernel(void) {
   static std::string copy; // not thread_local: see tCurrent

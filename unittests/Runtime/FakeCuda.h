@@ -364,7 +364,14 @@ typedef int (*kda2_fake_cuda_last_launch_fn)(unsigned *grid, uint64_t *params,
 typedef int (*kda2_fake_cuda_event_fn)(int back, const char **name,
                                        unsigned *grid, uint64_t *params,
                                        int capacity);
-/// Forgets the events above.
+/// The arguments of the `back`-th most recent of the last 16
+/// cuTensorMapEncodeTiled calls (0: the latest) as 26 words: address,
+/// data type, rank, interleave, swizzle, L2 promotion, OOB fill, dims[5],
+/// box[5], element strides[5], strides[4] (unused entries 0); returns 26,
+/// or -2 when there is no such call.
+typedef int (*kda2_fake_cuda_tensor_map_fn)(int back, uint64_t *words,
+                                            int capacity);
+/// Forgets the events and the tensor maps above.
 typedef void (*kda2_fake_cuda_clear_events_fn)(void);
 }
 

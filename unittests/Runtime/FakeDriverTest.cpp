@@ -16,6 +16,7 @@
 #include "FakeCuda.h"
 
 #include "kda2/Runtime/Bundle.h"
+#include "kda2/Runtime/KDA.h"
 #include "kda2/Runtime/Monitor.h"
 #include "kda2/Runtime/kda2rt.h"
 
@@ -23,6 +24,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
@@ -1781,6 +1783,323 @@ TEST_F(FakePrefill, QueryAgreesWithTheCall) {
       kda2rt_kda_prefill(nullptr, scan, out, &args, nullptr, err, sizeof(err)),
       KDA2RT_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(err, "kda2rt_kda_prefill: prep_kernel is NULL");
+}
+
+//===----------------------------------------------------------------------===//
+// The prepared prefill (KdaPrefillPlan, cached on the prep kernel's handle)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The driver calls of the events since the last fakeClearEvents: fills
+/// and launches (name, grid, the first 8 bytes of each parameter) and the
+/// arguments of each cuTensorMapEncodeTiled, oldest first, as text.
+std::string fakeTrace() {
+  std::string t;
+  FakeEvent e;
+  for (int back = 15; back >= 0; --back) {
+    if (!fakeEvent(back, e))
+      continue;
+    t += e.name + " grid " + std::to_string(e.grid[0]) + "x" +
+         std::to_string(e.grid[1]) + "x" + std::to_string(e.grid[2]) + ":";
+    for (uint64_t p : e.params)
+      t += " " + std::to_string(p);
+    t += "\n";
+  }
+  void *lib = dlopen(KDA2_FAKE_CUDA, RTLD_NOW | RTLD_NOLOAD);
+  auto fn = lib ? reinterpret_cast<kda2_fake_cuda_tensor_map_fn>(
+                      dlsym(lib, "kda2_fake_cuda_tensor_map"))
+                : nullptr;
+  uint64_t words[32];
+  for (int back = 15; fn && back >= 0; --back) {
+    int n = fn(back, words, 32);
+    if (n < 0)
+      continue;
+    t += "map:";
+    for (int i = 0; i < n; ++i)
+      t += " " + std::to_string(words[i]);
+    t += "\n";
+  }
+  if (lib)
+    dlclose(lib);
+  return t;
+}
+
+KdaPrefillArgs toCpp(const kda2rt_kda_prefill_args &c) {
+  KdaPrefillArgs a;
+  a.q = c.q;
+  a.k = c.k;
+  a.v = c.v;
+  a.g = c.g;
+  a.beta = c.beta;
+  a.cuSeqlens = c.cu_seqlens;
+  a.stateIndices = c.state_indices;
+  a.hasInitialState = c.has_initial_state;
+  a.checkpointBlocks = c.checkpoint_blocks;
+  a.pool = c.pool;
+  a.ckpt = c.ckpt;
+  a.o = c.o;
+  a.workspace = c.workspace;
+  a.workspaceBytes = c.workspace_bytes;
+  a.n = c.n;
+  a.totalTokens = c.total_tokens;
+  a.maxSeqlen = c.max_seqlen;
+  a.h = c.h;
+  a.kDim = c.k_dim;
+  a.vDim = c.v_dim;
+  a.slots = c.slots;
+  a.blocks = c.blocks;
+  a.scale = c.scale;
+  a.dtype = c.dtype;
+  a.stateDtype = c.state_dtype;
+  a.stateLayout = c.state_layout;
+  a.gateLowerBound = c.gate_lower_bound;
+  a.indexDtype = c.index_dtype;
+  a.qStride = c.q_stride;
+  a.kStride = c.k_stride;
+  a.vStride = c.v_stride;
+  a.gStride = c.g_stride;
+  a.betaStride = c.beta_stride;
+  return a;
+}
+
+/// FakePrefill with the same kernels loaded a second time through the C++
+/// API, for launchKdaPrefill: the general path the C entry point took
+/// before its plan.
+class FakePrefillPlan : public FakePrefill {
+protected:
+  void SetUp() override {
+    FakePrefill::SetUp();
+    ASSERT_TRUE(Context::create(0, ctx).ok());
+    ASSERT_TRUE(Module::loadData(ctx, image.data(), image.size(), cpp).ok());
+    const char *names[] = {"kda_chunk_prep", "kda_chunk_scan_h",
+                           "kda_chunk_out"};
+    for (int i = 0; i < 3; ++i)
+      ASSERT_TRUE(cpp.getKernel(names[i], kernels[i]).ok());
+  }
+  /// The trace of one call through the C entry point (its plan).
+  std::string prepared(const kda2rt_kda_prefill_args &a) {
+    char err[512];
+    fakeClearEvents();
+    EXPECT_EQ(kda2rt_kda_prefill(prep, scan, out, &a, nullptr, err,
+                                 sizeof(err)),
+              KDA2RT_OK)
+        << err;
+    return fakeTrace();
+  }
+  /// The trace of the same call through launchKdaPrefill.
+  std::string general(const kda2rt_kda_prefill_args &a) {
+    fakeClearEvents();
+    Status s = launchKdaPrefill(kernels[0], kernels[1], kernels[2], toCpp(a),
+                                nullptr);
+    EXPECT_TRUE(s.ok()) << s.message();
+    return fakeTrace();
+  }
+  Context ctx;
+  Module cpp;
+  Kernel kernels[3];
+};
+} // namespace
+
+TEST_F(FakePrefillPlan, CallsMatchTheGeneralPath) {
+  // The first call makes the plan, the second reuses it: both make the
+  // general path's driver calls (fill, prep, scan, out; nine maps).
+  const std::string want = general(args);
+  EXPECT_EQ(std::count(want.begin(), want.end(), '\n'), 4 + 9) << want;
+  EXPECT_EQ(prepared(args), want);
+  EXPECT_EQ(prepared(args), want);
+  // Each per-call value reaches the kernels as the general path passes it.
+  using A = kda2rt_kda_prefill_args;
+  struct Change {
+    const char *what;
+    void (*change)(A &, char *);
+  };
+  const Change changes[] = {
+      {"total_tokens", [](A &a, char *) { a.total_tokens = 30; }},
+      {"no tokens", [](A &a, char *) { a.total_tokens = 0; }},
+      {"max_seqlen (nc = 1)", [](A &a, char *) { a.max_seqlen = 20; }},
+      {"n", [](A &a, char *) { a.n = 1; }},
+      {"scale 0 (K^-1/2)", [](A &a, char *) { a.scale = 0; }},
+      {"slots", [](A &a, char *) { a.slots = 3; }},
+      {"pointers",
+       [](A &a, char *b) {
+         a.q = b + (11 << 20);
+         a.o = b + (13 << 20);
+         a.cu_seqlens = b + (5 << 20) + 256;
+         a.workspace = static_cast<char *>(a.workspace) + 1024 * 64;
+       }},
+      {"row strides",
+       [](A &a, char *) {
+         a.q_stride = 256;
+         a.beta_stride = 4;
+       }},
+      {"checkpoints",
+       [](A &a, char *b) {
+         a.checkpoint_blocks = b + (5 << 20) + 12288;
+         a.ckpt = b + (12 << 20);
+         a.blocks = 8;
+       }},
+  };
+  char *b = static_cast<char *>(buffer);
+  for (const Change &c : changes) {
+    A a = args;
+    c.change(a, b);
+    const std::string g = general(a);
+    EXPECT_NE(g, want) << c.what;
+    EXPECT_EQ(prepared(a), g) << c.what;
+  }
+  // A later call's sizes reach the kernels: tt (prep parameter 19).
+  A a = args;
+  a.total_tokens = 30;
+  prepared(a);
+  FakeEvent p;
+  ASSERT_TRUE(fakeEvent(2, p));
+  ASSERT_EQ(p.name, "kda_chunk_prep");
+  EXPECT_EQ(p.params[19], 30u);
+}
+
+TEST_F(FakePrefillPlan, IndexTypeAndCrossModuleKernels) {
+  // The IX=i64 kernels, prep from one module and scan/out from another:
+  // one plan per (scan, out) pair on the prep handle.
+  kda2::fake::PrefillBinding i64;
+  i64.ix = "i64";
+  std::string image64 = kda2::fake::fakeCubin(
+      {{"kda_chunk_prep", kda2::fake::prefillPrepMetadata(i64)},
+       {"kda_chunk_scan_h", kda2::fake::prefillScanMetadata(i64)},
+       {"kda_chunk_out", kda2::fake::prefillOutMetadata(i64)}});
+  char err[512];
+  kda2rt_module m64 = nullptr, again = nullptr;
+  kda2rt_kernel k64[3] = {}, k2[3] = {};
+  const char *names[] = {"kda_chunk_prep", "kda_chunk_scan_h",
+                         "kda_chunk_out"};
+  ASSERT_EQ(kda2rt_module_load_data(0, image64.data(), image64.size(), &m64,
+                                    err, sizeof(err)),
+            KDA2RT_OK);
+  ASSERT_EQ(kda2rt_module_load_data(0, image.data(), image.size(), &again,
+                                    err, sizeof(err)),
+            KDA2RT_OK);
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(kda2rt_kernel_get(m64, names[i], &k64[i], err, sizeof(err)),
+              KDA2RT_OK);
+    ASSERT_EQ(kda2rt_kernel_get(again, names[i], &k2[i], err, sizeof(err)),
+              KDA2RT_OK);
+  }
+  const std::string want = general(args);
+  // prep of this module, scan and out of the other (same metadata).
+  fakeClearEvents();
+  ASSERT_EQ(kda2rt_kda_prefill(prep, k2[1], k2[2], &args, nullptr, err,
+                               sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  EXPECT_EQ(fakeTrace(), want);
+  EXPECT_EQ(prepared(args), want); // the first pair's plan
+  // int64 indices: refused by the same words, then honoured.
+  kda2rt_kda_prefill_args a = args;
+  EXPECT_EQ(kda2rt_kda_prefill(k64[0], k64[1], k64[2], &a, nullptr, err,
+                               sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "argument 'index_dtype' is NULL (i32) but kernel "
+                    "'kda_chunk_prep' reads 'cu_seqlens' as int64 (its IX "
+                    "binding)");
+  a.index_dtype = "i64";
+  fakeClearEvents();
+  ASSERT_EQ(kda2rt_kda_prefill(k64[0], k64[1], k64[2], &a, nullptr, err,
+                               sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  const std::string t64 = fakeTrace();
+  FakeEvent fill;
+  ASSERT_TRUE(fakeEvent(3, fill));
+  EXPECT_EQ(fill.name, "cuMemsetD32Async");
+  EXPECT_EQ(fill.params[2], 8u); // 4 int64 entries of -1
+  EXPECT_NE(t64, want);
+  kda2rt_module_unload(m64, nullptr, 0);
+  kda2rt_module_unload(again, nullptr, 0);
+}
+
+TEST_F(FakePrefillPlan, AllocationFreeAfterTheFirstCall) {
+  char err[512];
+  kda2rt_kda_prefill_args withCkpt = args;
+  char *b = static_cast<char *>(buffer);
+  withCkpt.checkpoint_blocks = b + (5 << 20) + 12288;
+  withCkpt.ckpt = b + (12 << 20);
+  withCkpt.blocks = 8;
+  for (const kda2rt_kda_prefill_args *a : {&args, &withCkpt}) {
+    ASSERT_EQ(
+        kda2rt_kda_prefill(prep, scan, out, a, nullptr, err, sizeof(err)),
+        KDA2RT_OK)
+        << err;
+    kda2rt_kda_prefill_args c = *a;
+    int64_t launches = fakeLaunches();
+    int64_t allocations = gAllocations.load();
+    for (int i = 0; i < 100; ++i) {
+      c.total_tokens = 10 + i % 40; // per-call values, same plan
+      ASSERT_EQ(
+          kda2rt_kda_prefill(prep, scan, out, &c, nullptr, err, sizeof(err)),
+          KDA2RT_OK)
+          << err;
+    }
+    EXPECT_EQ(gAllocations.load() - allocations, 0)
+        << "the prefill entry point allocated";
+    EXPECT_EQ(fakeLaunches(), launches + 300);
+  }
+}
+
+TEST_F(FakePrefillPlan, LaterErrorsKeepTheirMessages) {
+  char err[512], reason[512];
+  ASSERT_EQ(
+      kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
+      KDA2RT_OK)
+      << err;
+  using A = kda2rt_kda_prefill_args;
+  struct Case {
+    void (*change)(A &);
+    int code;
+    const char *message;
+  };
+  const Case cases[] = {
+      {[](A &a) { a.g_stride = 130; }, KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'g_stride' is 130: the row stride must be a multiple of 16 "
+       "bytes (4 elements of f32)"},
+      {[](A &a) { a.workspace_bytes = 1024; }, KDA2RT_ERROR_INVALID_ARGUMENT,
+       "workspace_bytes = 1024 is too small: n = 2, max_seqlen = 40 and h = "
+       "1 need 314368 bytes (kda2rt_kda_prefill_workspace_size)"},
+      // Worded by the general path (computeLaunchConfig).
+      {[](A &a) {
+         a.n = 70000;
+         a.workspace_bytes = SIZE_MAX;
+       },
+       KDA2RT_ERROR_LAUNCH_CONFIG,
+       "kernel 'kda_chunk_prep': grid.y = n(70000) * h(1) = 70000 exceeds "
+       "the CUDA limit of 65535"},
+      // 2^31 slots (the pool above every other operand): out's i32 nslots.
+      {[](A &a) {
+         a.slots = int64_t(1) << 31;
+         a.pool = static_cast<char *>(const_cast<void *>(a.q)) + (31 << 20);
+       },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "kernel 'kda_chunk_out': scalar argument 'nslots' (i32) needs an "
+       "integer in [-2147483648, 2147483647], got 2147483648"},
+  };
+  const int64_t launches = fakeLaunches();
+  for (const Case &c : cases) {
+    A a = args;
+    c.change(a);
+    EXPECT_EQ(
+        kda2rt_kda_prefill(prep, scan, out, &a, nullptr, err, sizeof(err)),
+        c.code);
+    EXPECT_STREQ(err, c.message);
+    EXPECT_EQ(kda2rt_kda_prefill_query(prep, scan, out, &a, reason,
+                                       sizeof(reason)),
+              0);
+    EXPECT_STREQ(reason, err);
+  }
+  EXPECT_EQ(fakeLaunches(), launches);
+  // And the next valid call runs.
+  ASSERT_EQ(
+      kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
+      KDA2RT_OK)
+      << err;
+  EXPECT_EQ(fakeLaunches(), launches + 3);
 }
 
 TEST(FakeKernel, PrefillRefusesAKernelWithoutARangeOfG) {

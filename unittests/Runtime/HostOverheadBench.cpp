@@ -1,4 +1,4 @@
-//===- HostOverheadBench.cpp - host time of the decode launch path --------===//
+//===- HostOverheadBench.cpp - host time of the typed launch paths --------===//
 //
 // Google Benchmark of libkda2rt's host-side cost per decode call, on the
 // fake driver (FakeCuda.h: cuLaunchKernel only counts), so it runs without
@@ -16,6 +16,11 @@
 //   KernelPoolGeneric   launchKdaDecodePool (the general path the pool entry
 //                       point took before its plan)
 //   CApiSpecDecode      kda2rt_kda_decode_spec, 64 sequences of 4 tokens
+//   CApiPrefill         kda2rt_kda_prefill: 3 sequences, 138 tokens, 4 heads
+//                       (-1 fill, prep, scan, out; nine tensor maps)
+//   CApiPrefillCheckpoints  the same with checkpoint_blocks and ckpt (no fill)
+//   KernelPrefillGeneric    launchKdaPrefill (LaunchArgs by name +
+//                       computeLaunchConfig for each kernel: the general path)
 // On a GPU, kda2-perf --host-overhead reports the same quantity against the
 // real driver.
 //
@@ -24,6 +29,7 @@
 #include "FakeCuda.h"
 
 #include "kda2/Runtime/Bundle.h"
+#include "kda2/Runtime/KDA.h"
 #include "kda2/Runtime/kda2rt.h"
 
 #include <benchmark/benchmark.h>
@@ -104,6 +110,104 @@ struct Fixture {
       error = s.message();
     if (error.empty())
       preparePool();
+    if (error.empty())
+      preparePrefill();
+  }
+
+  /// The three prefill kernels of the fake default binding (K = V = 128,
+  /// C = 32, VB = 8, bf16, f32 kv state) through the C ABI: 3 sequences,
+  /// 138 tokens (the longest 64), 4 heads, 16 slots.
+  std::string prefillImage;
+  kda2rt_module prefillModule = nullptr;
+  kda2rt_kernel prefillKernels[3] = {};
+  kda2rt_kda_prefill_args prefillArgs = {};
+  void *prefillBuffer = nullptr;
+  Module prefillCppModule;
+  Kernel prefillCpp[3];
+
+  void preparePrefill() {
+    prefillImage = kda2::fake::fakeCubin(
+        {{"kda_chunk_prep", kda2::fake::prefillPrepMetadata()},
+         {"kda_chunk_scan_h", kda2::fake::prefillScanMetadata()},
+         {"kda_chunk_out", kda2::fake::prefillOutMetadata()}});
+    const char *names[] = {"kda_chunk_prep", "kda_chunk_scan_h",
+                           "kda_chunk_out"};
+    char err[512] = {0};
+    bool ok = kda2rt_module_load_data(0, prefillImage.data(),
+                                      prefillImage.size(), &prefillModule, err,
+                                      sizeof(err)) == 0 &&
+              kda2rt_mem_alloc(0, 32 << 20, &prefillBuffer, err,
+                               sizeof(err)) == 0;
+    for (int i = 0; ok && i < 3; ++i)
+      ok = kda2rt_kernel_get(prefillModule, names[i], &prefillKernels[i], err,
+                             sizeof(err)) == 0;
+    Context ctx;
+    Status s = ok ? Context::create(0, ctx) : Status::success();
+    if (ok && s.ok())
+      s = Module::loadData(ctx, prefillImage.data(), prefillImage.size(),
+                           prefillCppModule);
+    for (int i = 0; ok && s.ok() && i < 3; ++i)
+      s = prefillCppModule.getKernel(names[i], prefillCpp[i]);
+    size_t bytes = 0;
+    if (ok && s.ok())
+      ok = kda2rt_kda_prefill_workspace_size(
+               prefillKernels[0], prefillKernels[1], prefillKernels[2], 3, 64,
+               4, &bytes, err, sizeof(err)) == 0;
+    if (!ok || !s.ok()) {
+      error = ok ? s.message() : err;
+      return;
+    }
+    char *b = static_cast<char *>(prefillBuffer);
+    kda2rt_kda_prefill_args &a = prefillArgs;
+    a.q = b;
+    a.k = b + (1 << 20);
+    a.v = b + (2 << 20);
+    a.g = b + (3 << 20);
+    a.beta = b + (4 << 20);
+    a.cu_seqlens = b + (5 << 20);
+    a.state_indices = b + (5 << 20) + 4096;
+    a.has_initial_state = b + (5 << 20) + 8192;
+    a.pool = b + (6 << 20); // 16 x 4 x 128 x 128 f32: 4 MiB
+    a.o = b + (10 << 20);
+    uintptr_t w = (reinterpret_cast<uintptr_t>(b) + (16 << 20) + 1023) &
+                  ~uintptr_t(1023);
+    a.workspace = reinterpret_cast<void *>(w);
+    a.workspace_bytes = bytes;
+    a.n = 3;
+    a.total_tokens = 138;
+    a.max_seqlen = 64;
+    a.h = 4;
+    a.k_dim = a.v_dim = 128;
+    a.slots = 16;
+    a.state_layout = "kv";
+    a.gate_lower_bound = -5;
+  }
+
+  KdaPrefillArgs prefillCppArgs() const {
+    const kda2rt_kda_prefill_args &c = prefillArgs;
+    KdaPrefillArgs a;
+    a.q = c.q;
+    a.k = c.k;
+    a.v = c.v;
+    a.g = c.g;
+    a.beta = c.beta;
+    a.cuSeqlens = c.cu_seqlens;
+    a.stateIndices = c.state_indices;
+    a.hasInitialState = c.has_initial_state;
+    a.pool = c.pool;
+    a.o = c.o;
+    a.workspace = c.workspace;
+    a.workspaceBytes = c.workspace_bytes;
+    a.n = c.n;
+    a.totalTokens = c.total_tokens;
+    a.maxSeqlen = c.max_seqlen;
+    a.h = c.h;
+    a.kDim = c.k_dim;
+    a.vDim = c.v_dim;
+    a.slots = c.slots;
+    a.stateLayout = c.state_layout;
+    a.gateLowerBound = c.gate_lower_bound;
+    return a;
   }
 
   /// Pool and speculative decode kernels (K = V = 128) through the C ABI:
@@ -298,6 +402,44 @@ void CApiSpecDecode(benchmark::State &state) {
       state.SkipWithError(kda2rt_last_error());
 }
 
+void CApiPrefill(benchmark::State &state) {
+  if (!ready(state))
+    return;
+  Fixture &f = fixture();
+  kda2rt_kernel *k = f.prefillKernels;
+  for (auto _ : state)
+    if (kda2rt_kda_prefill(k[0], k[1], k[2], &f.prefillArgs, nullptr, nullptr,
+                           0) != 0)
+      state.SkipWithError(kda2rt_last_error());
+}
+
+void CApiPrefillCheckpoints(benchmark::State &state) {
+  if (!ready(state))
+    return;
+  Fixture &f = fixture();
+  kda2rt_kernel *k = f.prefillKernels;
+  kda2rt_kda_prefill_args a = f.prefillArgs;
+  char *b = static_cast<char *>(f.prefillBuffer);
+  a.checkpoint_blocks = b + (5 << 20) + 12288;
+  a.ckpt = b + (12 << 20); // 8 x 4 x 128 x 128 f32: 2 MiB
+  a.blocks = 8;
+  for (auto _ : state)
+    if (kda2rt_kda_prefill(k[0], k[1], k[2], &a, nullptr, nullptr, 0) != 0)
+      state.SkipWithError(kda2rt_last_error());
+}
+
+void KernelPrefillGeneric(benchmark::State &state) {
+  if (!ready(state))
+    return;
+  Fixture &f = fixture();
+  KdaPrefillArgs a = f.prefillCppArgs();
+  for (auto _ : state)
+    if (!launchKdaPrefill(f.prefillCpp[0], f.prefillCpp[1], f.prefillCpp[2], a,
+                          nullptr)
+             .ok())
+      state.SkipWithError("launch failed");
+}
+
 BENCHMARK(BundleDecode);
 BENCHMARK(BundleDecodeTimed);
 BENCHMARK(BundleDecodeStep);
@@ -307,6 +449,9 @@ BENCHMARK(CApiDecode);
 BENCHMARK(CApiPoolDecode);
 BENCHMARK(KernelPoolGeneric);
 BENCHMARK(CApiSpecDecode);
+BENCHMARK(CApiPrefill);
+BENCHMARK(CApiPrefillCheckpoints);
+BENCHMARK(KernelPrefillGeneric);
 
 } // namespace
 

@@ -305,9 +305,10 @@ KDA2RT_API Status prepareKdaPrefill(const Kernel &prep, const Kernel &scan,
 
 /// Checks and runs a prefill call on `stream`: the -1 fill of the
 /// checkpoint table when checkpoint_blocks is null (cuMemsetD32Async), then
-/// prep, scan, out (Kernel::launch: the kernels use tensor maps, which the
-/// prepared launches do not pass). Asynchronous: no host synchronisation,
-/// no device allocation, cu_seqlens never read on the host.
+/// prep, scan, out (Kernel::launch: the general path; kda2rt_kda_prefill
+/// runs the same driver calls through KdaPrefillPlan). Asynchronous: no
+/// host synchronisation, no device allocation, cu_seqlens never read on
+/// the host.
 KDA2RT_API Status launchKdaPrefill(const Kernel &prep, const Kernel &scan,
                                    const Kernel &out,
                                    const KdaPrefillArgs &args, CUstream stream);
@@ -444,6 +445,98 @@ public:
 private:
   PreparedLaunch launch_;
   KdaKernelFacts facts_;
+};
+
+/// What the prefill checks need from the three prefill kernels' metadata,
+/// resolved once (KdaKernelFacts' counterpart; internal, exposed only
+/// because KdaPrefillPlan holds one).
+struct KdaPrefillFacts {
+  const KernelInfo *prep = nullptr, *scan = nullptr, *out = nullptr;
+  /// Chunk size, value-column block, head dimensions (from prep).
+  int64_t chunk = 0, valueBlock = 0, kDim = 0, vDim = 0;
+  /// Element type of q, k, v, o and the intermediates; of pool and ckpt;
+  /// of the index arrays (cu_seqlens, state_indices, checkpoint_blocks:
+  /// the template's IX, i32 or i64, from prep's cu_seqlens).
+  DType in = DType::BF16, state = DType::F32, index = DType::I32;
+  /// The facts of the scan kernel's pool, for the state checks.
+  KdaKernelFacts pool;
+  /// The facts of prep for the head-dimension and dtype checks.
+  KdaKernelFacts io;
+};
+
+/// The prepared launch of kda2rt_kda_prefill (launchKdaPrefill's
+/// counterpart, as KdaDecodePoolPlan is launchKdaDecodePool's). create()
+/// resolves the three kernels' facts (the metadata checks of
+/// checkKdaPrefill) and, for each kernel, maps every parameter, grid term,
+/// `variant` dimension and tensor map (data type, rank, box, swizzle,
+/// which dimensions are static and which come from the call's sizes) to
+/// the call's values; launch() runs the value checks of checkKdaPrefill
+/// (same messages), computes the three parameter buffers, grids and nine
+/// tensor-map requests on the stack, then fills the checkpoint table (when
+/// checkpoint_blocks is NULL) and launches prep, scan and out with the
+/// maps encoded into stack storage: the driver calls of launchKdaPrefill,
+/// in its order, with the same values, and no allocation. A call the
+/// prepared checks cannot word (a grid over the CUDA limits, an i32
+/// scalar out of range, a tensor map over an unaligned tensor) is handed
+/// to launchKdaPrefill, which words it. Metadata the plan cannot express
+/// (parameters the entry point does not pass, dynamic tensor-map
+/// dimensions, more than kMaxParams parameters or kMaxTensorMaps maps)
+/// is refused by create(); use launchKdaPrefill for it.
+class KDA2RT_API KdaPrefillPlan {
+public:
+  static constexpr size_t kMaxParams = PreparedLaunch::kMaxParams;
+  static constexpr size_t kMaxTensorMaps = 8;
+
+  static Status create(const Kernel &prep, const Kernel &scan,
+                       const Kernel &out, KdaPrefillPlan &plan);
+  bool valid() const { return kernels_[0].kernel != nullptr; }
+  const Kernel *prep() const { return kernels_[0].kernel; }
+  const Kernel *scan() const { return kernels_[1].kernel; }
+  const Kernel *out() const { return kernels_[2].kernel; }
+  Status launch(const KdaPrefillArgs &args, CUstream stream) const;
+
+  /// One kernel's parameter packing (internal). Value indices: the
+  /// kernel's pointers (kPrepPointers, ... order in KDA.cpp), then the
+  /// prefill sizes.
+  struct Packing {
+    enum Source : uint8_t { Value, ValueI32, ValueF32, ValueF64, ScaleF32,
+                            ScaleF64, TensorMap };
+    static constexpr uint8_t kNone = 0xFF;
+    const Kernel *kernel = nullptr;
+    uint8_t source[kMaxParams] = {}, index[kMaxParams] = {};
+    size_t numParams = 0;
+    /// grid.x terms (a value index, or kNone with its constant), grid.y
+    /// factors (value indices).
+    uint8_t gridX[kMaxParams] = {};
+    int64_t gridXConstant[kMaxParams] = {};
+    size_t numGridX = 0;
+    uint8_t gridY[kMaxParams] = {};
+    size_t numGridY = 0;
+    /// `variant` copies: the value index of the dimension (kNone when the
+    /// call does not give it), the size and the function.
+    uint8_t variantDim[kMaxParams] = {};
+    int64_t variantSize[kMaxParams] = {};
+    CUfunction variantFunc[kMaxParams] = {};
+    size_t numVariants = 0;
+    /// Tensor maps: the parameter, element type, source pointer's value
+    /// index, each map dimension's value index (kNone: static `extent`)
+    /// and padding, the box and swizzle.
+    struct Map {
+      uint8_t param = 0, pointer = 0;
+      DType dtype = DType::F32;
+      uint32_t rank = 0;
+      uint8_t dim[PreparedTensorMap::kMaxRank] = {};
+      int64_t extent[PreparedTensorMap::kMaxRank] = {};
+      int64_t padTo[PreparedTensorMap::kMaxRank] = {};
+      uint32_t box[PreparedTensorMap::kMaxRank] = {};
+      int swizzle = 0;
+    } maps[kMaxTensorMaps];
+    size_t numMaps = 0;
+  };
+
+private:
+  Packing kernels_[3];
+  KdaPrefillFacts facts_;
 };
 
 } // namespace kda2::runtime

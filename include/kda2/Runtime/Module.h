@@ -260,6 +260,21 @@ struct KDA2RT_API CounterValue {
 
 class Module;
 
+/// One tensor map of a prepared launch (Kernel::launchPreparedMaps): what
+/// Kernel::launch passes cuTensorMapEncodeTiled for a TensorMapRequest,
+/// in fixed arrays (TMA has at most 5 dimensions).
+struct KDA2RT_API PreparedTensorMap {
+  static constexpr uint32_t kMaxRank = 5;
+  size_t param = 0; // the `arg tensormap` parameter it is passed as
+  DType dtype = DType::F32;
+  uint32_t rank = 0;
+  CUdeviceptr address = 0;
+  uint64_t dims[kMaxRank] = {};        // elements, innermost first
+  uint64_t strides[kMaxRank - 1] = {}; // bytes, of dims 1..rank-1
+  uint32_t box[kMaxRank] = {};
+  int swizzle = 0;
+};
+
 /// One kernel of a loaded module; valid while the module stays loaded.
 class KDA2RT_API Kernel {
 public:
@@ -293,6 +308,18 @@ public:
   /// hot path of prepared launches (KdaDecodePlan).
   Status launchPrepared(CUfunction func, const unsigned grid[3],
                         void **params, CUstream stream) const;
+
+  /// launchPrepared with tensor maps, for the prepared launches of
+  /// kernels with `arg tensormap` parameters (KdaPrefillPlan): after making
+  /// the context current, encodes maps[0..numMaps) into `storage` (128
+  /// bytes each, 64-byte aligned, caller-owned) and points
+  /// params[maps[i].param] at them, then calls cuLaunchKernel. The driver
+  /// calls, their order and the error messages are Kernel::launch's; a
+  /// zero grid launches and encodes nothing. No allocation unless it fails.
+  Status launchPreparedMaps(CUfunction func, const unsigned grid[3],
+                            void **params, const PreparedTensorMap *maps,
+                            size_t numMaps, void *storage,
+                            CUstream stream) const;
 
   /// Whether the driver can fill memory on a stream (cuMemsetD32Async).
   bool canFillAsync() const;
