@@ -9,7 +9,6 @@ replayed after warm-up and the median replay time / 20 is reported.
 """
 import argparse
 import json
-import math
 import os
 import sys
 
