@@ -75,7 +75,9 @@ def load_cases(prefill_json, decode_json):
             cases.append(dict(
                 family=kernel.split("_")[-1], variant=r["variant"],
                 shape=f"{n}x{t}x{h}", template="kda_chunk_split.tirx",
-                bind=bind, kernel=kernel, shapes=shapes,
+                bind=bind, kernel=kernel,
+                # the prep's q/k heads (hqk: no grouped value heads here)
+                shapes=shapes + (f",hqk={h}" if kernel == "kda_chunk_prep" else ""),
                 data=f"cu_seqlens={cu}", measured=r[key]))
     with open(decode_json) as f:
         rows = json.load(f)["results"]

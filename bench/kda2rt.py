@@ -66,9 +66,9 @@ class Runtime:
                     has_initial_state, pool, o, workspace, max_seqlen, scale, stream,
                     checkpoint_blocks=None, ckpt=None, dtype="bf16", state_dtype="f32",
                     state_layout="kv", gate_lower_bound=float("-inf"), workspace_bytes=None,
-                    index_dtype="i32", strides=None):
-        """kda2rt_kda_prefill (docs/Runtime.md, "Prefill"): q, k, g [T, h, K]; v, o
-        [T, h, V]; beta [T, h]; cu_seqlens [n + 1], state_indices [n] of index_dtype
+                    index_dtype="i32", strides=None, hqk=0):
+        """kda2rt_kda_prefill (docs/Runtime.md, "Prefill"): q, k [T, hqk, K]; g [T, h,
+        K]; v, o [T, h, V]; beta [T, h]; cu_seqlens [n + 1], state_indices [n] of index_dtype
         ("i32" or "i64": the kernels' IX), has_initial_state [n] int32;
         checkpoint_blocks [n, ceil(max_seqlen / C)] of index_dtype and ckpt
         [blocks, h, ..] both or neither; pool [slots, h, K, V] ("kv")
@@ -78,11 +78,16 @@ class Runtime:
         for the softplus family; -5 for a gate bounded at -5); the call refuses a prep
         kernel compiled for a narrower range of g. strides: the row strides
         (elements between tokens) of q, k, v, g, beta, e.g. row_strides(q=q, ...) for
-        slices of a fused projection (inner dimensions dense); None: dense."""
+        slices of a fused projection (inner dimensions dense); None: dense.
+        hqk: the q/k heads of grouped value heads (h a multiple of it; value head j
+        reads q/k head j * hqk // h); 0: h (q and k have h heads)."""
         rt = self.rt
         rt.kda2rt_kda_prefill.argtypes = [P, P, P, C.POINTER(KdaPrefillArgs), P, S, Z]
         rt.kda2rt_kda_prefill.restype = I
-        total, h, kd = q.shape
+        total, qk_heads, kd = q.shape
+        h = v.shape[1]
+        if hqk and qk_heads != hqk:
+            raise ValueError(f"kda_prefill: q has {qk_heads} heads, hqk = {hqk}")
         n = state_indices.shape[0]
         ptr = lambda x: None if x is None else (x if isinstance(x, int) else x.data_ptr())
         if workspace_bytes is None:
@@ -94,7 +99,7 @@ class Runtime:
             workspace_bytes, n, total, max_seqlen, h, kd, v.shape[-1], pool.shape[0],
             ckpt.shape[0] if ckpt is not None else 0, scale, dtype.encode(),
             state_dtype.encode(), state_layout.encode(), gate_lower_bound,
-            index_dtype.encode(), *stride_values(strides))
+            index_dtype.encode(), *stride_values(strides), hqk)
         self._check(rt.kda2rt_kda_prefill(prep.handle, scan.handle, out.handle,
                                           C.byref(args), P(stream), self._err, 4096),
                     "kda_prefill")
@@ -156,7 +161,8 @@ class KdaPrefillArgs(C.Structure):
                                         "v_dim", "slots", "blocks")] + \
         [("scale", C.c_double), ("dtype", C.c_char_p), ("state_dtype", C.c_char_p),
          ("state_layout", C.c_char_p), ("gate_lower_bound", C.c_double),
-         ("index_dtype", C.c_char_p)] + [(name, C.c_int64) for name in STRIDES]
+         ("index_dtype", C.c_char_p)] + [(name, C.c_int64) for name in STRIDES] + \
+        [("hqk", C.c_int64)]
 
 
 class Kernel:

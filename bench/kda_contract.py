@@ -2,9 +2,10 @@
 with different lengths (point 7), batch-packing determinism and prefill versus
 prefill + decode (point 10), one sequence past 2^31 elements (point 8), and
 int64 index tensors (points 2 and 8: the IX=i64 kernels equal the int32 ones),
-and inputs sliced from fused projections (point 8: runtime row strides).
+inputs sliced from fused projections (point 8: runtime row strides) and grouped
+value heads in the prefill (point 8: HV a multiple of HQK).
 
-  python3 bench/kda_contract.py --kernels build/kernels [--only graph,determinism,long,int64,strided]
+  python3 bench/kda_contract.py --kernels build/kernels [--only graph,determinism,long,int64,strided,gva]
 
 Every call goes through the typed C ABI (kda2rt_kda_prefill,
 kda2rt_kda_decode_pool, kda2rt_kda_decode_spec); outputs are poisoned with
@@ -61,13 +62,13 @@ class Prefill:
         self.ws = (self.ws_raw.data_ptr() + 1023) // 1024 * 1024
 
     def __call__(self, q, k, v, g, beta, cu, idx, hi, pool, o, cb=None, ckpt=None,
-                 strides=None):
+                 strides=None, hqk=0):
         self.rt.kda_prefill(self.prep, self.scan, self.out, q, k, v, g, beta, cu, idx, hi,
                             pool, o, self.ws, self.max_seqlen, q.shape[-1] ** -0.5, stream(),
                             checkpoint_blocks=cb, ckpt=ckpt, state_dtype=self.st,
                             state_layout=self.ss, gate_lower_bound=GATE_LOWER_BOUND,
                             workspace_bytes=self.ws_bytes, index_dtype=self.ix,
-                            strides=strides)
+                            strides=strides, hqk=hqk)
 
 
 def decode_pool_kernel(rt, kernels, K=128, V=128, st="f32", ss="kv", ix="i32"):
@@ -579,10 +580,67 @@ def strided_inputs(rt, kernels, results):
     print(json.dumps(row), flush=True)
 
 
+def grouped_value_heads(rt, kernels, results):
+    """Point 8, grouped value heads in the prefill: q and k with HQK = 2 heads,
+    v, g, beta, o and the states with H = 8 (value head j reads q/k head
+    j // (H // HQK)), through kda2rt_kda_prefill with hqk = 2 on a small mixed
+    batch (an empty sequence, a one-token one, padding, sequences without an
+    initial state, checkpoints, chunks without one), against the float64
+    recurrence on q, k repeated to H heads (repeat_interleave); the same call
+    on those repeated q, k with hqk = 0 gives bitwise the same outputs, states
+    and checkpoints. hqk = 3 (not dividing H) is refused by name."""
+    H, HQK, K, V = 8, 2, 128, 128
+    lengths = [37, 1, 0, 100, 64, 5]
+    N, T, maxl, slots = len(lengths), sum(lengths), max(lengths), 16
+    nc = (maxl + C - 1) // C
+    q, k, _, _, _, _ = kda_inputs(1, T, HQK, K, V, seed=1200)
+    _, _, v, g, beta, _ = kda_inputs(1, T, H, K, V, seed=1201)
+    q, k, v, g, beta = q[0].contiguous(), k[0].contiguous(), v[0], g[0], beta[0]
+    rq = q.repeat_interleave(H // HQK, dim=1).contiguous()
+    rk = k.repeat_interleave(H // HQK, dim=1).contiguous()
+    cu = packed(lengths)
+    idx = torch.tensor([3, 7, 0, -1, 12, 5], dtype=torch.int32)
+    hi = torch.tensor([1, 0, 1, 1, 1, 0], dtype=torch.int32)
+    cb = torch.arange(N * nc, dtype=torch.int32).view(N, nc)
+    cb[1::2, 0] = -1
+    start = make_pool(slots, H, K, V, "f32", "kv", 1202)
+    cu_d, idx_d, hi_d, cb_d = cu.cuda(), idx.cuda(), hi.cuda(), cb.cuda()
+    pf = Prefill(rt, kernels, N, maxl, H)
+    runs = {}
+    for name, qq, kk, hqk in (("gva", q, k, HQK), ("repeated", rq, rk, 0)):
+        pool = start.clone()
+        ckpt = nan(N * nc, H, K, V, dtype=torch.float32)
+        o = nan(T, H, V)
+        pf(qq, kk, v, g, beta, cu_d, idx_d, hi_d, pool, o, cb=cb_d, ckpt=ckpt, hqk=hqk)
+        torch.cuda.synchronize()
+        runs[name] = (o, pool, ckpt)
+    row = {"check": "gva", "lengths": lengths, "h": H, "hqk": HQK,
+           "slots": idx.tolist()}
+    for name, a, b in zip(("o", "pool", "ckpt"), runs["gva"], runs["repeated"]):
+        row[name + "_bitwise"] = bitwise(a, b)
+    o_ref, finals, ckpts = recurrence(rq, rk, v, g, beta, cu, idx, hi, start, cb=cb)
+    o, pool, ckpt = runs["gva"]
+    pad = padding_rows(cu, idx, slots)
+    check(row, "", o, o_ref, list(range(T)), pool, start, finals, "kv", pad)
+    blks = sorted(ckpts)
+    row["err_ckpt"] = rel_err(ckpt[blks].double(), torch.stack([ckpts[b] for b in blks]))
+    q3 = torch.zeros(T, 3, K, dtype=torch.bfloat16, device="cuda")
+    try:
+        pf(q3, q3.clone(), v, g, beta, cu_d, idx_d, hi_d, start.clone(), nan(T, H, V),
+           cb=cb_d, ckpt=nan(N * nc, H, K, V, dtype=torch.float32), hqk=3)
+        row["hqk3_refused"] = False
+    except kda2rt.Error as e:
+        row["hqk3_refused"] = "argument 'hqk' is 3: h = 8 must be a multiple of it" in str(e)
+    row["ok"] = all(row[x] for x in row if x.endswith("_bitwise")) and \
+        row["untouched_bitwise"] and row["padding_rows_zero"] and row["hqk3_refused"]
+    results.append(row)
+    print(json.dumps(row), flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kernels", required=True)
-    parser.add_argument("--only", default="graph,determinism,long,int64,strided")
+    parser.add_argument("--only", default="graph,determinism,long,int64,strided,gva")
     parser.add_argument("--long-tokens", type=int, default=540000)
     args = parser.parse_args()
     rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
@@ -591,7 +649,8 @@ def main():
               "determinism": lambda: determinism(rt, args.kernels, results),
               "long": lambda: long_sequence(rt, args.kernels, results, T=args.long_tokens),
               "int64": lambda: int64_indices(rt, args.kernels, results),
-              "strided": lambda: strided_inputs(rt, args.kernels, results)}
+              "strided": lambda: strided_inputs(rt, args.kernels, results),
+              "gva": lambda: grouped_value_heads(rt, args.kernels, results)}
     for name in args.only.split(","):
         try:
             checks[name]()

@@ -188,7 +188,8 @@ def main():
                 prep = prep_kernel.prepare({"q": flat(q), "k": flat(k), "v": flat(v),
                                             "g": flat(g), "beta": flat(beta),
                                             "cu_seqlens": cu, **mid},
-                                           dims, {"scale": scale, **strides}, stream)
+                                           {**dims, "hqk": H},  # q/k heads: no GVA
+                                           {"scale": scale, **strides}, stream)
                 if isinstance(scan_kernel, tuple):  # state scan + output kernel
                     hs = {"hs": e(N, H, nc, K, V), "us": e(N, H, nc, C, V)}
                     no = lambda *names: {k: v for k, v in dims.items()  # noqa: E731

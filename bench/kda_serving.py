@@ -311,7 +311,7 @@ def prefill_case(rt, kernels, st, ss, lengths, slots, H, results, seed=3, K=128,
     stream = lambda: torch.cuda.current_stream().cuda_stream  # noqa: E731
     launches = [
         prep.prepare({"q": q, "k": k, "v": v, "g": g, "beta": beta, "cu_seqlens": cu_d, **mid},
-                     {**dims, "tt": tt, "ncv": nc * (V // VB)},
+                     {**dims, "tt": tt, "ncv": nc * (V // VB), "hqk": H},
                      {"scale": scale, **rows(q=q, k=k, v=v, g=g, beta=beta)}, stream),
         scan.prepare({**{x: mid[x] for x in ("vc", "kl", "wn", "tp", "gl")}, **hs,
                       "cu_seqlens": cu_d, "state_indices": idx_d, "has_initial_state": hi_d,

@@ -363,6 +363,10 @@ deriveSizes(const std::map<std::string, int64_t> &shapes,
     sizes["tt"] = *n * *t;
   if (n && !known("np1"))
     sizes["np1"] = *n + 1;
+  // The q/k heads of grouped value heads (kda_chunk_split's prep): h, no
+  // grouping, unless given.
+  if (auto h = known("h"); h && !known("hqk"))
+    sizes["hqk"] = *h;
   return sizes;
 }
 

@@ -230,6 +230,7 @@ KdaPrefillArgs toKdaPrefillArgs(const kda2rt_kda_prefill_args &args) {
   a.vStride = args.v_stride;
   a.gStride = args.g_stride;
   a.betaStride = args.beta_stride;
+  a.hqk = args.hqk;
   return a;
 }
 

@@ -507,7 +507,11 @@ struct RowShape {
   int64_t size[5];
   size_t element[5];
   RowShape(int64_t tokens, int64_t h, int64_t k, int64_t v, size_t in)
-      : size{product(tokens, h, k), product(tokens, h, k),
+      : RowShape(tokens, h, h, k, v, in) {}
+  /// q and k with hqk heads (grouped value heads), the others with h.
+  RowShape(int64_t tokens, int64_t hqk, int64_t h, int64_t k, int64_t v,
+           size_t in)
+      : size{product(tokens, hqk, k), product(tokens, hqk, k),
              product(tokens, h, v), product(tokens, h, k),
              product(tokens, h, 1)},
         element{in, in, in, 4, 4} {}
@@ -591,6 +595,9 @@ bool inputBytes(int64_t rows, const RowShape &row, const RowStrides &s,
 }
 
 constexpr const char *kTokenRowWords[] = {"h·K", "h·K", "h·V", "h·K", "h"};
+/// The prefill's rows with grouped value heads (hqk q/k heads).
+constexpr const char *kGroupedTokenRowWords[] = {"hqk·K", "hqk·K", "h·V",
+                                                 "h·K", "h"};
 constexpr const char *kSequenceRowWords[] = {"t·h·K", "t·h·K", "t·h·V",
                                              "t·h·K", "t·h"};
 
@@ -600,8 +607,8 @@ constexpr const char *kSequenceRowWords[] = {"t·h·K", "t·h·K", "t·h·V",
 /// poolBytes), o.
 Status packedBatchBytes(int64_t n, int64_t tt, int64_t h, int64_t k,
                         int64_t v, size_t in, size_t ix, const RowStrides &s,
-                        Operand *ops) {
-  if (!(inputBytes(tt, RowShape(1, h, k, v, in), s, ops) &&
+                        Operand *ops, int64_t hqk = 0) {
+  if (!(inputBytes(tt, RowShape(1, hqk ? hqk : h, h, k, v, in), s, ops) &&
         byteCount({n + 1}, ix, ops[5].bytes) &&
         byteCount({n}, ix, ops[6].bytes) &&
         byteCount({n}, 4, ops[7].bytes) &&
@@ -1323,6 +1330,20 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
     return invalid(kernelPrefix(prep) + "argument 'cu_seqlens' is " +
                    dtypeName(f.index) +
                    ", expected i32 or i64 (the index type, IX)");
+  // Grouped value heads: q and k [tt, hqk, K] (the template's hqk
+  // dimension) or, in kernels built before it, [tt, h, K].
+  const ArgInfo &q = *prep.findArg("q"), &k = *prep.findArg("k");
+  auto heads = [](const ArgInfo &a) {
+    return a.shape.size() == 3 && a.shape[1].kind == ShapeDim::Named
+               ? a.shape[1].name
+               : std::string();
+  };
+  f.groupedHeads = heads(q) == "hqk";
+  if (heads(q) != heads(k))
+    return invalid(kernelPrefix(prep) + "argument 'q' is " +
+                   showShape(q.shape, 0) + " but 'k' is " +
+                   showShape(k.shape, 0) +
+                   "; q and k must have the same heads (hqk or h)");
   const int64_t C = f.chunk, VB = f.valueBlock, K = f.kDim, V = f.vDim;
   const DType in = f.in, f32 = DType::F32, i32 = DType::I32, ix = f.index;
   struct Expect {
@@ -1500,6 +1521,20 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
                    "\"i64\" with IX=i64 kernels does)");
   KDA2RT_TRY(prefillLayout(f, a.n, a.maxSeqlen, a.h, ws));
   KDA2RT_TRY(checkHeadsSlotsScale(a.h, a.slots, a.scale));
+  // Grouped value heads: hqk q/k heads (0: h), h a multiple of it.
+  if (a.hqk < 0 || (a.hqk > 0 && a.h % a.hqk != 0))
+    return invalid("argument 'hqk' is " + std::to_string(a.hqk) + ": h = " +
+                   std::to_string(a.h) +
+                   " must be a multiple of it (the q/k heads of grouped "
+                   "value heads; 0: h)");
+  const int64_t hqk = a.hqk ? a.hqk : a.h;
+  if (hqk != a.h && !f.groupedHeads)
+    return invalid("kernel '" + f.prep->name +
+                   "' reads q and k with h heads (no hqk dimension); "
+                   "rebuild it from templates/kda_chunk_split.tirx for "
+                   "grouped value heads (hqk = " +
+                   std::to_string(hqk) + " < h = " + std::to_string(a.h) +
+                   "), or pass hqk = 0");
   const bool checkpoints = a.checkpointBlocks != nullptr;
   if (checkpoints != (a.ckpt != nullptr))
     return invalid(checkpoints
@@ -1538,10 +1573,10 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
   int64_t h = a.h, k = a.kDim, v = a.vDim;
   const RowStrides strides(a.qStride, a.kStride, a.vStride, a.gStride,
                            a.betaStride);
-  KDA2RT_TRY(checkStrides(f.io, strides, RowShape(1, h, k, v, in),
-                          kTokenRowWords));
-  KDA2RT_TRY(
-      packedBatchBytes(a.n, a.totalTokens, h, k, v, in, ix, strides, ops));
+  KDA2RT_TRY(checkStrides(f.io, strides, RowShape(1, hqk, h, k, v, in),
+                          hqk == h ? kTokenRowWords : kGroupedTokenRowWords));
+  KDA2RT_TRY(packedBatchBytes(a.n, a.totalTokens, h, k, v, in, ix, strides,
+                              ops, hqk));
   KDA2RT_TRY(poolBytes(a.slots, h, k, v, st, ops[8]));
   // The workspace: the bytes the call writes (the layout's), not all of
   // workspace_bytes.
@@ -1578,11 +1613,12 @@ constexpr const char *kScanPointers[] = {"vc",
 constexpr const char *kOutPointers[] = {
     "qd", "pb", "hs", "us", "cu_seqlens", "state_indices", "o"};
 /// Every size a prefill kernel may name; nslots is kda_chunk_out's integer
-/// scalar (the pool's slots); then the row strides of prep's inputs.
+/// scalar (the pool's slots); then the row strides of prep's inputs and
+/// hqk, the q/k heads (h when the call gives 0).
 constexpr const char *kPrefillDims[] = {
     "tt",       "h",        "np1",      "n",        "nc",
     "ncv",      "slots",    "blocks",   "nslots",   "q_stride",
-    "k_stride", "v_stride", "g_stride", "beta_stride"};
+    "k_stride", "v_stride", "g_stride", "beta_stride", "hqk"};
 constexpr size_t kNumPrefillDims = std::size(kPrefillDims);
 
 /// The values of a checked call's three launches: each kernel's pointers
@@ -1615,6 +1651,7 @@ void prefillValues(const KdaPrefillArgs &a, const KdaPrefillWorkspace &ws,
       checkpoints ? a.checkpointBlocks : buf[B::CheckpointBlocks];
   const void *ckpt = checkpoints ? a.ckpt : a.pool;
   const int64_t blocks = checkpoints ? a.blocks : 1;
+  const int64_t hqk = a.hqk ? a.hqk : a.h;
   const int64_t dims[] = {a.totalTokens,
                           a.h,
                           a.n + 1,
@@ -1624,11 +1661,12 @@ void prefillValues(const KdaPrefillArgs &a, const KdaPrefillWorkspace &ws,
                           a.slots,
                           blocks,
                           a.slots,
-                          resolvedStride(a.qStride, a.h * a.kDim),
-                          resolvedStride(a.kStride, a.h * a.kDim),
+                          resolvedStride(a.qStride, hqk * a.kDim),
+                          resolvedStride(a.kStride, hqk * a.kDim),
                           resolvedStride(a.vStride, a.h * a.vDim),
                           resolvedStride(a.gStride, a.h * a.kDim),
-                          resolvedStride(a.betaStride, a.h)};
+                          resolvedStride(a.betaStride, a.h),
+                          hqk};
   const void *prepPtrs[] = {a.q,        a.k,         a.v,        a.g,
                             a.beta,     a.cuSeqlens, buf[B::QD], buf[B::KL],
                             buf[B::WN], buf[B::TP],  buf[B::PB], buf[B::GL],

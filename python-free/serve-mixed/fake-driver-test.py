@@ -79,7 +79,7 @@ def spec(layout):
 
 prep = ("kda2-kernel-v1\nname kda_chunk_prep\nblock 128 1 1\ngrid.x nc\n"
         "grid.y n h\nsmem 68224\n"
-        "arg ptr q bf16 in 3 tt h {D}\narg ptr k bf16 in 3 tt h {D}\n"
+        "arg ptr q bf16 in 3 tt hqk {D}\narg ptr k bf16 in 3 tt hqk {D}\n"
         "arg ptr v bf16 in 3 tt h {D}\narg ptr g f32 in 3 tt h {D}\n"
         "range g -5 0\narg ptr beta f32 in 2 tt h\n"
         "arg ptr cu_seqlens i32 in 1 np1\narg scalar scale f32\n"
@@ -90,8 +90,8 @@ prep = ("kda2-kernel-v1\nname kda_chunk_prep\nblock 128 1 1\ngrid.x nc\n"
         "arg ptr pb bf16 out 5 n h nc {C} {C}\n"
         "arg ptr gl f32 out 4 n h nc {D}\n"
         "arg ptr vc bf16 out 5 n h ncv {C} {VB}\n"
-        "arg dim tt\narg dim h\narg dim np1\narg dim n\narg dim nc\n"
-        "arg dim ncv\nend\n").format(D=D, C=C, VB=VB)
+        "arg dim tt\narg dim hqk\narg dim h\narg dim np1\narg dim n\n"
+        "arg dim nc\narg dim ncv\nend\n").format(D=D, C=C, VB=VB)
 prep = strided(prep)
 scan = ("kda2-kernel-v1\nname kda_chunk_scan_h\nblock 128 1 1\ngrid.x 16\n"
         "grid.y n h\nsmem 0\n"

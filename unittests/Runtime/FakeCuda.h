@@ -187,6 +187,9 @@ struct PrefillBinding {
   std::string range = "range g -5 0";
   /// The prep kernel reads q, k, v, g and beta with runtime row strides.
   bool strided = true;
+  /// The prep kernel's q and k are [tt, hqk, K] (grouped value heads, the
+  /// template's hqk dimension); false: [tt, h, K] (kernels built before it).
+  bool grouped = true;
 };
 
 /// Metadata of kda_chunk_prep as the compiler emits it (the bindings above;
@@ -197,11 +200,13 @@ prefillPrepMetadata(const PrefillBinding &b = {},
   std::string K = std::to_string(b.k), V = std::to_string(b.v),
               C = std::to_string(b.c), VB = std::to_string(b.vb);
   const std::string &in = b.in;
+  const std::string qkHeads = b.grouped ? "hqk" : "h";
   std::string m = "kda2-kernel-v1\nname " + name +
                   "\nblock 128 1 1\ngrid.x nc\ngrid.y n h\nsmem 68224\n"
                   "arg ptr q " +
-                  in + " in 3 tt h " + K + "\n" + strideLine(b.strided, "q") +
-                  "arg ptr k " + in + " in 3 tt h " + K + "\n" +
+                  in + " in 3 tt " + qkHeads + " " + K + "\n" +
+                  strideLine(b.strided, "q") + "arg ptr k " + in + " in 3 tt " +
+                  qkHeads + " " + K + "\n" +
                   strideLine(b.strided, "k") + "arg ptr v " + in +
                   " in 3 tt h " + V + "\n" + strideLine(b.strided, "v") +
                   "arg ptr g f32 in 3 tt h " + K + "\n" +
@@ -232,7 +237,8 @@ prefillPrepMetadata(const PrefillBinding &b = {},
                   "arg ptr vc " +
                   in + " out 5 n h ncv " + C + " " + VB +
                   "\n"
-                  "arg dim tt\narg dim h\narg dim np1\narg dim n\n"
+                  "arg dim tt\n" + (b.grouped ? "arg dim hqk\n" : "") +
+                  "arg dim h\narg dim np1\narg dim n\n"
                   "arg dim nc\narg dim ncv\n";
   return m + "end\n";
 }

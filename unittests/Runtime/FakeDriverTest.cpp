@@ -1376,7 +1376,7 @@ TEST_F(FakePrefill, RowStridesReachThePrepKernel) {
   FakeEvent p;
   ASSERT_TRUE(fakeEvent(2, p));
   EXPECT_EQ(p.name, "kda_chunk_prep");
-  ASSERT_EQ(p.params.size(), 25u);
+  ASSERT_EQ(p.params.size(), 26u);
   EXPECT_EQ(p.params[1], addr(args.k));
   EXPECT_EQ(p.params[4], addr(args.beta));
   const uint64_t want[] = {448, 448, 448, 132, 132};
@@ -1390,6 +1390,138 @@ TEST_F(FakePrefill, RowStridesReachThePrepKernel) {
       KDA2RT_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(err, "argument 'g_stride' is 130: the row stride must be a "
                     "multiple of 16 bytes (4 elements of f32)");
+  EXPECT_EQ(fakeLaunches(), before);
+}
+
+/// FakePrefill with h = 8 value heads (hqk set by each test).
+static void groupedHeads(kda2rt_kda_prefill_args &a) {
+  a.h = 8;
+  a.workspace_bytes = 15 << 20;
+}
+
+TEST_F(FakePrefill, GroupedValueHeadsReachThePrepKernel) {
+  char err[512], reason[512];
+  groupedHeads(args);
+  // hqk (prep parameter 20, after tt) and the dense q/k row strides
+  // (parameters 7, 8) follow it; v, g and beta keep h = 8 heads.
+  auto prepParams = [&](std::vector<uint64_t> &params) {
+    fakeClearEvents();
+    ASSERT_EQ(
+        kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
+        KDA2RT_OK)
+        << err;
+    FakeEvent p;
+    ASSERT_TRUE(fakeEvent(2, p));
+    ASSERT_EQ(p.name, "kda_chunk_prep");
+    EXPECT_EQ(p.grid[1], 16u); // n · h
+    params = p.params;
+  };
+  const struct {
+    int64_t hqk;
+    uint64_t bound, qkStride;
+  } cases[] = {{0, 8, 1024}, {8, 8, 1024}, {2, 2, 256}, {1, 1, 128},
+               {4, 4, 512}};
+  for (const auto &c : cases) {
+    args.hqk = c.hqk;
+    EXPECT_EQ(kda2rt_kda_prefill_query(prep, scan, out, &args, reason,
+                                       sizeof(reason)),
+              1)
+        << reason;
+    std::vector<uint64_t> params;
+    prepParams(params);
+    ASSERT_EQ(params.size(), 26u);
+    EXPECT_EQ(params[20], c.bound) << c.hqk;
+    EXPECT_EQ(params[21], 8u) << c.hqk; // h
+    EXPECT_EQ(params[7], c.qkStride) << c.hqk;
+    EXPECT_EQ(params[8], c.qkStride) << c.hqk;
+    EXPECT_EQ(params[9], 1024u) << c.hqk;  // v: h·V
+    EXPECT_EQ(params[10], 1024u) << c.hqk; // g: h·K
+    EXPECT_EQ(params[11], 8u) << c.hqk;    // beta: h
+  }
+  // hqk must divide h; refused by name before any launch.
+  const std::pair<int64_t, const char *> refused[] = {
+      {3, "argument 'hqk' is 3: h = 8 must be a multiple of it (the q/k "
+          "heads of grouped value heads; 0: h)"},
+      {16, "argument 'hqk' is 16: h = 8 must be a multiple of it (the q/k "
+           "heads of grouped value heads; 0: h)"},
+      {-2, "argument 'hqk' is -2: h = 8 must be a multiple of it (the q/k "
+           "heads of grouped value heads; 0: h)"}};
+  for (const auto &[hqk, want] : refused) {
+    args.hqk = hqk;
+    int64_t before = fakeLaunches();
+    EXPECT_EQ(
+        kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
+        KDA2RT_ERROR_INVALID_ARGUMENT);
+    EXPECT_STREQ(err, want);
+    EXPECT_EQ(kda2rt_kda_prefill_query(prep, scan, out, &args, reason,
+                                       sizeof(reason)),
+              0);
+    EXPECT_STREQ(reason, want);
+    EXPECT_EQ(fakeLaunches(), before);
+  }
+  // q/k row strides are checked against hqk·K.
+  args.hqk = 2;
+  args.q_stride = 200;
+  EXPECT_EQ(
+      kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
+      KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "argument 'q_stride' is 200: a row stride is 0 (dense) "
+                    "or at least the row size, hqk·K = 256 elements");
+  args.q_stride = 256;
+  EXPECT_EQ(
+      kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
+      KDA2RT_OK)
+      << err;
+}
+
+namespace {
+/// FakePrefill with a prep kernel built before grouped value heads: q and
+/// k [tt, h, K], no hqk dimension.
+class FakePrefillOldPrep : public FakePrefill {
+protected:
+  FakePrefillOldPrep() {
+    kda2::fake::PrefillBinding b;
+    b.grouped = false;
+    image = kda2::fake::fakeCubin(
+        {{"kda_chunk_prep", kda2::fake::prefillPrepMetadata(b)},
+         {"kda_chunk_scan_h", kda2::fake::prefillScanMetadata(b)},
+         {"kda_chunk_out", kda2::fake::prefillOutMetadata(b)}});
+  }
+};
+} // namespace
+
+TEST_F(FakePrefillOldPrep, TakesOnlyHqkZeroOrH) {
+  char err[512], reason[512];
+  groupedHeads(args);
+  for (int64_t hqk : {0, 8}) {
+    args.hqk = hqk;
+    fakeClearEvents();
+    ASSERT_EQ(
+        kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
+        KDA2RT_OK)
+        << err;
+    FakeEvent p;
+    ASSERT_TRUE(fakeEvent(2, p));
+    ASSERT_EQ(p.name, "kda_chunk_prep");
+    ASSERT_EQ(p.params.size(), 25u); // no hqk parameter
+    EXPECT_EQ(p.params[7], 1024u);   // sq: h·K
+    EXPECT_EQ(p.params[19], 50u);    // tt
+    EXPECT_EQ(p.params[20], 8u);     // h
+  }
+  args.hqk = 2;
+  const char *want = "kernel 'kda_chunk_prep' reads q and k with h heads (no "
+                     "hqk dimension); rebuild it from "
+                     "templates/kda_chunk_split.tirx for grouped value heads "
+                     "(hqk = 2 < h = 8), or pass hqk = 0";
+  int64_t before = fakeLaunches();
+  EXPECT_EQ(
+      kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
+      KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, want);
+  EXPECT_EQ(
+      kda2rt_kda_prefill_query(prep, scan, out, &args, reason, sizeof(reason)),
+      0);
+  EXPECT_STREQ(reason, want);
   EXPECT_EQ(fakeLaunches(), before);
 }
 
@@ -1426,7 +1558,7 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
   EXPECT_EQ(p.name, "kda_chunk_prep");
   EXPECT_EQ(p.grid[0], 2u);
   EXPECT_EQ(p.grid[1], 2u);
-  ASSERT_EQ(p.params.size(), 25u);
+  ASSERT_EQ(p.params.size(), 26u);
   const uint64_t prepWant[] = {addr(args.q),
                                addr(args.k),
                                addr(args.v),
@@ -1447,12 +1579,13 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
                                gl,
                                vc,
                                50 /* tt */,
+                               1 /* hqk: 0 gives h */,
                                1 /* h */,
                                3 /* np1 */,
                                2 /* n */,
                                2 /* nc */,
                                32 /* ncv */};
-  for (int i = 0; i < 25; ++i)
+  for (int i = 0; i < 26; ++i)
     if (i != 6)
       EXPECT_EQ(p.params[i], prepWant[i]) << "prep parameter " << i;
   float scale = 0;
@@ -1859,6 +1992,7 @@ KdaPrefillArgs toCpp(const kda2rt_kda_prefill_args &c) {
   a.vStride = c.v_stride;
   a.gStride = c.g_stride;
   a.betaStride = c.beta_stride;
+  a.hqk = c.hqk;
   return a;
 }
 
@@ -1955,6 +2089,37 @@ TEST_F(FakePrefillPlan, CallsMatchTheGeneralPath) {
   ASSERT_TRUE(fakeEvent(2, p));
   ASSERT_EQ(p.name, "kda_chunk_prep");
   EXPECT_EQ(p.params[19], 30u);
+}
+
+TEST_F(FakePrefillPlan, SecondCallHonoursAChangedHqk) {
+  // The plan is made at the first call (hqk 0: h); later calls' hqk reach
+  // the prep kernel as the general path passes them.
+  groupedHeads(args);
+  const std::string first = general(args);
+  EXPECT_EQ(prepared(args), first);
+  for (int64_t hqk : {2, 4, 0, 1}) {
+    kda2rt_kda_prefill_args a = args;
+    a.hqk = hqk;
+    const std::string g = general(a);
+    if (hqk != 0)
+      EXPECT_NE(g, first) << hqk;
+    EXPECT_EQ(prepared(a), g) << hqk;
+    FakeEvent p;
+    ASSERT_TRUE(fakeEvent(2, p));
+    ASSERT_EQ(p.name, "kda_chunk_prep");
+    EXPECT_EQ(p.params[20], uint64_t(hqk ? hqk : 8)) << hqk;
+    EXPECT_EQ(p.params[7], uint64_t((hqk ? hqk : 8) * 128)) << hqk;
+  }
+  // A refused hqk after the plan exists: the same message, no launch.
+  kda2rt_kda_prefill_args a = args;
+  a.hqk = 3;
+  char err[512];
+  int64_t before = fakeLaunches();
+  EXPECT_EQ(kda2rt_kda_prefill(prep, scan, out, &a, nullptr, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "argument 'hqk' is 3: h = 8 must be a multiple of it "
+                    "(the q/k heads of grouped value heads; 0: h)");
+  EXPECT_EQ(fakeLaunches(), before);
 }
 
 TEST_F(FakePrefillPlan, IndexTypeAndCrossModuleKernels) {

@@ -1436,3 +1436,121 @@ TEST(KdaPrefill, RowStridesReachThePrepKernel) {
   a.qStride = a.kStride = a.vStride = a.gStride = 0;
   EXPECT_EQ(error(pd), "");
 }
+
+TEST(KdaPrefill, GroupedValueHeads) {
+  using kda2::fake::prefillOutMetadata;
+  using kda2::fake::prefillPrepMetadata;
+  using kda2::fake::prefillScanMetadata;
+  KernelInfo p = parsed(prefillPrepMetadata()), s = parsed(prefillScanMetadata()),
+             o = parsed(prefillOutMetadata());
+  PrefillBinding old;
+  old.grouped = false;
+  KernelInfo pOld = parsed(prefillPrepMetadata(old));
+  // n = 2, 50 tokens (the longest 40), h = 8, operands 16 MiB apart.
+  KdaPrefillArgs a;
+  const void **in[] = {&a.q, &a.k, &a.v, &a.g, &a.beta, &a.cuSeqlens,
+                       &a.stateIndices, &a.hasInitialState};
+  for (size_t i = 0; i < 8; ++i)
+    *in[i] = reinterpret_cast<void *>(uintptr_t(i + 1) << 24);
+  a.pool = reinterpret_cast<void *>(uintptr_t(9) << 24);
+  a.o = reinterpret_cast<void *>(uintptr_t(10) << 24);
+  a.workspace = reinterpret_cast<void *>(uintptr_t(11) << 24);
+  a.workspaceBytes = uint64_t(1) << 24;
+  a.n = 2;
+  a.totalTokens = 50;
+  a.maxSeqlen = 40;
+  a.h = 8;
+  a.kDim = a.vDim = 128;
+  a.slots = 4;
+  a.stateLayout = "kv";
+  a.gateLowerBound = -5;
+  auto error = [&](const KernelInfo &pp) {
+    Status st = checkKdaPrefill(pp, s, o, a);
+    return st.ok() ? std::string() : st.message();
+  };
+  // The prep kernel's parameters: q .. cu_seqlens, scale, sq .. sb, qd ..
+  // vc, then the dimensions tt, hqk, h, ...
+  auto prepParams = [&](const KernelInfo &pp, std::vector<uint64_t> &out) {
+    KdaPrefillLaunch launch;
+    Status st = kdaPrefillLaunchArgs(pp, s, o, a, launch);
+    ASSERT_TRUE(st.ok()) << st.message();
+    LaunchConfig cfg;
+    st = computeLaunchConfig(pp, launch.prep, cfg);
+    ASSERT_TRUE(st.ok()) << st.message();
+    out = cfg.params;
+  };
+  std::vector<uint64_t> got;
+  for (int64_t hqk : {0, 8, 4, 2, 1}) {
+    a.hqk = hqk;
+    EXPECT_EQ(error(p), "") << hqk;
+    prepParams(p, got);
+    ASSERT_EQ(got.size(), 26u);
+    const uint64_t bound = hqk ? hqk : 8;
+    EXPECT_EQ(got[19], 50u);           // tt
+    EXPECT_EQ(got[20], bound) << hqk;  // hqk
+    EXPECT_EQ(got[21], 8u) << hqk;     // h
+    EXPECT_EQ(got[7], bound * 128);    // sq: dense hqk·K
+    EXPECT_EQ(got[8], bound * 128);    // sk
+    EXPECT_EQ(got[9], 1024u);          // sv: h·V
+    EXPECT_EQ(got[10], 1024u);         // sg: h·K
+    EXPECT_EQ(got[11], 8u);            // sb: h
+  }
+  // The workspace does not depend on hqk.
+  KdaPrefillWorkspace ws1, ws2;
+  ASSERT_TRUE(kdaPrefillWorkspace(p, s, o, 2, 40, 8, ws1).ok());
+  ASSERT_TRUE(kdaPrefillWorkspace(pOld, s, o, 2, 40, 8, ws2).ok());
+  EXPECT_EQ(ws1.bytes, ws2.bytes);
+  // h must be a multiple of hqk.
+  a.hqk = 3;
+  EXPECT_EQ(error(p), "argument 'hqk' is 3: h = 8 must be a multiple of it "
+                      "(the q/k heads of grouped value heads; 0: h)");
+  a.hqk = 16;
+  EXPECT_EQ(error(p), "argument 'hqk' is 16: h = 8 must be a multiple of it "
+                      "(the q/k heads of grouped value heads; 0: h)");
+  a.hqk = -1;
+  EXPECT_EQ(error(p), "argument 'hqk' is -1: h = 8 must be a multiple of it "
+                      "(the q/k heads of grouped value heads; 0: h)");
+  // q's and k's extents and dense rows follow hqk: with hqk = 2, q spans
+  // 50 · 2 · 128 bf16 = 25600 bytes, so o may start right after it.
+  a.hqk = 2;
+  a.o = reinterpret_cast<void *>((uintptr_t(1) << 24) + 25600);
+  EXPECT_EQ(error(p), "");
+  a.hqk = 0;
+  EXPECT_EQ(error(p), "arguments 'o' and 'q' overlap (o at 0x1006400, "
+                      "102400 bytes; q at 0x1000000, 102400 bytes): 'o' is "
+                      "written and must not share memory with another "
+                      "operand");
+  a.o = reinterpret_cast<void *>(uintptr_t(10) << 24);
+  a.hqk = 2;
+  a.kStride = 128;
+  EXPECT_EQ(error(p), "argument 'k_stride' is 128: a row stride is 0 "
+                      "(dense) or at least the row size, hqk·K = 256 "
+                      "elements");
+  a.kStride = 256;
+  EXPECT_EQ(error(p), "");
+  a.kStride = 0;
+  // A prep kernel without the hqk dimension reads q and k with h heads:
+  // hqk 0 or h only.
+  for (int64_t hqk : {0, 8}) {
+    a.hqk = hqk;
+    EXPECT_EQ(error(pOld), "") << hqk;
+    prepParams(pOld, got);
+    ASSERT_EQ(got.size(), 25u);
+    EXPECT_EQ(got[7], 1024u);
+    EXPECT_EQ(got[20], 8u); // h
+  }
+  a.hqk = 2;
+  EXPECT_EQ(error(pOld),
+            "kernel 'kda_chunk_prep' reads q and k with h heads (no hqk "
+            "dimension); rebuild it from templates/kda_chunk_split.tirx for "
+            "grouped value heads (hqk = 2 < h = 8), or pass hqk = 0");
+  // q and k must agree.
+  std::string mixed = prefillPrepMetadata();
+  mixed = replaced(mixed, "arg ptr k bf16 in 3 tt hqk 128",
+                   "arg ptr k bf16 in 3 tt h 128");
+  EXPECT_EQ(prefillKernelsError(mixed, prefillScanMetadata(),
+                                prefillOutMetadata()),
+            "kernel 'kda_chunk_prep': argument 'q' is [tt, hqk, 128] but "
+            "'k' is [tt, h, 128]; q and k must have the same heads (hqk or "
+            "h)");
+}

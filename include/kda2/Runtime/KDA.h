@@ -194,8 +194,8 @@ KDA2RT_API Status launchKdaDecodeSpec(const Kernel &kernel,
 /// kda_chunk_prep (templates/kda_chunk_split.tirx), kda_chunk_scan_h and
 /// kda_chunk_out (templates/kda_chunk_h.tirx) on one stream, their
 /// intermediates in a caller-owned workspace (kdaPrefillWorkspace). Packed
-/// batch: q, k, g [total_tokens, h, K]; v, o [total_tokens, h, V]; beta
-/// [total_tokens, h]; cu_seqlens [n + 1], state_indices [n] (indexDtype),
+/// batch: q, k [total_tokens, hqk, K]; g [total_tokens, h, K]; v, o
+/// [total_tokens, h, V]; beta [total_tokens, h]; cu_seqlens [n + 1], state_indices [n] (indexDtype),
 /// has_initial_state [n] int32 (device only); checkpoint_blocks [n, nc]
 /// (indexDtype) or null (no checkpoints; then ckpt must be null too), nc =
 /// ceil(max_seqlen / C); pool [slots, h, K, V] ("kv") or [slots, h, V, K]
@@ -228,12 +228,18 @@ struct KdaPrefillArgs {
   double gateLowerBound = 0;
   /// Element type of cu_seqlens, state_indices and checkpoint_blocks ("i32"
   /// or "i64"; null: "i32"), the kernels' index type.
-  const char *indexDtype = nullptr;  /// Elements between consecutive rows of q, k, v, g and beta (tokens); 0:
-  /// dense (h·K for q, k, g; h·V for v; h for beta). Otherwise at least the dense row size and a multiple
-  /// of 16 bytes: the rows may be slices of one fused projection. The
-  /// prep kernel must read that operand with a runtime stride (a `stride` line
-  /// in its metadata) unless the stride is the dense one.
+  const char *indexDtype = nullptr;
+  /// Elements between consecutive rows of q, k, v, g and beta (tokens); 0:
+  /// dense (hqk·K for q, k; h·K for g; h·V for v; h for beta). Otherwise at
+  /// least the dense row size and a multiple of 16 bytes: the rows may be
+  /// slices of one fused projection. The prep kernel must read that operand
+  /// with a runtime stride (a `stride` line in its metadata) unless the
+  /// stride is the dense one.
   int64_t qStride = 0, kStride = 0, vStride = 0, gStride = 0, betaStride = 0;
+  /// Heads of q and k (grouped value heads, GVA): 0 means h; otherwise h
+  /// must be a multiple of it, and value head j reads q/k head j·hqk/h.
+  /// hqk < h needs a prep kernel whose q and k have the `hqk` dimension.
+  int64_t hqk = 0;
 };
 
 /// Alignment of the workspace and of each intermediate inside it.
@@ -462,6 +468,9 @@ struct KdaPrefillFacts {
   KdaKernelFacts pool;
   /// The facts of prep for the head-dimension and dtype checks.
   KdaKernelFacts io;
+  /// Whether prep's q and k have the `hqk` dimension (grouped value heads);
+  /// without it they have h heads and the call must leave hqk at 0 or h.
+  bool groupedHeads = false;
 };
 
 /// The prepared launch of kda2rt_kda_prefill (launchKdaPrefill's

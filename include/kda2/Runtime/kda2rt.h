@@ -309,8 +309,8 @@ kda2rt_kda_decode_spec_query(kda2rt_kernel kernel,
  * no device allocation, cu_seqlens never read on the host: the call can be
  * captured in a CUDA graph. */
 typedef struct kda2rt_kda_prefill_args {
-  const void *q;             /* in  [total_tokens, h, k_dim] dtype */
-  const void *k;             /* in  [total_tokens, h, k_dim] dtype */
+  const void *q;             /* in  [total_tokens, hqk, k_dim] dtype */
+  const void *k;             /* in  [total_tokens, hqk, k_dim] dtype */
   const void *v;             /* in  [total_tokens, h, v_dim] dtype */
   const void *g;             /* in  [total_tokens, h, k_dim] fp32 log decay */
   const void *beta;          /* in  [total_tokens, h] fp32 */
@@ -340,9 +340,14 @@ typedef struct kda2rt_kda_prefill_args {
                                binding */
   int64_t q_stride, k_stride, v_stride, g_stride, beta_stride;
   /* elements between consecutive rows (tokens) of each input, read by the
-     prep kernel; 0: dense (h*k_dim for q, k, g; h*v_dim for v; h for
-     beta). Otherwise at least the dense row size and a multiple of 16
-     bytes. */
+     prep kernel; 0: dense (hqk*k_dim for q, k; h*k_dim for g; h*v_dim
+     for v; h for beta). Otherwise at least the dense row size and a
+     multiple of 16 bytes. */
+  int64_t hqk; /* q/k heads (GVA): 0 = h; h must be a multiple */
+  /* Grouped value heads: value head j (v, g, beta, o, the states) reads
+     q/k head j * hqk / h. hqk < h needs a prep kernel with the hqk
+     dimension (templates/kda_chunk_split.tirx); the workspace does not
+     depend on it. */
 } kda2rt_kda_prefill_args;
 
 /* Bytes of the workspace of a prefill call with n_max sequences, the
