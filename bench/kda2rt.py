@@ -140,6 +140,18 @@ class KdaDecodePoolArgs(C.Structure):
         [(name, C.c_int64) for name in STRIDES]
 
 
+class KdaDecodeConvArgs(C.Structure):
+    """kda2rt_kda_decode_conv_args (kda2rt.h; docs/Runtime.md, "Fused layer decode")."""
+    _fields_ = [(name, P) for name in ("qkv", "conv_w", "a", "b", "gout", "A_log",
+                                       "dt_bias", "norm_w", "cu_seqlens", "state_indices",
+                                       "has_initial_state", "conv_state", "pool", "o")] + \
+        [(name, C.c_int64) for name in ("n", "total_tokens", "h", "k_dim", "v_dim",
+                                        "conv_width", "slots", "qkv_stride")] + \
+        [(name, C.c_double) for name in ("scale", "lower_bound", "eps")] + \
+        [(name, C.c_char_p) for name in ("dtype", "state_dtype", "state_layout",
+                                         "index_dtype")]
+
+
 class KdaDecodeSpecArgs(C.Structure):
     """kda2rt_kda_decode_spec_args (kda2rt.h; docs/Runtime.md, the serving contract)."""
     _fields_ = [(name, P) for name in ("q", "k", "v", "g", "beta", "state_indices",
@@ -207,6 +219,38 @@ class Kernel:
         self.runtime._check(rt.kda2rt_kda_decode_pool(self.handle, C.byref(args), P(stream),
                                                       self.runtime._err, 4096),
                             "kda_decode_pool")
+
+    def kda_decode_conv(self, qkv, conv_w, a, b, gout, A_log, dt_bias, norm_w, cu_seqlens,
+                        state_indices, has_initial_state, conv_state, pool, o, h, scale,
+                        lower_bound, eps, stream, dtype="bf16", state_dtype="f32",
+                        state_layout="kv", index_dtype="i32", qkv_stride=None):
+        """kda2rt_kda_decode_conv (the fused layer decode): qkv [T, D] (D = 2·h·K +
+        h·V; a row slice of a wider tensor is fine), conv_w [D, W] f32, a [T, h, K]
+        f32, b [T, h] f32, gout [T, h, V], A_log [h], dt_bias [h, K], norm_w [V] f32;
+        cu_seqlens [n + 1], state_indices [n] of index_dtype (the kernel's IX),
+        has_initial_state [n] int32; conv_state [slots, D, W - 1] and pool [slots,
+        h, K, V] ("kv") or [slots, h, V, K] ("vk"), both updated in place; o [T, h,
+        V]. h is the head count (not derivable from qkv alone). qkv_stride: the
+        row stride of qkv in elements; None takes qkv.stride(0) (0 is dense, D).
+        lower_bound is ignored by GF 2 kernels."""
+        rt = self.runtime.rt
+        rt.kda2rt_kda_decode_conv.argtypes = [P, C.POINTER(KdaDecodeConvArgs), P, S, Z]
+        rt.kda2rt_kda_decode_conv.restype = I
+        total = qkv.shape[0]
+        kd, vd = a.shape[-1], o.shape[-1]
+        n = state_indices.shape[0]
+        if qkv_stride is None:
+            qkv_stride = qkv.stride(0) if total > 1 else 0
+        args = KdaDecodeConvArgs(
+            *(x.data_ptr() for x in (qkv, conv_w, a, b, gout, A_log, dt_bias, norm_w,
+                                     cu_seqlens, state_indices, has_initial_state,
+                                     conv_state, pool, o)),
+            n, total, h, kd, vd, conv_w.shape[-1], pool.shape[0], qkv_stride,
+            scale, lower_bound, eps, dtype.encode(), state_dtype.encode(),
+            state_layout.encode(), index_dtype.encode())
+        self.runtime._check(rt.kda2rt_kda_decode_conv(self.handle, C.byref(args), P(stream),
+                                                      self.runtime._err, 4096),
+                            "kda_decode_conv")
 
     def kda_decode_spec(self, q, k, v, g, beta, state_indices, num_accepted, pool, o,
                         scale, stream, dtype="bf16", state_dtype="f32", state_layout="kv",

@@ -560,6 +560,18 @@ def conv_case(rt, kernels, gf, lengths, H, slots, results, seed=13, W=4):
                slots=slots, padding=N - len(written),
                err_conv_state=rel_err(conv_state[written].float(), conv_exp[written].double()),
                conv_untouched_bitwise=conv["untouched_bitwise"])
+    # The typed C ABI (kda2rt_kda_decode_conv) from the same states: bitwise
+    # the same o, pool and conv_state as the generic launch.
+    o2 = torch.full_like(o, float("nan"))
+    pool2, conv2 = pool_before.clone(), conv_before.clone()
+    kernel.kda_decode_conv(qkv, conv_w, a, b, gout, A_log, dt_bias, norm_w, cu_d, idx_d, hi_d,
+                           conv2, pool2, o2, H, scale, lower_bound, eps,
+                           torch.cuda.current_stream().cuda_stream, dtype="bf16",
+                           state_dtype="f32", state_layout="kv", index_dtype="i32",
+                           qkv_stride=qkv.stride(0))
+    torch.cuda.synchronize()
+    same = lambda x, y: torch.equal(x.view(torch.uint8), y.view(torch.uint8))  # noqa: E731
+    row["c_abi_identical"] = bool(same(o2, o) and same(pool2, pool) and same(conv2, conv_state))
     row["us"] = graph_time_us(launch)
     results.append(row)
     print(json.dumps(row), flush=True)

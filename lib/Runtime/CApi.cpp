@@ -164,6 +164,40 @@ KdaDecodePoolArgs toKdaDecodePoolArgs(const kda2rt_kda_decode_pool_args &args) {
   return a;
 }
 
+KdaDecodeConvArgs toKdaDecodeConvArgs(const kda2rt_kda_decode_conv_args &args) {
+  KdaDecodeConvArgs a;
+  a.qkv = args.qkv;
+  a.convW = args.conv_w;
+  a.a = args.a;
+  a.b = args.b;
+  a.gout = args.gout;
+  a.aLog = args.A_log;
+  a.dtBias = args.dt_bias;
+  a.normW = args.norm_w;
+  a.cuSeqlens = args.cu_seqlens;
+  a.stateIndices = args.state_indices;
+  a.hasInitialState = args.has_initial_state;
+  a.convState = args.conv_state;
+  a.pool = args.pool;
+  a.o = args.o;
+  a.n = args.n;
+  a.totalTokens = args.total_tokens;
+  a.h = args.h;
+  a.kDim = args.k_dim;
+  a.vDim = args.v_dim;
+  a.convWidth = args.conv_width;
+  a.slots = args.slots;
+  a.qkvStride = args.qkv_stride;
+  a.scale = args.scale;
+  a.lowerBound = args.lower_bound;
+  a.eps = args.eps;
+  a.dtype = args.dtype;
+  a.stateDtype = args.state_dtype;
+  a.stateLayout = args.state_layout;
+  a.indexDtype = args.index_dtype;
+  return a;
+}
+
 KdaDecodeSpecArgs toKdaDecodeSpecArgs(const kda2rt_kda_decode_spec_args &args) {
   KdaDecodeSpecArgs a;
   a.q = args.q;
@@ -534,6 +568,23 @@ int kda2rt_kda_decode_pool_query(kda2rt_kernel kernel,
                                  char *reason, size_t reasonlen) noexcept {
   return queryTyped("kda2rt_kda_decode_pool_query", kernel, args,
                     toKdaDecodePoolArgs, kdaDecodePoolLaunchArgs, reason,
+                    reasonlen);
+}
+
+int kda2rt_kda_decode_conv(kda2rt_kernel kernel,
+                           const kda2rt_kda_decode_conv_args *args,
+                           void *stream, char *err, size_t errlen) noexcept {
+  return launchTyped("kda2rt_kda_decode_conv", kernel, args,
+                     &kda2rt_kernel_s::convPlanOnce,
+                     &kda2rt_kernel_s::convPlan, toKdaDecodeConvArgs,
+                     launchKdaDecodeConv, stream, err, errlen);
+}
+
+int kda2rt_kda_decode_conv_query(kda2rt_kernel kernel,
+                                 const kda2rt_kda_decode_conv_args *args,
+                                 char *reason, size_t reasonlen) noexcept {
+  return queryTyped("kda2rt_kda_decode_conv_query", kernel, args,
+                    toKdaDecodeConvArgs, kdaDecodeConvLaunchArgs, reason,
                     reasonlen);
 }
 

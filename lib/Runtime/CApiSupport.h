@@ -31,9 +31,10 @@ inline uint64_t nextKernelHandleId() {
 /// it, and the entry point then takes the general path).
 struct kda2rt_kernel_s {
   kda2::runtime::Kernel kernel;
-  std::once_flag planOnce, poolPlanOnce, specPlanOnce;
+  std::once_flag planOnce, poolPlanOnce, specPlanOnce, convPlanOnce;
   kda2::runtime::KdaDecodePlan plan;
   kda2::runtime::KdaDecodePoolPlan poolPlan;
+  kda2::runtime::KdaDecodeConvPlan convPlan;
   kda2::runtime::KdaDecodeSpecPlan specPlan;
 
   /// Identifies the handle in the prefill plans of other handles (an
@@ -78,6 +79,7 @@ Status launchArgsFromC(const char *fn, const char **ptr_names,
                        int nscalar, LaunchArgs &out);
 KdaDecodeArgs toKdaDecodeArgs(const kda2rt_kda_decode_args &args);
 KdaDecodePoolArgs toKdaDecodePoolArgs(const kda2rt_kda_decode_pool_args &args);
+KdaDecodeConvArgs toKdaDecodeConvArgs(const kda2rt_kda_decode_conv_args &args);
 KdaDecodeSpecArgs toKdaDecodeSpecArgs(const kda2rt_kda_decode_spec_args &args);
 KdaPrefillArgs toKdaPrefillArgs(const kda2rt_kda_prefill_args &args);
 

@@ -131,8 +131,27 @@ Status resolvePoolFacts(const KernelInfo &info, const char *kind,
                         std::initializer_list<const char *> required,
                         std::initializer_list<const char *> indexArrays,
                         std::initializer_list<const char *> flagArrays,
+                        KdaKernelFacts &f);
+
+/// The index, flag and pool part of resolvePoolFacts (f.info set).
+Status resolveIndexAndPool(const KernelInfo &info, const char *kind,
+                           std::initializer_list<const char *> indexArrays,
+                           std::initializer_list<const char *> flagArrays,
+                           KdaKernelFacts &f);
+
+Status resolvePoolFacts(const KernelInfo &info, const char *kind,
+                        std::initializer_list<const char *> required,
+                        std::initializer_list<const char *> indexArrays,
+                        std::initializer_list<const char *> flagArrays,
                         KdaKernelFacts &f) {
   KDA2RT_TRY(resolveFacts(info, kind, required, f));
+  return resolveIndexAndPool(info, kind, indexArrays, flagArrays, f);
+}
+
+Status resolveIndexAndPool(const KernelInfo &info, const char *kind,
+                           std::initializer_list<const char *> indexArrays,
+                           std::initializer_list<const char *> flagArrays,
+                           KdaKernelFacts &f) {
   for (const char *name : indexArrays) {
     DType t = info.findArg(name)->dtype;
     if (t != DType::I32 && t != DType::I64)
@@ -218,6 +237,90 @@ Status resolveSpecFacts(const KernelInfo &info, KdaKernelFacts &f) {
                    "is not a speculative decode kernel (no integer scalar "
                    "argument 'write_states')");
   return Status::success();
+}
+
+constexpr const char *kConvPointers[] = {
+    "qkv",        "conv_w",        "a",
+    "b",          "gout",          "A_log",
+    "dt_bias",    "norm_w",        "cu_seqlens",
+    "state_indices", "has_initial_state", "conv_state",
+    "pool",       "o"};
+/// qkv's row stride follows the sizes (the value of its `stride` scalar).
+constexpr const char *kConvDims[] = {"tt", "D", "h", "n", "np1", "slots",
+                                     "qkv_stride"};
+/// The float scalars besides scale, packed per call.
+constexpr const char *kConvFloats[] = {"lower_bound", "eps"};
+
+/// The fused layer decode kernel (templates/kda_decode_conv.tirx): its
+/// pointer arguments, the float scalars lower_bound and eps, f32 side
+/// inputs, a row stride on qkv only, the conv width (conv_w [D, W],
+/// conv_state [slots, D, W - 1], inout), then the index arrays and the pool
+/// as for the pool kernels.
+Status resolveConvDecodeFacts(const KernelInfo &info, KdaKernelFacts &f) {
+  f = KdaKernelFacts();
+  const char *kind = "conv decode";
+  for (const char *name : kConvPointers) {
+    const ArgInfo *a = info.findArg(name);
+    if (a && a->kind == ArgInfo::Ptr)
+      continue;
+    std::string hint;
+    const ArgInfo *q = info.findArg("q");
+    if (q && q->kind == ArgInfo::Ptr && info.findArg("pool"))
+      hint = info.findArg("num_accepted")
+                 ? "; it takes q, k, v, g and beta: a speculative decode "
+                   "kernel, for kda2rt_kda_decode_spec"
+                 : "; it takes q, k, v, g and beta: a pool decode kernel, "
+                   "for kda2rt_kda_decode_pool";
+    return invalid(kernelPrefix(info) + "is not a KDA " + kind +
+                   " kernel (no argument '" + name + "')" + hint);
+  }
+  for (const char *name : kConvFloats) {
+    const ArgInfo *a = info.findArg(name);
+    if (!a || a->kind != ArgInfo::Scalar ||
+        (a->scalarType != ScalarType::F32 && a->scalarType != ScalarType::F64))
+      return invalid(kernelPrefix(info) + "is not a KDA " + kind +
+                     " kernel (no float scalar argument '" + name + "')");
+  }
+  f.info = &info;
+  f.kDim = lastStaticDim(info, "a");
+  f.vDim = lastStaticDim(info, "o");
+  const char *io[] = {"qkv", "gout", "conv_state", "o"};
+  for (int i = 0; i < 4; ++i)
+    f.convIo[i] = f.io[i] = info.findArg(io[i])->dtype;
+  for (const char *name : {"conv_w", "a", "b", "A_log", "dt_bias", "norm_w"})
+    if (DType t = info.findArg(name)->dtype; t != DType::F32)
+      return invalid(kernelPrefix(info) + "argument '" + name + "' is " +
+                     dtypeName(t) + "; the " + kind +
+                     " entry point passes it as f32");
+  for (const ArgInfo &a : info.args) {
+    if (a.kind != ArgInfo::Ptr || a.strideScalar.empty())
+      continue;
+    if (a.name != "qkv")
+      return invalid(kernelPrefix(info) + "argument '" + a.name +
+                     "' has a runtime row stride (parameter '" +
+                     a.strideScalar + "'), which the " + kind +
+                     " entry point does not pass (it strides qkv only)");
+    f.strided[0] = true;
+  }
+  const ArgInfo &cs = *info.findArg("conv_state");
+  if (cs.access != Access::InOut)
+    return invalid(kernelPrefix(info) + "argument 'conv_state' is declared '" +
+                   accessName(cs.access) +
+                   "'; the conv state is read and written in place (inout)");
+  int64_t w = lastStaticDim(info, "conv_w");
+  int64_t w1 = lastStaticDim(info, "conv_state");
+  if (w < 2)
+    return invalid(kernelPrefix(info) +
+                   "argument 'conv_w' does not end in a static conv width "
+                   "W >= 2 ([D, W])");
+  if (w1 != w - 1)
+    return invalid(kernelPrefix(info) + "argument 'conv_state' ends in " +
+                   (w1 ? std::to_string(w1) : std::string("?")) +
+                   ", not W - 1 = " + std::to_string(w - 1) + " (conv_w [D, " +
+                   std::to_string(w) + "])");
+  f.convWidth = w;
+  return resolveIndexAndPool(info, kind, {"cu_seqlens", "state_indices"},
+                             {"has_initial_state"}, f);
 }
 
 //===----------------------------------------------------------------------===//
@@ -711,6 +814,127 @@ Status checkSpecValues(const KdaKernelFacts &f, const KdaDecodeSpecArgs &a) {
   return checkOverlaps(ops, 9, ops[7], ops[8]);
 }
 
+/// The channels of the packed projection, D = 2·h·K + h·V (saturated at
+/// INT64_MAX; the byte counts refuse such sizes).
+int64_t convChannels(int64_t h, int64_t k, int64_t v) {
+  unsigned __int128 d =
+      static_cast<unsigned __int128>(RowShape::product(2, h, k)) +
+      static_cast<uint64_t>(RowShape::product(1, h, v));
+  return d > INT64_MAX ? INT64_MAX : static_cast<int64_t>(d);
+}
+
+/// The element type of the fused decode's qkv, gout, conv_state and o:
+/// `dtype` (null: bf16), bf16 or f16.
+Status checkConvDType(const KdaKernelFacts &f, const char *dtype) {
+  dtype = dtype ? dtype : "bf16";
+  DType requested;
+  if (!parseDType(dtype, requested) ||
+      (requested != DType::BF16 && requested != DType::F16))
+    return invalid(std::string("dtype '") + dtype +
+                   "' is not a KDA input type; expected bf16 or f16");
+  const char *names[] = {"qkv", "gout", "conv_state", "o"};
+  for (int i = 0; i < 4; ++i)
+    if (f.convIo[i] != requested)
+      return invalid(kernelPrefix(*f.info) + "argument '" + names[i] +
+                     "' is " + dtypeName(f.convIo[i]) + ", the call passes " +
+                     dtype);
+  return Status::success();
+}
+
+Status checkConvValues(const KdaKernelFacts &f, const KdaDecodeConvArgs &a) {
+  KDA2RT_TRY(checkHeadDims(f, a.kDim, a.vDim));
+  KDA2RT_TRY(checkConvDType(f, a.dtype));
+  DType st;
+  KDA2RT_TRY(checkStateTypeLayout(f, a.kDim, a.vDim, a.stateDtype,
+                                  a.stateLayout, st));
+  size_t ix;
+  KDA2RT_TRY(checkIndexDType(*f.info, f.index, f.indexArg, a.indexDtype, ix));
+  if (a.convWidth != f.convWidth)
+    return invalid(kernelPrefix(*f.info) + "was compiled for conv width W = " +
+                   std::to_string(f.convWidth) + " (conv_w [D, " +
+                   std::to_string(f.convWidth) + "], conv_state [slots, D, " +
+                   std::to_string(f.convWidth - 1) + "]), got conv_width = " +
+                   std::to_string(a.convWidth));
+  if (a.n <= 0)
+    return invalid("n must be positive (the number of sequences), got " +
+                   std::to_string(a.n));
+  if (a.totalTokens < 0)
+    return invalid("total_tokens must be >= 0, got " +
+                   std::to_string(a.totalTokens));
+  if (ix == 4 && a.totalTokens > INT32_MAX)
+    return invalid("total_tokens = " + std::to_string(a.totalTokens) +
+                   " does not fit the int32 cu_seqlens (index_dtype "
+                   "\"i64\" with an IX=i64 kernel does)");
+  KDA2RT_TRY(checkHeadsSlotsScale(a.h, a.slots, a.scale));
+  if (!std::isfinite(a.lowerBound))
+    return invalid("lower_bound must be a finite number (the bound of gate "
+                   "family 1; GF 2 kernels ignore it)");
+  if (!(a.eps >= 0) || std::isinf(a.eps))
+    return invalid("eps must be a finite number >= 0 (the RMSNorm epsilon)");
+  Operand ops[] = {{"qkv", a.qkv, 16, 0},
+                   {"conv_w", a.convW, 16, 0},
+                   {"a", a.a, 16, 0},
+                   {"b", a.b, 16, 0},
+                   {"gout", a.gout, 16, 0},
+                   {"A_log", a.aLog, 16, 0},
+                   {"dt_bias", a.dtBias, 16, 0},
+                   {"norm_w", a.normW, 16, 0},
+                   {"cu_seqlens", a.cuSeqlens, ix, 0},
+                   {"state_indices", a.stateIndices, ix, 0},
+                   {"has_initial_state", a.hasInitialState, 4, 0},
+                   {"conv_state", a.convState, 16, 0},
+                   {"pool", a.pool, 16, 0},
+                   {"o", a.o, 16, 0}};
+  constexpr size_t N = std::size(ops);
+  KDA2RT_TRY(checkPointers(ops, N));
+  size_t in = dtypeSize(f.convIo[0]);
+  int64_t n = a.n, tt = a.totalTokens, h = a.h, k = a.kDim, v = a.vDim;
+  int64_t d = convChannels(h, k, v), w = f.convWidth;
+  if (a.qkvStride != 0 && a.qkvStride != d) {
+    if (a.qkvStride < d)
+      return invalid("argument 'qkv_stride' is " +
+                     std::to_string(a.qkvStride) +
+                     ": a row stride is 0 (dense) or at least the row size, "
+                     "D = 2·h·K + h·V = " +
+                     std::to_string(d) + " elements");
+    if ((static_cast<uint64_t>(a.qkvStride) * in) % 16 != 0)
+      return invalid("argument 'qkv_stride' is " +
+                     std::to_string(a.qkvStride) +
+                     ": the row stride must be a multiple of 16 bytes (" +
+                     std::to_string(16 / in) + " elements of " +
+                     dtypeName(f.convIo[0]) + ")");
+    if (!f.strided[0])
+      return invalid("kernel '" + f.info->name +
+                     "' reads 'qkv' densely (no stride parameter); rebuild "
+                     "it from a template with stride= (GMEM {stride=...} "
+                     "qkv), or pass qkv_stride = 0");
+  }
+  // Byte extents (qkv's strided one): the written operands (conv_state,
+  // pool, o) must not overlap anything.
+  if (!(stridedBytes(tt, a.qkvStride, d, in, ops[0].bytes) &&
+        byteCount({d, w}, 4, ops[1].bytes) &&
+        byteCount({tt, h, k}, 4, ops[2].bytes) &&
+        byteCount({tt, h}, 4, ops[3].bytes) &&
+        byteCount({tt, h, v}, in, ops[4].bytes) &&
+        byteCount({h}, 4, ops[5].bytes) &&
+        byteCount({h, k}, 4, ops[6].bytes) &&
+        byteCount({v}, 4, ops[7].bytes) &&
+        byteCount({n + 1}, ix, ops[8].bytes) &&
+        byteCount({n}, ix, ops[9].bytes) && byteCount({n}, 4, ops[10].bytes) &&
+        byteCount({tt, h, v}, in, ops[13].bytes)))
+    return invalid("total_tokens = " + std::to_string(tt) +
+                   " and h = " + std::to_string(h) +
+                   " make an operand larger than 2^63 bytes");
+  if (!byteCount({a.slots, d, w - 1}, in, ops[11].bytes))
+    return invalid("the conv state of slots = " + std::to_string(a.slots) +
+                   ", D = " + std::to_string(d) +
+                   " channels is larger than 2^63 bytes");
+  KDA2RT_TRY(poolBytes(a.slots, h, k, v, st, ops[12]));
+  KDA2RT_TRY(checkWritten(ops, N, ops[11], /*inPlace=*/true));
+  KDA2RT_TRY(checkWritten(ops, N, ops[12], /*inPlace=*/true));
+  return checkWritten(ops, N, ops[13], /*inPlace=*/false);
+}
+
 /// Kernel arguments of a typed call: the pointers, the sizes of the
 /// dimensions among `dimNames` the kernel names (computeLaunchConfig
 /// rejects others) and the scale (none when null).
@@ -749,7 +973,7 @@ void fillLaunchArgs(const KernelInfo &info, const char *const (&ptrNames)[NP],
 /// dimensions, in the order of the name lists above.
 template <size_t NP, size_t ND>
 void packValues(const void *const (&ptrs)[NP], const int64_t (&dims)[ND],
-                uint64_t (&out)[NP + ND]) {
+                uint64_t *out) {
   for (size_t i = 0; i < NP; ++i)
     out[i] = word(ptrs[i]);
   for (size_t i = 0; i < ND; ++i)
@@ -769,10 +993,17 @@ Status checkStateLayout(const KernelInfo &info, const char *arg,
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// An entry point without float scalars besides scale (kNumFloats: the
+/// scalars of Operands::floats, named by kFloatNames).
+struct NoFloats {
+  static constexpr size_t kNumFloats = 0;
+  static constexpr const char *const *kFloatNames = nullptr;
+};
+
 /// What distinguishes an entry point: its arguments, their kernel
 /// parameter names (pointers, then dimensions, in the order of `Operands`),
 /// and its metadata and value checks.
-struct DecodeEntry {
+struct DecodeEntry : NoFloats {
   using Args = KdaDecodeArgs;
   struct Operands {
     const void *ptrs[8];
@@ -792,7 +1023,7 @@ struct DecodeEntry {
   }
 };
 
-struct PoolEntry {
+struct PoolEntry : NoFloats {
   using Args = KdaDecodePoolArgs;
   struct Operands {
     const void *ptrs[10];
@@ -823,7 +1054,7 @@ struct PoolEntry {
   }
 };
 
-struct SpecEntry {
+struct SpecEntry : NoFloats {
   using Args = KdaDecodeSpecArgs;
   struct Operands {
     const void *ptrs[9];
@@ -853,6 +1084,40 @@ struct SpecEntry {
   }
 };
 
+struct ConvEntry {
+  using Args = KdaDecodeConvArgs;
+  static constexpr size_t kNumFloats = std::size(kConvFloats);
+  static constexpr const char *const *kFloatNames = kConvFloats;
+  struct Operands {
+    const void *ptrs[14];
+    int64_t dims[7];
+    double floats[2];
+    explicit Operands(const Args &a)
+        : ptrs{a.qkv,          a.convW,        a.a,
+               a.b,            a.gout,         a.aLog,
+               a.dtBias,       a.normW,        a.cuSeqlens,
+               a.stateIndices, a.hasInitialState, a.convState,
+               a.pool,         a.o},
+          dims{a.totalTokens,
+               convChannels(a.h, a.kDim, a.vDim),
+               a.h,
+               a.n,
+               a.n + 1,
+               a.slots,
+               resolvedStride(a.qkvStride, convChannels(a.h, a.kDim, a.vDim))},
+          floats{a.lowerBound, a.eps} {}
+  };
+  static constexpr const char *kName = "conv decode";
+  static constexpr const auto &kPointers = kConvPointers;
+  static constexpr const auto &kDims = kConvDims;
+  static Status resolve(const KernelInfo &info, KdaKernelFacts &f) {
+    return resolveConvDecodeFacts(info, f);
+  }
+  static Status values(const KdaKernelFacts &f, const Args &a) {
+    return checkConvValues(f, a);
+  }
+};
+
 template <typename E>
 Status checkEntry(const KernelInfo &info, const typename E::Args &args) {
   KdaKernelFacts f;
@@ -868,6 +1133,9 @@ Status entryLaunchArgs(const KernelInfo &info, const typename E::Args &args,
   typename E::Operands ops(args);
   double scale = resolvedScale(args.scale, args.kDim);
   fillLaunchArgs(info, E::kPointers, ops.ptrs, E::kDims, ops.dims, &scale, out);
+  if constexpr (E::kNumFloats > 0)
+    for (size_t i = 0; i < E::kNumFloats; ++i)
+      out.floatScalar(E::kFloatNames[i], ops.floats[i]);
   return Status::success();
 }
 
@@ -906,6 +1174,20 @@ Status launchKdaDecodePool(const Kernel &kernel, const KdaDecodePoolArgs &args,
   return launchEntry<PoolEntry>(kernel, args, stream);
 }
 
+Status checkKdaDecodeConv(const KernelInfo &info,
+                          const KdaDecodeConvArgs &args) {
+  return checkEntry<ConvEntry>(info, args);
+}
+Status kdaDecodeConvLaunchArgs(const KernelInfo &info,
+                               const KdaDecodeConvArgs &args,
+                               LaunchArgs &out) {
+  return entryLaunchArgs<ConvEntry>(info, args, out);
+}
+Status launchKdaDecodeConv(const Kernel &kernel, const KdaDecodeConvArgs &args,
+                           CUstream stream) {
+  return launchEntry<ConvEntry>(kernel, args, stream);
+}
+
 Status checkKdaDecodeSpec(const KernelInfo &info,
                           const KdaDecodeSpecArgs &args) {
   return checkEntry<SpecEntry>(info, args);
@@ -927,7 +1209,8 @@ Status launchKdaDecodeSpec(const Kernel &kernel, const KdaDecodeSpecArgs &args,
 Status PreparedLaunch::create(const Kernel &kernel, const char *entry,
                               const char *const *pointers, size_t numPointers,
                               const char *const *dims, size_t numDims,
-                              bool counters, PreparedLaunch &out) {
+                              bool counters, PreparedLaunch &out,
+                              const char *const *floats, size_t numFloats) {
   out = PreparedLaunch();
   if (!kernel.valid())
     return invalid(std::string("prepared ") + entry +
@@ -939,7 +1222,7 @@ Status PreparedLaunch::create(const Kernel &kernel, const char *entry,
   };
   if (info.args.size() > kMaxParams || info.gridX.size() > kMaxParams ||
       info.gridY.size() > kMaxParams || info.variants.size() > kMaxParams ||
-      numPointers + numDims >= kScaleF32)
+      numPointers + numDims + numFloats >= kScaleF32)
     return unsupported("more than " + std::to_string(kMaxParams) +
                        " parameters, grid terms or variants");
   auto find = [](const std::string &name, const char *const *names,
@@ -983,9 +1266,18 @@ Status PreparedLaunch::create(const Kernel &kernel, const char *entry,
         known = dim(a.name, src);
         break;
       }
-      known = a.name == "scale" && (a.scalarType == ScalarType::F32 ||
-                                    a.scalarType == ScalarType::F64);
-      src = a.scalarType == ScalarType::F32 ? kScaleF32 : kScaleF64;
+      if (a.scalarType != ScalarType::F32 && a.scalarType != ScalarType::F64)
+        break;
+      if (a.name == "scale") {
+        known = true;
+        src = a.scalarType == ScalarType::F32 ? kScaleF32 : kScaleF64;
+        break;
+      }
+      // Another float scalar of the entry point: a value holding a double.
+      known = find(a.name, floats, numFloats, numPointers + numDims, src);
+      if (known)
+        out.floatParams_[out.numParams_] =
+            a.scalarType == ScalarType::F32 ? 1 : 2;
       break;
     case ArgInfo::Dim:
       known = dim(a.name, src);
@@ -1086,6 +1378,13 @@ Status PreparedLaunch::launch(const unsigned grid[3], const uint64_t *values,
       break;
     default:
       slot = values[params_[i]];
+      if (floatParams_[i] == 1) { // a double's bits, passed as f32
+        double d;
+        std::memcpy(&d, &slot, sizeof(d));
+        float f = static_cast<float>(d);
+        slot = 0;
+        std::memcpy(&slot, &f, sizeof(f));
+      }
       break;
     }
     slots[i] = slot;
@@ -1133,7 +1432,7 @@ Status createPlan(const Kernel &kernel, const char *what, bool counters,
   KDA2RT_TRY(E::resolve(kernel.info(), facts));
   return PreparedLaunch::create(
       kernel, E::kName, E::kPointers, std::size(E::kPointers), E::kDims,
-      std::size(E::kDims), counters, launch);
+      std::size(E::kDims), counters, launch, E::kFloatNames, E::kNumFloats);
 }
 
 /// A typed plan's launch(): the value checks against the plan's facts,
@@ -1147,9 +1446,13 @@ Status launchPlanned(const PreparedLaunch &plan, const KdaKernelFacts &facts,
                                        "it from a loaded kernel first)");
   KDA2RT_TRY(E::values(facts, args));
   typename E::Operands ops(args);
-  constexpr size_t NP = std::size(E::kPointers), ND = std::size(E::kDims);
-  uint64_t values[NP + ND];
+  constexpr size_t NP = std::size(E::kPointers), ND = std::size(E::kDims),
+                   NF = E::kNumFloats;
+  uint64_t values[NP + ND + NF];
   packValues(ops.ptrs, ops.dims, values);
+  if constexpr (NF > 0)
+    for (size_t i = 0; i < NF; ++i)
+      std::memcpy(&values[NP + ND + i], &ops.floats[i], sizeof(double));
   unsigned grid[3];
   if (!plan.grid(values, grid))
     return gridError<E>(*plan.kernel(), args);
@@ -1179,6 +1482,18 @@ Status KdaDecodePoolPlan::create(const Kernel &kernel, KdaDecodePoolPlan &out) {
 Status KdaDecodePoolPlan::launch(const KdaDecodePoolArgs &args,
                                  CUstream stream) const {
   return launchPlanned<PoolEntry>(launch_, facts_, "KdaDecodePoolPlan", args,
+                                  stream, 0);
+}
+
+Status KdaDecodeConvPlan::create(const Kernel &kernel, KdaDecodeConvPlan &out) {
+  out = KdaDecodeConvPlan();
+  return createPlan<ConvEntry>(kernel, "KdaDecodeConvPlan",
+                               /*counters=*/false, out.launch_, out.facts_);
+}
+
+Status KdaDecodeConvPlan::launch(const KdaDecodeConvArgs &args,
+                                 CUstream stream) const {
+  return launchPlanned<ConvEntry>(launch_, facts_, "KdaDecodeConvPlan", args,
                                   stream, 0);
 }
 

@@ -138,6 +138,52 @@ inline std::string poolDecodeMetadata(const std::string &name, int k, int v,
   return m + "end\n";
 }
 
+/// Metadata of a fused layer decode kernel as templates/kda_decode_conv.tirx
+/// emits it (kda2-translate --import-tirx --tirx-bind=IN=bf16,ST=f32,SS=kv,
+/// IX=i32,GF=2,K=128,V=128,W=4,W1=3,LANES=4 | kda2-opt
+/// --convert-kda2-to-gpu gives exactly the default): head dimensions k and
+/// v, conv width w (conv_w [D, w], conv_state [slots, D, w - 1]), the pool
+/// declared [slots, h, V, K] and stored in `layout` ("" for no `state`
+/// line), qkv/gout/conv_state/o of type `in`, the index arrays of type
+/// `ix`; grid (n, h); qkv read with the runtime row stride sx unless
+/// !strided. The gate family is not in the metadata.
+inline std::string convDecodeMetadata(const std::string &name = "kda_decode_conv",
+                                      int k = 128, int v = 128, int w = 4,
+                                      const std::string &layout = "kv",
+                                      const std::string &stateDtype = "f32",
+                                      const std::string &in = "bf16",
+                                      const std::string &ix = "i32",
+                                      bool strided = true) {
+  std::string K = std::to_string(k), V = std::to_string(v),
+              W = std::to_string(w), W1 = std::to_string(w - 1);
+  std::string m = "kda2-kernel-v1\nname " + name +
+                  "\nblock 512 1 1\ngrid.x 1\ngrid.y n h\nsmem 0\n"
+                  "arg ptr qkv " + in + " in 2 tt D\n" +
+                  (strided ? "stride qkv sx\n" : "") +
+                  "arg ptr conv_w f32 in 2 D " + W + "\n"
+                  "arg ptr a f32 in 3 tt h " + K + "\n"
+                  "arg ptr b f32 in 2 tt h\n"
+                  "arg ptr gout " + in + " in 3 tt h " + V + "\n"
+                  "arg ptr A_log f32 in 1 h\n"
+                  "arg ptr dt_bias f32 in 2 h " + K + "\n"
+                  "arg ptr norm_w f32 in 1 " + V + "\n"
+                  "arg ptr cu_seqlens " + ix + " in 1 np1\n"
+                  "arg ptr state_indices " + ix + " in 1 n\n"
+                  "arg ptr has_initial_state i32 in 1 n\n"
+                  "arg ptr conv_state " + in + " inout 3 slots D " + W1 + "\n"
+                  "arg ptr pool " + stateDtype + " inout 4 slots h " + V +
+                  " " + K + "\n" +
+                  (layout.empty() ? "" : "state pool " + layout + "\n") +
+                  (strided ? "arg scalar sx i64\n" : "") +
+                  "arg scalar scale f32\n"
+                  "arg scalar lower_bound f32\n"
+                  "arg scalar eps f32\n"
+                  "arg ptr o " + in + " out 3 tt h " + V + "\n"
+                  "arg dim tt\narg dim D\narg dim h\narg dim np1\n"
+                  "arg dim n\narg dim slots\n";
+  return m + "end\n";
+}
+
 /// Metadata of a speculative decode kernel as templates/kda_decode_spec.tirx
 /// emits it: q, k, g [n, t, h, K], v, o [n, t, h, V], state_indices [n, t],
 /// num_accepted [n] (both of type `ix`), the pool declared [slots, h, V, K]

@@ -7,7 +7,8 @@
 // counted in this binary); the state pool's decode steps and their layout
 // checks; the monitor on live bundle statistics; errors of the prepared
 // launch name the argument; the state-layout checks of kda2rt_kda_decode;
-// kda2rt_kda_decode_pool's and kda2rt_kda_decode_spec's launches (pointers,
+// kda2rt_kda_decode_pool's, kda2rt_kda_decode_spec's and
+// kda2rt_kda_decode_conv's launches (pointers,
 // sizes and scale as the kernel receives them, no allocation after the
 // first call) and their queries agreeing with the calls.
 //
@@ -1221,6 +1222,351 @@ TEST(FakeKernel, PoolKernelWithCountersTakesTheGeneralPath) {
   EXPECT_STREQ(err, "kernel 'kda_decode_pool': missing the counters buffer "
                     "(pointer argument 'counters', 1 8-byte slots)");
   kda2rt_mem_free(0, buf, nullptr, 0);
+}
+
+/// A fused layer decode kernel (the metadata of
+/// templates/kda_decode_conv.tirx, K = V = 128, W = 4, K-major f32 pool)
+/// and a valid call: n = 4 sequences, 10 tokens, h = 4 (D = 1536), 16
+/// slots, in one 32 MiB buffer (1 MiB per input, conv_state at 11 MiB, o at
+/// 12 MiB, the 4 MiB pool at 16 MiB).
+class FakeConvKernel : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_EQ(kUseFakeDriver, 0);
+    ASSERT_NE(module.kernel, nullptr);
+    char err[512];
+    ASSERT_EQ(kda2rt_mem_alloc(0, 32 << 20, &buffer, err, sizeof(err)),
+              KDA2RT_OK)
+        << err;
+    char *b = static_cast<char *>(buffer);
+    args = {};
+    const void **in[] = {&args.qkv,       &args.conv_w,        &args.a,
+                         &args.b,         &args.gout,          &args.A_log,
+                         &args.dt_bias,   &args.norm_w,        &args.cu_seqlens,
+                         &args.state_indices, &args.has_initial_state};
+    for (int i = 0; i < 11; ++i)
+      *in[i] = b + (size_t(i) << 20);
+    args.conv_state = b + (11 << 20);
+    args.o = b + (12 << 20);
+    args.pool = b + (16 << 20);
+    args.n = 4;
+    args.total_tokens = 10;
+    args.h = 4;
+    args.k_dim = args.v_dim = 128;
+    args.conv_width = 4;
+    args.slots = 16;
+    args.scale = 0.125;
+    args.lower_bound = -5;
+    args.eps = 1e-6;
+    args.state_layout = "kv";
+  }
+  void TearDown() override { kda2rt_mem_free(0, buffer, nullptr, 0); }
+
+  static uint64_t addr(const void *p) {
+    return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p));
+  }
+  static float f32(uint64_t slot) {
+    float f;
+    std::memcpy(&f, &slot, sizeof(f)); // f32 in the low bytes
+    return f;
+  }
+
+  FakeModule module{"kda_decode_conv", kda2::fake::convDecodeMetadata()};
+  void *buffer = nullptr;
+  kda2rt_kda_decode_conv_args args;
+};
+
+TEST_F(FakeConvKernel, LaunchPassesTheOperands) {
+  char err[512];
+  int64_t before = fakeLaunches();
+  ASSERT_EQ(kda2rt_kda_decode_conv(module.kernel, &args, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  EXPECT_STREQ(err, "");
+  EXPECT_EQ(fakeLaunches(), before + 1);
+  EXPECT_EQ(fakeLastKernel(), "kda_decode_conv");
+  unsigned grid[3] = {};
+  std::vector<uint64_t> p;
+  ASSERT_EQ(fakeLastLaunch(grid, p), 24);
+  EXPECT_EQ(grid[0], 1u);
+  EXPECT_EQ(grid[1], 4u * 4u); // grid.y n h
+  EXPECT_EQ(grid[2], 1u);
+  // The `arg` order of templates/kda_decode_conv.tirx.
+  const void *ptrs[] = {args.qkv,           args.conv_w,     args.a,
+                        args.b,             args.gout,       args.A_log,
+                        args.dt_bias,       args.norm_w,     args.cu_seqlens,
+                        args.state_indices, args.has_initial_state,
+                        args.conv_state,    args.pool};
+  for (int i = 0; i < 13; ++i)
+    EXPECT_EQ(p[i], addr(ptrs[i])) << i;
+  EXPECT_EQ(p[13], 1536u); // sx: D for qkv_stride 0
+  EXPECT_EQ(f32(p[14]), 0.125f);
+  EXPECT_EQ(f32(p[15]), -5.0f);
+  EXPECT_EQ(f32(p[16]), 1e-6f);
+  EXPECT_EQ(p[17], addr(args.o));
+  const uint64_t dims[] = {10, 1536, 4, 5, 4, 16}; // tt D h np1 n slots
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(p[18 + i], dims[i]) << i;
+
+  // The same values through the generic kda2rt_launch: the same slots.
+  const char *ptrNames[] = {"qkv",        "conv_w",        "a",
+                            "b",          "gout",          "A_log",
+                            "dt_bias",    "norm_w",        "cu_seqlens",
+                            "state_indices", "has_initial_state",
+                            "conv_state", "pool",          "o"};
+  void *ptrVals[14];
+  for (int i = 0; i < 13; ++i)
+    ptrVals[i] = const_cast<void *>(ptrs[i]);
+  ptrVals[13] = args.o;
+  const char *dimNames[] = {"tt", "D", "h", "np1", "n", "slots"};
+  const int64_t dimVals[] = {10, 1536, 4, 5, 4, 16};
+  const char *scalarNames[] = {"sx", "scale", "lower_bound", "eps"};
+  const double scalarVals[] = {1536, 0.125, -5, 1e-6};
+  ASSERT_EQ(kda2rt_launch(module.kernel, ptrNames, ptrVals, 14, dimNames,
+                          dimVals, 6, scalarNames, scalarVals, 4, nullptr, err,
+                          sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  std::vector<uint64_t> generic;
+  unsigned genericGrid[3] = {};
+  ASSERT_EQ(fakeLastLaunch(genericGrid, generic), 24);
+  EXPECT_EQ(generic, p);
+  EXPECT_EQ(genericGrid[1], grid[1]);
+
+  // The prepared second call honours every changed per-call value.
+  args.total_tokens = 7;
+  args.n = 3;
+  args.h = 2; // D = 768
+  args.slots = 9;
+  args.qkv_stride = 2048;
+  args.scale = 0; // K^-1/2
+  args.lower_bound = -3;
+  args.eps = 1e-5;
+  ASSERT_EQ(kda2rt_kda_decode_conv(module.kernel, &args, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  EXPECT_EQ(fakeLaunches(), before + 3);
+  ASSERT_EQ(fakeLastLaunch(grid, p), 24);
+  EXPECT_EQ(grid[1], 3u * 2u);
+  EXPECT_EQ(p[13], 2048u);
+  EXPECT_FLOAT_EQ(f32(p[14]), 1.0f / std::sqrt(128.0f));
+  EXPECT_EQ(f32(p[15]), -3.0f);
+  EXPECT_EQ(f32(p[16]), 1e-5f);
+  const uint64_t dims2[] = {7, 768, 2, 4, 3, 9};
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(p[18 + i], dims2[i]) << i;
+}
+
+TEST_F(FakeConvKernel, QueryAgreesWithTheCall) {
+  char err[512], reason[512] = "stale";
+  EXPECT_EQ(kda2rt_kda_decode_conv_query(module.kernel, &args, reason,
+                                         sizeof(reason)),
+            1);
+  EXPECT_STREQ(reason, "");
+  char *b = static_cast<char *>(buffer);
+  using A = kda2rt_kda_decode_conv_args;
+  struct Case {
+    const char *what;
+    void (*change)(A &, char *);
+    int code;
+    const char *message;
+  };
+  const Case cases[] = {
+      {"state_layout NULL", [](A &a, char *) { a.state_layout = nullptr; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'state_layout' is NULL: say \"kv\" (K-major [.., K, V]) or "
+       "\"vk\" (V-major [.., V, K])"},
+      {"state_layout transposed", [](A &a, char *) { a.state_layout = "vk"; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "kernel 'kda_decode_conv' stores its state K-major (kv), the call says "
+       "V-major (vk)"},
+      {"dtype", [](A &a, char *) { a.dtype = "f16"; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "kernel 'kda_decode_conv': argument 'qkv' is bf16, the call passes "
+       "f16"},
+      {"state_dtype", [](A &a, char *) { a.state_dtype = "bf16"; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "kernel 'kda_decode_conv': argument 'pool' is f32, the call passes "
+       "state_dtype bf16"},
+      {"index_dtype", [](A &a, char *) { a.index_dtype = "i64"; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'index_dtype' is 'i64' but kernel 'kda_decode_conv' reads "
+       "'cu_seqlens' as int32 (its IX binding)"},
+      {"head dims", [](A &a, char *) { a.k_dim = 64; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "kernel 'kda_decode_conv': was compiled for K=128, V=128, got K=64, "
+       "V=128"},
+      {"conv_width", [](A &a, char *) { a.conv_width = 0; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "kernel 'kda_decode_conv': was compiled for conv width W = 4 (conv_w "
+       "[D, 4], conv_state [slots, D, 3]), got conv_width = 0"},
+      {"h", [](A &a, char *) { a.h = 0; }, KDA2RT_ERROR_INVALID_ARGUMENT,
+       "h must be positive (the number of heads), got 0"},
+      {"n", [](A &a, char *) { a.n = 0; }, KDA2RT_ERROR_INVALID_ARGUMENT,
+       "n must be positive (the number of sequences), got 0"},
+      {"total_tokens over int32",
+       [](A &a, char *) { a.total_tokens = int64_t(1) << 31; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "total_tokens = 2147483648 does not fit the int32 cu_seqlens "
+       "(index_dtype \"i64\" with an IX=i64 kernel does)"},
+      {"slots", [](A &a, char *) { a.slots = 0; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "slots must be positive (the states in the pool), got 0"},
+      {"scale", [](A &a, char *) { a.scale = -1; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "scale must be a finite number >= 0 (0: K^-1/2)"},
+      {"eps", [](A &a, char *) { a.eps = INFINITY; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "eps must be a finite number >= 0 (the RMSNorm epsilon)"},
+      {"lower_bound", [](A &a, char *) { a.lower_bound = NAN; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "lower_bound must be a finite number (the bound of gate family 1; GF "
+       "2 kernels ignore it)"},
+      {"qkv_stride below D", [](A &a, char *) { a.qkv_stride = 1000; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'qkv_stride' is 1000: a row stride is 0 (dense) or at least "
+       "the row size, D = 2·h·K + h·V = 1536 elements"},
+      {"qkv_stride not 16 bytes", [](A &a, char *) { a.qkv_stride = 1537; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'qkv_stride' is 1537: the row stride must be a multiple of "
+       "16 bytes (8 elements of bf16)"},
+      {"NULL qkv", [](A &a, char *) { a.qkv = nullptr; },
+       KDA2RT_ERROR_INVALID_ARGUMENT, "argument 'qkv' is NULL"},
+      {"NULL conv_state", [](A &a, char *) { a.conv_state = nullptr; },
+       KDA2RT_ERROR_INVALID_ARGUMENT, "argument 'conv_state' is NULL"},
+      {"misaligned gout",
+       [](A &a, char *b) { a.gout = b + (4 << 20) + 8; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'gout' is not 16-byte aligned (the kernel uses 128-bit "
+       "accesses)"},
+      {"misaligned state_indices",
+       [](A &a, char *b) { a.state_indices = b + (9 << 20) + 2; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'state_indices' is not 4-byte aligned (int32 elements)"},
+      {"pool over conv_w",
+       [](A &a, char *b) { a.pool = b + (1 << 20); },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "arguments 'pool' and 'conv_w' overlap"},
+      {"o inside qkv's strided extent",
+       // (10 - 1)·4096 + 1536 bf16 = 76800 bytes from qkv.
+       [](A &a, char *b) {
+         a.qkv_stride = 4096;
+         a.o = b + 76800 - 16;
+       },
+       KDA2RT_ERROR_INVALID_ARGUMENT, "arguments 'o' and 'qkv' overlap"},
+      {"conv_state inside the pool",
+       [](A &a, char *b) { a.conv_state = b + (17 << 20); },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "arguments 'conv_state' and 'pool' overlap"},
+      {"grid.y over 65535", [](A &a, char *) { a.n = 20000; },
+       KDA2RT_ERROR_LAUNCH_CONFIG,
+       "kernel 'kda_decode_conv': grid.y = n(20000) * h(4) = 80000 exceeds "
+       "the CUDA limit of 65535"},
+  };
+  int64_t before = fakeLaunches();
+  // Twice: the first round's first call prepares the plan.
+  for (int round = 0; round < 2; ++round)
+    for (const Case &c : cases) {
+      A a = args;
+      c.change(a, b);
+      EXPECT_EQ(kda2rt_kda_decode_conv_query(module.kernel, &a, reason,
+                                             sizeof(reason)),
+                0)
+          << c.what;
+      EXPECT_EQ(kda2rt_kda_decode_conv(module.kernel, &a, nullptr, err,
+                                       sizeof(err)),
+                c.code)
+          << c.what;
+      EXPECT_STREQ(reason, err) << c.what;
+      EXPECT_EQ(std::string(err).rfind(c.message, 0), 0u)
+          << c.what << ": " << err;
+    }
+  EXPECT_EQ(fakeLaunches(), before); // nothing ran
+  EXPECT_EQ(kda2rt_kda_decode_conv_query(nullptr, &args, reason,
+                                         sizeof(reason)),
+            -1);
+  EXPECT_STREQ(reason,
+               "kda2rt_kda_decode_conv_query: kernel or args is NULL");
+  EXPECT_EQ(kda2rt_kda_decode_conv(module.kernel, nullptr, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "kda2rt_kda_decode_conv: kernel or args is NULL");
+}
+
+TEST(FakeKernel, ConvDecodeOnAPoolKernel) {
+  FakeModule pool("kda_decode_pool",
+                  kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 128));
+  kda2rt_kda_decode_conv_args a = {};
+  char err[512], reason[512];
+  int64_t before = fakeLaunches();
+  EXPECT_EQ(kda2rt_kda_decode_conv_query(pool.kernel, &a, reason,
+                                         sizeof(reason)),
+            0);
+  EXPECT_STREQ(reason, "kernel 'kda_decode_pool': is not a KDA conv decode "
+                       "kernel (no argument 'qkv'); it takes q, k, v, g and "
+                       "beta: a pool decode kernel, for "
+                       "kda2rt_kda_decode_pool");
+  EXPECT_EQ(kda2rt_kda_decode_conv(pool.kernel, &a, nullptr, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, reason);
+  // And the other way round: the pool entry point refuses a conv kernel.
+  FakeModule conv("kda_decode_conv", kda2::fake::convDecodeMetadata());
+  kda2rt_kda_decode_pool_args p = {};
+  EXPECT_EQ(kda2rt_kda_decode_pool_query(conv.kernel, &p, reason,
+                                         sizeof(reason)),
+            0);
+  EXPECT_STREQ(reason, "kernel 'kda_decode_conv': is not a KDA pool decode "
+                       "kernel (no argument 'q')");
+  EXPECT_EQ(fakeLaunches(), before);
+}
+
+TEST_F(FakeConvKernel, PreparedLaunchDoesNotAllocate) {
+  char err[512];
+  // The first call prepares the kernel's plan; later ones are the hot path,
+  // with per-call values changing.
+  ASSERT_EQ(kda2rt_kda_decode_conv(module.kernel, &args, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  int64_t before = gAllocations.load();
+  for (int i = 0; i < 100; ++i) {
+    args.total_tokens = 4 + i % 7;
+    args.eps = 1e-6 * (1 + i);
+    args.qkv_stride = i % 2 ? 2048 : 0;
+    ASSERT_EQ(kda2rt_kda_decode_conv(module.kernel, &args, nullptr, err,
+                                     sizeof(err)),
+              KDA2RT_OK)
+        << err;
+  }
+  EXPECT_EQ(gAllocations.load() - before, 0)
+      << "the conv decode entry point allocated";
+  unsigned grid[3] = {};
+  std::vector<uint64_t> p;
+  ASSERT_EQ(fakeLastLaunch(grid, p), 24);
+  EXPECT_EQ(p[13], 2048u);
+  EXPECT_EQ(f32(p[16]), static_cast<float>(1e-6 * 100));
+  EXPECT_EQ(p[18], uint64_t(4 + 99 % 7));
+}
+
+/// A conv kernel the prepared launch cannot express (it declares counters)
+/// takes the general path, with the same answers as its query.
+TEST_F(FakeConvKernel, KernelWithCountersTakesTheGeneralPath) {
+  std::string m = kda2::fake::convDecodeMetadata();
+  m.replace(m.find("end\n"), 4, "arg counters 1\ncounter steps i64\nend\n");
+  FakeModule counted("kda_decode_conv", m);
+  ASSERT_NE(counted.kernel, nullptr);
+  char err[512], reason[512];
+  EXPECT_EQ(kda2rt_kda_decode_conv_query(counted.kernel, &args, reason,
+                                         sizeof(reason)),
+            0);
+  EXPECT_EQ(kda2rt_kda_decode_conv(counted.kernel, &args, nullptr, err,
+                                   sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, reason);
+  EXPECT_STREQ(err, "kernel 'kda_decode_conv': missing the counters buffer "
+                    "(pointer argument 'counters', 1 8-byte slots)");
 }
 
 } // namespace

@@ -2,8 +2,9 @@
 //
 // checkKdaDecode against the metadata kda2 emits for templates/kda_decode.tirx
 // (K = V = 128), checkKdaDecodePool against that of
-// templates/kda_decode_pool.tirx and checkKdaDecodeSpec against that of
-// templates/kda_decode_spec.tirx: every bad argument is rejected with a
+// templates/kda_decode_pool.tirx, checkKdaDecodeSpec against that of
+// templates/kda_decode_spec.tirx and checkKdaDecodeConv against that of
+// templates/kda_decode_conv.tirx: every bad argument is rejected with a
 // message naming it, without a GPU; the state layout is checked also when
 // K == V.
 //
@@ -1554,3 +1555,179 @@ TEST(KdaPrefill, GroupedValueHeads) {
             "'k' is [tt, h, 128]; q and k must have the same heads (hqk or "
             "h)");
 }
+
+//===----------------------------------------------------------------------===//
+// The fused layer decode (templates/kda_decode_conv.tirx)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The metadata kda2 emits for templates/kda_decode_conv.tirx bound with
+/// IN=bf16,ST=f32,SS=kv,IX=i32,GF=2,K=128,V=128,W=4,W1=3,LANES=4 (the
+/// `__kda2_meta_` string of kda2-translate --import-tirx | kda2-opt
+/// --convert-kda2-to-gpu), verbatim.
+constexpr const char *kRealConvMetadata =
+    "kda2-kernel-v1\nname kda_decode_conv\nblock 512 1 1\ngrid.x 1\n"
+    "grid.y n h\nsmem 0\narg ptr qkv bf16 in 2 tt D\nstride qkv sx\n"
+    "arg ptr conv_w f32 in 2 D 4\narg ptr a f32 in 3 tt h 128\n"
+    "arg ptr b f32 in 2 tt h\narg ptr gout bf16 in 3 tt h 128\n"
+    "arg ptr A_log f32 in 1 h\narg ptr dt_bias f32 in 2 h 128\n"
+    "arg ptr norm_w f32 in 1 128\narg ptr cu_seqlens i32 in 1 np1\n"
+    "arg ptr state_indices i32 in 1 n\n"
+    "arg ptr has_initial_state i32 in 1 n\n"
+    "arg ptr conv_state bf16 inout 3 slots D 3\n"
+    "arg ptr pool f32 inout 4 slots h 128 128\nstate pool kv\n"
+    "arg scalar sx i64\narg scalar scale f32\narg scalar lower_bound f32\n"
+    "arg scalar eps f32\narg ptr o bf16 out 3 tt h 128\narg dim tt\n"
+    "arg dim D\narg dim h\narg dim np1\narg dim n\narg dim slots\nend\n";
+
+/// checkKdaDecodeConv against the K = V = 128, W = 4 kernel: n = 4
+/// sequences, 10 tokens, h = 4 (D = 1536), 16 slots; operands 16 MiB apart.
+class KdaDecodeConvCheck
+    : public TypedCheck<KdaDecodeConvArgs, checkKdaDecodeConv> {
+protected:
+  void SetUp() override {
+    use(kda2::fake::convDecodeMetadata());
+    const void **in[] = {&args.qkv,       &args.convW,        &args.a,
+                         &args.b,         &args.gout,         &args.aLog,
+                         &args.dtBias,    &args.normW,        &args.cuSeqlens,
+                         &args.stateIndices, &args.hasInitialState};
+    for (size_t i = 0; i < 11; ++i)
+      *in[i] = reinterpret_cast<void *>(0x1000000 * (i + 1));
+    args.convState = reinterpret_cast<void *>(0xC000000);
+    args.pool = reinterpret_cast<void *>(0xD000000);
+    args.o = reinterpret_cast<void *>(0xE000000);
+    args.n = 4;
+    args.totalTokens = 10;
+    args.h = 4;
+    args.kDim = args.vDim = 128;
+    args.convWidth = 4;
+    args.slots = 16;
+    args.eps = 1e-5;
+    args.lowerBound = -5;
+    args.stateLayout = "kv";
+  }
+};
+
+TEST(KdaDecodeConvMetadata, FakeHelperIsTheRealKernelsMetadata) {
+  EXPECT_EQ(kda2::fake::convDecodeMetadata(), kRealConvMetadata);
+}
+
+TEST_F(KdaDecodeConvCheck, ValidCallBuildsTheKernelArguments) {
+  Status s = checkKdaDecodeConv(info, args);
+  ASSERT_TRUE(s.ok()) << s.message();
+  LaunchArgs launch;
+  ASSERT_TRUE(kdaDecodeConvLaunchArgs(info, args, launch).ok());
+  LaunchConfig cfg;
+  s = computeLaunchConfig(info, launch, cfg);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(cfg.grid[0], 1u);
+  EXPECT_EQ(cfg.grid[1], 4u * 4u); // grid.y n h
+  ASSERT_EQ(cfg.params.size(), 24u);
+  for (size_t i = 0; i < 11; ++i) // qkv .. has_initial_state
+    EXPECT_EQ(cfg.params[i], 0x1000000 * (i + 1)) << i;
+  EXPECT_EQ(cfg.params[11], 0xC000000u); // conv_state
+  EXPECT_EQ(cfg.params[12], 0xD000000u); // pool
+  EXPECT_EQ(cfg.params[13], 1536u);      // sx: 0 selects D = 2·h·K + h·V
+  float f;
+  std::memcpy(&f, &cfg.params[14], sizeof(f));
+  EXPECT_FLOAT_EQ(f, 1.0f / std::sqrt(128.0f));
+  std::memcpy(&f, &cfg.params[15], sizeof(f));
+  EXPECT_EQ(f, -5.0f); // lower_bound
+  std::memcpy(&f, &cfg.params[16], sizeof(f));
+  EXPECT_EQ(f, 1e-5f); // eps
+  EXPECT_EQ(cfg.params[17], 0xE000000u); // o
+  const uint64_t dims[] = {10, 1536, 4, 5, 4, 16}; // tt D h np1 n slots
+  for (size_t i = 0; i < 6; ++i)
+    EXPECT_EQ(cfg.params[18 + i], dims[i]) << i;
+}
+
+TEST_F(KdaDecodeConvCheck, RefusalsNameTheArgument) {
+  auto refused = [&](auto change, const std::string &message) {
+    KdaDecodeConvArgs saved = args;
+    change(args);
+    EXPECT_EQ(error(), message);
+    args = saved;
+  };
+  using A = KdaDecodeConvArgs &;
+  refused([](A a) { a.convWidth = 3; },
+          "kernel 'kda_decode_conv': was compiled for conv width W = 4 "
+          "(conv_w [D, 4], conv_state [slots, D, 3]), got conv_width = 3");
+  refused([](A a) { a.h = 0; },
+          "h must be positive (the number of heads), got 0");
+  refused([](A a) { a.dtype = "f16"; },
+          "kernel 'kda_decode_conv': argument 'qkv' is bf16, the call "
+          "passes f16");
+  refused([](A a) { a.vDim = 64; },
+          "kernel 'kda_decode_conv': was compiled for K=128, V=128, got "
+          "K=128, V=64");
+  refused([](A a) { a.qkvStride = 1535; },
+          "argument 'qkv_stride' is 1535: a row stride is 0 (dense) or at "
+          "least the row size, D = 2·h·K + h·V = 1536 elements");
+  refused([](A a) { a.qkvStride = 1540; },
+          "argument 'qkv_stride' is 1540: the row stride must be a multiple "
+          "of 16 bytes (8 elements of bf16)");
+  refused([](A a) { a.eps = -1; },
+          "eps must be a finite number >= 0 (the RMSNorm epsilon)");
+  refused([](A a) { a.lowerBound = NAN; },
+          "lower_bound must be a finite number (the bound of gate family 1; "
+          "GF 2 kernels ignore it)");
+  refused([](A a) { a.normW = nullptr; }, "argument 'norm_w' is NULL");
+  refused([](A a) { a.aLog = reinterpret_cast<void *>(0x6000004); },
+          "argument 'A_log' is not 16-byte aligned (the kernel uses 128-bit "
+          "accesses)");
+  // conv_state inside qkv's strided extent: (10 - 1)·2048 + 1536 bf16.
+  refused(
+      [](A a) {
+        a.qkvStride = 2048;
+        a.convState = reinterpret_cast<void *>(0x1000000 + 39936 - 16);
+      },
+      "arguments 'conv_state' and 'qkv' overlap (conv_state at 0x1009bf0, "
+      "147456 bytes; qkv at 0x1000000, 39936 bytes): 'conv_state' is "
+      "updated in place and must not share memory with another operand");
+  refused([](A a) { a.o = reinterpret_cast<void *>(0xC000000 + 4096); },
+          "arguments 'conv_state' and 'o' overlap (conv_state at 0xc000000, "
+          "147456 bytes; o at 0xc001000, 10240 bytes): 'conv_state' is "
+          "updated in place and must not share memory with another operand");
+  EXPECT_TRUE(checkKdaDecodeConv(info, args).ok());
+}
+
+TEST_F(KdaDecodeConvCheck, MetadataTheEntryPointCannotTake) {
+  // A pool decode kernel: refused by name, with the entry point it needs.
+  use(kda2::fake::poolDecodeMetadata("kda_decode_pool", 128, 128));
+  EXPECT_EQ(error(), "kernel 'kda_decode_pool': is not a KDA conv decode "
+                     "kernel (no argument 'qkv'); it takes q, k, v, g and "
+                     "beta: a pool decode kernel, for kda2rt_kda_decode_pool");
+  // conv_state not W - 1 wide.
+  std::string m = kda2::fake::convDecodeMetadata();
+  m.replace(m.find("slots D 3"), 9, "slots D 4");
+  use(m);
+  EXPECT_EQ(error(), "kernel 'kda_decode_conv': argument 'conv_state' ends "
+                     "in 4, not W - 1 = 3 (conv_w [D, 4])");
+  // A stride on another operand.
+  m = kda2::fake::convDecodeMetadata();
+  m.replace(m.find("stride qkv sx"), 13, "stride gout sx");
+  use(m);
+  EXPECT_EQ(error(), "kernel 'kda_decode_conv': argument 'gout' has a "
+                     "runtime row stride (parameter 'sx'), which the conv "
+                     "decode entry point does not pass (it strides qkv "
+                     "only)");
+  // An IX=i64 kernel needs index_dtype "i64".
+  use(kda2::fake::convDecodeMetadata("kda_decode_conv", 128, 128, 4, "kv",
+                                     "f32", "bf16", "i64"));
+  EXPECT_EQ(error(), "argument 'index_dtype' is NULL (i32) but kernel "
+                     "'kda_decode_conv' reads 'cu_seqlens' as int64 (its IX "
+                     "binding)");
+  args.indexDtype = "i64";
+  EXPECT_TRUE(checkKdaDecodeConv(info, args).ok());
+  // A dense kernel (no `stride qkv` line) takes only qkv_stride 0 or D.
+  use(kda2::fake::convDecodeMetadata("kda_decode_conv", 128, 128, 4, "kv",
+                                     "f32", "bf16", "i64", false));
+  args.qkvStride = 1536;
+  EXPECT_TRUE(checkKdaDecodeConv(info, args).ok());
+  args.qkvStride = 2048;
+  EXPECT_EQ(error(), "kernel 'kda_decode_conv' reads 'qkv' densely (no "
+                     "stride parameter); rebuild it from a template with "
+                     "stride= (GMEM {stride=...} qkv), or pass qkv_stride = "
+                     "0");
+}
+} // namespace

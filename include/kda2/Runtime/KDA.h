@@ -125,6 +125,83 @@ KDA2RT_API Status launchKdaDecodePool(const Kernel &kernel,
                                       const KdaDecodePoolArgs &args,
                                       CUstream stream);
 
+/// Arguments of one fused layer decode call (templates/kda_decode_conv.tirx:
+/// conv1d update + SiLU, q/k L2 norm, the gate of family GF, β sigmoid, the
+/// KDA update through the indexed, in-place pool and the sigmoid-gated
+/// RMSNorm, in one launch). A packed batch of n sequences with total_tokens
+/// tokens: qkv [total_tokens, D] (D = 2·h·K + h·V: the q, k and v channels
+/// in that order; rows qkvStride elements apart), conv_w [D, W] f32, a
+/// [total_tokens, h, K] f32 raw gate, b [total_tokens, h] f32 β logits,
+/// gout [total_tokens, h, V] output gate, A_log [h] f32, dt_bias [h, K] f32,
+/// norm_w [V] f32; cu_seqlens [n + 1], state_indices [n] (indexDtype),
+/// has_initial_state [n] int32; conv_state [slots, D, W − 1] (dtype; the
+/// previous W − 1 inputs of every channel, oldest first) and pool [slots,
+/// h, K, V] ("kv") or [slots, h, V, K] ("vk") of stateDtype, both read and
+/// written in place; o [total_tokens, h, V]. qkv, gout, conv_state and o
+/// are of `dtype`. docs/Runtime.md has the full contract.
+struct KdaDecodeConvArgs {
+  const void *qkv = nullptr, *convW = nullptr, *a = nullptr, *b = nullptr;
+  const void *gout = nullptr, *aLog = nullptr, *dtBias = nullptr;
+  const void *normW = nullptr;
+  const void *cuSeqlens = nullptr, *stateIndices = nullptr;
+  const void *hasInitialState = nullptr;
+  void *convState = nullptr, *pool = nullptr;
+  void *o = nullptr;
+  int64_t n = 0, totalTokens = 0, h = 0, kDim = 0, vDim = 0;
+  /// The conv width W the kernel was built for (conv_w [D, W]).
+  int64_t convWidth = 0;
+  int64_t slots = 0;
+  /// Elements between consecutive rows (tokens) of qkv; 0: dense (D).
+  /// Otherwise at least D and a multiple of 16 bytes (a slice of a wider
+  /// projection output).
+  int64_t qkvStride = 0;
+  /// Attention scale; 0 selects K^-1/2.
+  double scale = 0;
+  /// The bound of gate family 1 (lower_bound·sigmoid(..)); kernels built
+  /// with GF = 2 (Kimi-Linear's gate) ignore it. Must be finite.
+  double lowerBound = 0;
+  /// The RMSNorm epsilon (finite, >= 0).
+  double eps = 0;
+  /// Element type of qkv, gout, conv_state and o ("bf16" or "f16"; null:
+  /// "bf16").
+  const char *dtype = nullptr;
+  /// Element type of the pool ("f32" or "bf16"; null: "f32").
+  const char *stateDtype = nullptr;
+  /// Required: "kv" or "vk", the layout of the kernel's `state pool` line.
+  const char *stateLayout = nullptr;
+  /// Element type of cu_seqlens and state_indices ("i32" or "i64"; null:
+  /// "i32"); it must be the kernel's IX binding.
+  const char *indexDtype = nullptr;
+};
+
+/// Checks `args` against a fused layer decode kernel's metadata (the
+/// arguments of templates/kda_decode_conv.tirx) without touching the GPU:
+/// kernel kind, head dimensions (against a's and o's static K and V), the
+/// conv width (against conv_w's static W and conv_state's W − 1), dtype
+/// (qkv, gout, conv_state, o), state_dtype and state layout (pool),
+/// index_dtype (the kernel's IX), sizes (h >= 1, n >= 1, total_tokens
+/// within int32 for i32 kernels), qkv_stride (0, or >= D = 2·h·K + h·V and
+/// a multiple of 16 bytes; a non-dense stride needs the kernel's `stride
+/// qkv` line), scale, lower_bound and eps, NULL and misaligned pointers and
+/// overlaps of the written operands (conv_state, pool, o) with any other
+/// (qkv by its strided extent). Errors name the argument.
+KDA2RT_API Status checkKdaDecodeConv(const KernelInfo &info,
+                                     const KdaDecodeConvArgs &args);
+
+/// Checks `args` (checkKdaDecodeConv) and builds the kernel arguments: the
+/// pointers, qkv's row stride (0 resolved to D), scale (0 resolved to
+/// K^-1/2), lower_bound, eps and the sizes of the dimensions the kernel
+/// names among tt, D, h, n, np1 and slots.
+KDA2RT_API Status kdaDecodeConvLaunchArgs(const KernelInfo &info,
+                                          const KdaDecodeConvArgs &args,
+                                          LaunchArgs &out);
+
+/// Checks and launches a fused layer decode kernel on `stream`
+/// (asynchronous: no host synchronisation, no device allocation).
+KDA2RT_API Status launchKdaDecodeConv(const Kernel &kernel,
+                                      const KdaDecodeConvArgs &args,
+                                      CUstream stream);
+
 /// Arguments of one speculative (multi-token) decode call through an
 /// indexed, in-place state pool (templates/kda_decode_spec.tirx): n
 /// sequences of t tokens each (1 <= t <= 16: the last accepted token and
@@ -334,11 +411,15 @@ public:
 
   /// `entry` names the entry point in errors ("no prepared <entry>
   /// launch: ..."). Value i < numPointers is pointers[i]; value
-  /// numPointers + j is the size of dimension dims[j].
+  /// numPointers + j is the size of dimension dims[j]; value numPointers +
+  /// numDims + m holds the bits of a double, the float scalar floats[m]
+  /// (stored as the kernel's f32 or f64; `scale` is separate).
   static Status create(const Kernel &kernel, const char *entry,
                        const char *const *pointers, size_t numPointers,
                        const char *const *dims, size_t numDims,
-                       bool counters, PreparedLaunch &out);
+                       bool counters, PreparedLaunch &out,
+                       const char *const *floats = nullptr,
+                       size_t numFloats = 0);
   bool valid() const { return kernel_ != nullptr; }
   const Kernel *kernel() const { return kernel_; }
   /// The grid for `values` (gridDim.x the largest term, gridDim.y their
@@ -357,6 +438,8 @@ private:
                            kCounters = 0xFD, kConstant = 0xFE;
   const Kernel *kernel_ = nullptr;
   uint8_t params_[kMaxParams] = {};
+  /// Per parameter: 0, or a float scalar from a value (1: f32, 2: f64).
+  uint8_t floatParams_[kMaxParams] = {};
   size_t numParams_ = 0;
   /// grid.x terms: a value index or kConstant with its constant.
   uint8_t gridX_[kMaxParams] = {};
@@ -394,8 +477,13 @@ struct KdaKernelFacts {
   /// when it has fewer), pointing into *info.
   const ShapeDim *poolRows = nullptr, *poolCols = nullptr;
   /// Whether the kernel reads q, k, v, g and beta with a runtime row
-  /// stride (a `stride` line; in that order).
+  /// stride (a `stride` line; in that order). Fused decode kernels:
+  /// strided[0] says whether qkv has one.
   bool strided[5] = {};
+  /// Fused decode kernels: the conv width W (conv_w [D, W]) and the element
+  /// types of qkv, gout, conv_state and o.
+  int64_t convWidth = 0;
+  DType convIo[4] = {};
 };
 
 /// A decode launch prepared once per kernel, for the per-token hot path.
@@ -447,6 +535,21 @@ public:
   bool valid() const { return launch_.valid(); }
   const Kernel *kernel() const { return launch_.kernel(); }
   Status launch(const KdaDecodeSpecArgs &args, CUstream stream) const;
+
+private:
+  PreparedLaunch launch_;
+  KdaKernelFacts facts_;
+};
+
+/// The prepared launch of kda2rt_kda_decode_conv (checkKdaDecodeConv /
+/// launchKdaDecodeConv): every check, no allocation; scale, lower_bound and
+/// eps are packed per call. Kernels that declare counters are refused.
+class KDA2RT_API KdaDecodeConvPlan {
+public:
+  static Status create(const Kernel &kernel, KdaDecodeConvPlan &out);
+  bool valid() const { return launch_.valid(); }
+  const Kernel *kernel() const { return launch_.kernel(); }
+  Status launch(const KdaDecodeConvArgs &args, CUstream stream) const;
 
 private:
   PreparedLaunch launch_;

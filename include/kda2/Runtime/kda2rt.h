@@ -231,6 +231,81 @@ kda2rt_kda_decode_pool_query(kda2rt_kernel kernel,
                              const kda2rt_kda_decode_pool_args *args,
                              char *reason, size_t reasonlen) KDA2RT_NOEXCEPT;
 
+/* The whole decode of a KDA layer in one launch, with a kernel built from
+ * templates/kda_decode_conv.tirx (kda_decode_conv_k128_gf{1,2}):
+ * the causal conv1d update + SiLU of the packed projection qkv, q/k L2
+ * norm, the gate of family GF from the raw `a` (GF 1: lower_bound *
+ * sigmoid(exp(A_log) * (a + dt_bias)); GF 2, Kimi-Linear's: -exp(A_log) *
+ * softplus(a + dt_bias)), beta = sigmoid(b), the KDA update through the
+ * indexed, in-place pool and the sigmoid-gated RMSNorm of the output
+ * (o * rsqrt(mean(o^2) + eps) * norm_w * sigmoid(gout)). docs/Runtime.md
+ * ("Fused layer decode") is the full contract. Sequences, slots and padding
+ * as in kda2rt_kda_decode_pool; conv_state[slot] is read (zeros when
+ * has_initial_state[i] == 0) and written back like pool[slot]. D =
+ * 2*h*k_dim + h*v_dim: q channels [0, h*k_dim), k [h*k_dim, 2*h*k_dim), v
+ * after them; head j owns q/k channels j*k_dim .. and v channels j*v_dim ..
+ * The gate family is bound when the kernel is built and is not in its
+ * metadata: a GF 2 kernel ignores lower_bound. Inputs are never written; no
+ * host synchronisation, no device allocation: the call can be captured in a
+ * CUDA graph. */
+typedef struct kda2rt_kda_decode_conv_args {
+  const void *qkv;               /* in  [total_tokens, D] dtype, rows
+                                    qkv_stride elements apart */
+  const void *conv_w;            /* in  [D, conv_width] fp32 (no bias) */
+  const void *a;                 /* in  [total_tokens, h, k_dim] fp32 raw
+                                    gate */
+  const void *b;                 /* in  [total_tokens, h] fp32 beta logits */
+  const void *gout;              /* in  [total_tokens, h, v_dim] dtype output
+                                    gate (before the sigmoid) */
+  const void *A_log;             /* in  [h] fp32 */
+  const void *dt_bias;           /* in  [h, k_dim] fp32 */
+  const void *norm_w;            /* in  [v_dim] fp32 RMSNorm weight */
+  const void *cu_seqlens;        /* in  [n + 1] index_dtype, device only */
+  const void *state_indices;     /* in  [n] index_dtype slot per sequence */
+  const void *has_initial_state; /* in  [n] int32, 0: start from zeros */
+  void *conv_state;              /* inout [slots, D, conv_width - 1] dtype,
+                                    the previous inputs, oldest first */
+  void *pool;                    /* inout [slots, h, k_dim, v_dim] ("kv") or
+                                    [slots, h, v_dim, k_dim] ("vk") of
+                                    state_dtype */
+  void *o;                       /* out [total_tokens, h, v_dim] dtype */
+  int64_t n, total_tokens, h, k_dim, v_dim;
+  int64_t conv_width;            /* W, the kernel's (conv_w [D, W]) */
+  int64_t slots;
+  int64_t qkv_stride;            /* elements between rows of qkv; 0: dense
+                                    (D). Otherwise >= D and a multiple of 16
+                                    bytes (a slice of a wider projection) */
+  double scale;                  /* 0: k_dim^-1/2 */
+  double lower_bound;            /* gate family 1's bound (finite); GF 2
+                                    kernels ignore it */
+  double eps;                    /* RMSNorm epsilon, finite, >= 0 */
+  const char *dtype;             /* qkv, gout, conv_state, o: "bf16" (NULL)
+                                    or "f16" */
+  const char *state_dtype;       /* pool: "f32" (NULL) or "bf16" */
+  const char *state_layout;      /* "kv" or "vk" (required) */
+  const char *index_dtype;       /* cu_seqlens, state_indices: "i32" (NULL)
+                                    or "i64"; the kernel's IX binding */
+} kda2rt_kda_decode_conv_args;
+
+/* Checks the call (kda2rt_kda_decode_conv_query's questions) and launches
+ * it on `stream` (asynchronous; a prepared launch that allocates nothing). */
+KDA2RT_API int kda2rt_kda_decode_conv(kda2rt_kernel kernel,
+                                      const kda2rt_kda_decode_conv_args *args,
+                                      void *stream, char *err,
+                                      size_t errlen) KDA2RT_NOEXCEPT;
+
+/* Whether kda2rt_kda_decode_conv would accept the call, without touching the
+ * GPU: 1 if supported (`reason` becomes ""), 0 if not (`reason` says why:
+ * not a conv decode kernel, head dimensions, conv_width, dtype,
+ * state_dtype, state_layout, index_dtype, sizes, qkv_stride, scale,
+ * lower_bound, eps, a NULL or misaligned operand, conv_state, pool or o
+ * overlapping another operand, the grid over the CUDA limits), -1 when
+ * kernel or args is NULL. */
+KDA2RT_API int
+kda2rt_kda_decode_conv_query(kda2rt_kernel kernel,
+                             const kda2rt_kda_decode_conv_args *args,
+                             char *reason, size_t reasonlen) KDA2RT_NOEXCEPT;
+
 /* Speculative (multi-token) KDA decode through an indexed, in-place state
  * pool, with a kernel built from templates/kda_decode_spec.tirx: the verify
  * step of speculative decoding. docs/Runtime.md ("The serving contract") is
