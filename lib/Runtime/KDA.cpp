@@ -341,22 +341,27 @@ Status checkHeadDims(const KdaKernelFacts &f, int64_t kDim, int64_t vDim) {
   return Status::success();
 }
 
-/// The input element type: `dtype` (null: bf16) must be bf16 or f16 and the
-/// type of q, k, v and o in the metadata.
-Status checkInputDType(const KdaKernelFacts &f, const char *dtype) {
+/// The call's element type `dtype` (null: bf16) must be bf16 or f16 and the
+/// type of the four input/output tensors `names` (declared as `types`).
+Status checkIoDType(const KernelInfo &info, const char *dtype,
+                    const char *const names[4], const DType types[4]) {
   dtype = dtype ? dtype : "bf16";
   DType requested;
   if (!parseDType(dtype, requested) ||
       (requested != DType::BF16 && requested != DType::F16))
     return invalid(std::string("dtype '") + dtype +
                    "' is not a KDA input type; expected bf16 or f16");
-  const char *names[] = {"q", "k", "v", "o"};
   for (int i = 0; i < 4; ++i)
-    if (f.io[i] != requested)
-      return invalid(kernelPrefix(*f.info) + "argument '" + names[i] +
-                     "' is " + dtypeName(f.io[i]) + ", the call passes " +
-                     dtype);
+    if (types[i] != requested)
+      return invalid(kernelPrefix(info) + "argument '" + names[i] + "' is " +
+                     dtypeName(types[i]) + ", the call passes " + dtype);
   return Status::success();
+}
+
+/// The input element type: the type of q, k, v and o in the metadata.
+Status checkInputDType(const KdaKernelFacts &f, const char *dtype) {
+  static const char *const names[] = {"q", "k", "v", "o"};
+  return checkIoDType(*f.info, dtype, names, f.io);
 }
 
 /// The index type of a call: `indexDtype` (null: i32) must be i32 or i64
@@ -826,19 +831,8 @@ int64_t convChannels(int64_t h, int64_t k, int64_t v) {
 /// The element type of the fused decode's qkv, gout, conv_state and o:
 /// `dtype` (null: bf16), bf16 or f16.
 Status checkConvDType(const KdaKernelFacts &f, const char *dtype) {
-  dtype = dtype ? dtype : "bf16";
-  DType requested;
-  if (!parseDType(dtype, requested) ||
-      (requested != DType::BF16 && requested != DType::F16))
-    return invalid(std::string("dtype '") + dtype +
-                   "' is not a KDA input type; expected bf16 or f16");
-  const char *names[] = {"qkv", "gout", "conv_state", "o"};
-  for (int i = 0; i < 4; ++i)
-    if (f.convIo[i] != requested)
-      return invalid(kernelPrefix(*f.info) + "argument '" + names[i] +
-                     "' is " + dtypeName(f.convIo[i]) + ", the call passes " +
-                     dtype);
-  return Status::success();
+  static const char *const names[] = {"qkv", "gout", "conv_state", "o"};
+  return checkIoDType(*f.info, dtype, names, f.convIo);
 }
 
 Status checkConvValues(const KdaKernelFacts &f, const KdaDecodeConvArgs &a) {
