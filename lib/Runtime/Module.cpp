@@ -1048,6 +1048,35 @@ Status kda2::runtime::computeLaunchConfig(const KernelInfo &info,
                         " given twice");
   }
 
+  // A scalar named by a `stride` line is the element stride of a pointer
+  // argument's outermost dimension. The kernel assumes 16-byte aligned rows
+  // (its vector accesses rely on it), so the stride must be the dense row
+  // size (what a contiguous tensor has) or a multiple of 16 bytes, the rule
+  // of the typed entry points.
+  auto checkStride = [&](const std::string &scalar, int64_t value) -> Status {
+    for (const ArgInfo &p : info.args) {
+      if (p.kind != ArgInfo::Ptr || p.strideScalar != scalar)
+        continue;
+      int64_t dense = 1;
+      for (size_t k = 1; k < p.shape.size(); ++k) {
+        const ShapeDim &d = p.shape[k];
+        const int64_t *v = d.kind == ShapeDim::Named ? findDim(d.name) : nullptr;
+        dense *= d.kind == ShapeDim::Static ? d.size : v ? *v : 1;
+      }
+      int64_t multiple = 16 / std::min<int64_t>(dtypeSize(p.dtype), 16);
+      if (value != dense && (value < 0 || value % multiple != 0))
+        return fail(ErrorCode::InvalidArgument,
+                    "scalar argument " + quoted(scalar) +
+                        " is the row stride of " + quoted(p.name) +
+                        ": it must be the dense row size (" +
+                        std::to_string(dense) + ") or a non-negative "
+                        "multiple of 16 bytes (" + std::to_string(multiple) +
+                        " elements of " + dtypeName(p.dtype) + "), got " +
+                        std::to_string(value));
+    }
+    return Status::success();
+  };
+
   // Parameter buffer, in `arg` order.
   for (const ArgInfo &a : info.args) {
     uint64_t slot = 0;
@@ -1109,6 +1138,7 @@ Status kda2::runtime::computeLaunchConfig(const KernelInfo &info,
                 hi = std::numeric_limits<int32_t>::max(), v = 0;
         if (!scalarToInt(*s, lo, hi, v))
           return notIntegral(lo, hi);
+        KDA2RT_TRY(checkStride(a.name, v));
         int32_t w = static_cast<int32_t>(v);
         std::memcpy(&slot, &w, sizeof(w));
         size = 4;
@@ -1119,6 +1149,7 @@ Status kda2::runtime::computeLaunchConfig(const KernelInfo &info,
                 hi = std::numeric_limits<int64_t>::max(), v = 0;
         if (!scalarToInt(*s, lo, hi, v))
           return notIntegral(lo, hi);
+        KDA2RT_TRY(checkStride(a.name, v));
         std::memcpy(&slot, &v, sizeof(v));
         break;
       }

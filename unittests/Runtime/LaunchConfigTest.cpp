@@ -432,3 +432,40 @@ TEST(TensorMapConfig, MetadataErrors) {
                 .rfind("line 11: bad integer '6' in tensor map rank", 0),
             0u);
 }
+
+//===----------------------------------------------------------------------===//
+// Row strides (`stride` lines) on the generic path
+//===----------------------------------------------------------------------===//
+
+TEST(LaunchConfigStride, DenseOrSixteenByteMultiple) {
+  // q [tt, h, 8] bf16 with its row stride in sq; beta [tt, h] f32 in sb.
+  KernelInfo info;
+  Status s = parseKernelMetadata("kda2-kernel-v1\nname st\nblock 32 1 1\n"
+                                 "arg ptr q bf16 in 3 tt h 8\nstride q sq\n"
+                                 "arg ptr beta f32 in 2 tt h\nstride beta sb\n"
+                                 "arg scalar sq i64\narg scalar sb i32\n"
+                                 "arg dim tt\narg dim h\nend\n",
+                                 info);
+  ASSERT_TRUE(s.ok()) << s.message();
+  auto run = [&](int64_t sq, int64_t sb) {
+    LaunchArgs a;
+    a.ptr("q", kQ).ptr("beta", kO).dim("tt", 5).dim("h", 3);
+    a.scalar("sq", sq).scalar("sb", sb);
+    LaunchConfig cfg;
+    Status st = computeLaunchConfig(info, a, cfg);
+    return st.ok() ? std::string() : st.message();
+  };
+  // Dense rows (h·8 = 24 bf16, h = 3 f32: 12 bytes) and 16-byte multiples.
+  EXPECT_EQ(run(24, 3), "");
+  EXPECT_EQ(run(40, 4), "");
+  EXPECT_EQ(run(0, 0), "");
+  EXPECT_CONTAINS(run(44, 3), "scalar argument 'sq' is the row stride of 'q': "
+                              "it must be the dense row size (24) or a "
+                              "non-negative multiple of 16 bytes (8 elements "
+                              "of bf16), got 44");
+  EXPECT_CONTAINS(run(24, 5), "scalar argument 'sb' is the row stride of "
+                              "'beta': it must be the dense row size (3) or a "
+                              "non-negative multiple of 16 bytes (4 elements "
+                              "of f32), got 5");
+  EXPECT_CONTAINS(run(-8, 3), "got -8");
+}
