@@ -1057,11 +1057,14 @@ Status kda2::runtime::computeLaunchConfig(const KernelInfo &info,
     for (const ArgInfo &p : info.args) {
       if (p.kind != ArgInfo::Ptr || p.strideScalar != scalar)
         continue;
+      // The dense row size; -1 (matches no stride) when it overflows.
       int64_t dense = 1;
-      for (size_t k = 1; k < p.shape.size(); ++k) {
+      for (size_t k = 1; k < p.shape.size() && dense >= 0; ++k) {
         const ShapeDim &d = p.shape[k];
         const int64_t *v = d.kind == ShapeDim::Named ? findDim(d.name) : nullptr;
-        dense *= d.kind == ShapeDim::Static ? d.size : v ? *v : 1;
+        int64_t extent = d.kind == ShapeDim::Static ? d.size : v ? *v : 1;
+        if (extent < 0 || __builtin_mul_overflow(dense, extent, &dense))
+          dense = -1;
       }
       int64_t multiple = 16 / std::min<int64_t>(dtypeSize(p.dtype), 16);
       if (value != dense && (value < 0 || value % multiple != 0))

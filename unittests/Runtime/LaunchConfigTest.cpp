@@ -447,9 +447,9 @@ TEST(LaunchConfigStride, DenseOrSixteenByteMultiple) {
                                  "arg dim tt\narg dim h\nend\n",
                                  info);
   ASSERT_TRUE(s.ok()) << s.message();
-  auto run = [&](int64_t sq, int64_t sb) {
+  auto run = [&](int64_t sq, int64_t sb, int64_t h = 3) {
     LaunchArgs a;
-    a.ptr("q", kQ).ptr("beta", kO).dim("tt", 5).dim("h", 3);
+    a.ptr("q", kQ).ptr("beta", kO).dim("tt", 5).dim("h", h);
     a.scalar("sq", sq).scalar("sb", sb);
     LaunchConfig cfg;
     Status st = computeLaunchConfig(info, a, cfg);
@@ -468,4 +468,8 @@ TEST(LaunchConfigStride, DenseOrSixteenByteMultiple) {
                               "non-negative multiple of 16 bytes (4 elements "
                               "of f32), got 5");
   EXPECT_CONTAINS(run(-8, 3), "got -8");
+  // A dense row size past int64 (h · 8 overflows) matches no stride and is
+  // not computed with undefined behaviour (a fuzzer's find); 16-byte
+  // multiples still pass the stride check.
+  EXPECT_EQ(run(16, 4, int64_t(1) << 62).find("row stride"), std::string::npos);
 }
