@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -522,6 +523,20 @@ int kda2rt_kernel_counter_is_float(kda2rt_kernel kernel, int index) noexcept {
       static_cast<size_t>(index) >= kernel->kernel.info().counters.size())
     return -1;
   return kernel->kernel.info().counters[index].isFloat ? 1 : 0;
+}
+
+int kda2rt_kernel_binding(kda2rt_kernel kernel, const char *name,
+                          int64_t *value) noexcept {
+  if (!kernel || !name || !value) {
+    finish(invalid("kda2rt_kernel_binding: kernel, name or value is NULL"),
+           nullptr, 0);
+    return -KDA2RT_ERROR_INVALID_ARGUMENT;
+  }
+  std::optional<int64_t> bound = kernel->kernel.info().binding(name);
+  if (!bound)
+    return 0;
+  *value = *bound;
+  return 1;
 }
 
 int kda2rt_launch(kda2rt_kernel kernel, const char **ptr_names,

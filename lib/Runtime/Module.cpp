@@ -129,6 +129,13 @@ const ArgInfo *KernelInfo::findArg(std::string_view argName) const {
   return nullptr;
 }
 
+std::optional<int64_t> KernelInfo::binding(std::string_view bindName) const {
+  for (const BindingInfo &b : bindings)
+    if (b.name == bindName)
+      return b.value;
+  return std::nullopt;
+}
+
 std::vector<std::string> KernelInfo::dimNames() const {
   std::vector<std::string> names;
   for (const GridTerm &t : gridX)
@@ -318,6 +325,7 @@ private:
   size_t nameLine_ = 0, blockLine_ = 0, gridXLine_ = 0, gridYLine_ = 0,
          smemLine_ = 0, endLine_ = 0, countersLine_ = 0;
   std::vector<size_t> counterLines_;
+  std::vector<size_t> bindLines_;
   std::vector<StateLine> states_;
   std::vector<RangeLine> ranges_;
   std::vector<StrideLine> strides_;
@@ -443,6 +451,23 @@ Status MetadataParser::directive(size_t line,
         return error(line, "duplicate variant for " + v.dim + " = " +
                                std::to_string(v.value));
     info_.variants.push_back(std::move(v));
+    return Status::success();
+  }
+  if (d == "bind") {
+    // bind <name> <value>: a compile-time integer the kernel was built with.
+    if (n != 2)
+      return fieldCount(line, d, 2, n);
+    BindingInfo b;
+    KDA2RT_TRY(name(line, f[1], "binding name", b.name));
+    KDA2RT_TRY(integer(line, f[2], "bind", std::numeric_limits<int64_t>::min(),
+                       std::numeric_limits<int64_t>::max(), b.value));
+    for (size_t i = 0; i < info_.bindings.size(); ++i)
+      if (info_.bindings[i].name == b.name)
+        return error(line, "duplicate 'bind' line for " + quoted(b.name) +
+                               " (first on line " +
+                               std::to_string(bindLines_[i]) + ")");
+    info_.bindings.push_back(std::move(b));
+    bindLines_.push_back(line);
     return Status::success();
   }
   if (d == "state") {
@@ -870,6 +895,8 @@ std::string kda2::runtime::formatKernelMetadata(const KernelInfo &info) {
   for (const VariantInfo &v : info.variants)
     s += "variant " + v.dim + " " + std::to_string(v.value) + " " + v.kernel +
          "\n";
+  for (const BindingInfo &b : info.bindings)
+    s += "bind " + b.name + " " + std::to_string(b.value) + "\n";
   s += "end\n";
   return s;
 }

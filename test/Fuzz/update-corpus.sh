@@ -81,6 +81,27 @@ doc, out = sys.argv[1:]
 blocks = re.findall(r"^kda2-kernel-v1\n.*?^end$", open(doc).read(), flags=re.M | re.S)
 open(out, "w").write([b for b in blocks if "<" not in b][0] + "\n")
 PY
+# Compile-time bindings at the int64 extremes (`bind` lines; the compiled
+# kernels above carry ordinary ones).
+cat > "$corpus/metadata/bind-extremes.meta" <<'META'
+kda2-kernel-v1
+name serve
+block 128 1 1
+grid.x 1
+grid.y n hv
+smem 0
+arg ptr x f32 in 3 n hv 128
+arg scalar lower_bound f32
+arg dim n
+arg dim hv
+bind BS 1
+bind GF 2
+bind MAX 9223372036854775807
+bind MIN -9223372036854775808
+bind QKN 0
+bind a.b$_1 -1
+end
+META
 for t in tirx mlir profile metadata rules; do
   echo "corpus/$t: $(ls "$corpus/$t" | wc -l) seeds, $(cat "$corpus/$t"/* | wc -c) bytes"
 done

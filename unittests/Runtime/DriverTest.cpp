@@ -209,6 +209,12 @@ TEST(CApi, NullHandlesAreRejected) {
   EXPECT_EQ(kda2rt_kernel_num_counters(nullptr), 0);
   EXPECT_EQ(kda2rt_kernel_counter_name(nullptr, 0), nullptr);
   EXPECT_EQ(kda2rt_kernel_counter_is_float(nullptr, 0), -1);
+  int64_t value = 42;
+  EXPECT_EQ(kda2rt_kernel_binding(nullptr, "GF", &value),
+            -KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(kda2rt_last_error(),
+               "kda2rt_kernel_binding: kernel, name or value is NULL");
+  EXPECT_EQ(value, 42);
   EXPECT_EQ(kda2rt_read_counters(nullptr, nullptr, nullptr, nullptr, 0, err,
                                  sizeof(err)),
             KDA2RT_ERROR_INVALID_ARGUMENT);

@@ -473,6 +473,53 @@ struct FakeModule {
   ~FakeModule() { kda2rt_module_unload(module, nullptr, 0); }
 };
 
+TEST(FakeKernel, CApiReadsTheKernelsBindings) {
+  // The compile-time switches a kernel was built with, from its `bind`
+  // lines (kda2-translate --tirx-bind=GF=2,BS=1,QKN=0,...).
+  FakeModule bound("serve", "kda2-kernel-v1\n"
+                            "name serve\n"
+                            "block 128 1 1\n"
+                            "grid.y n\n"
+                            "arg ptr x f32 in 2 n 128\n"
+                            "arg dim n\n"
+                            "bind BS 1\n"
+                            "bind GF 2\n"
+                            "bind MIN -9223372036854775808\n"
+                            "bind QKN 0\n"
+                            "end\n");
+  FakeModule old("dec", kda2::fake::decodeMetadata("dec", 64));
+  ASSERT_NE(bound.kernel, nullptr);
+  ASSERT_NE(old.kernel, nullptr);
+  int64_t value = -7;
+  EXPECT_EQ(kda2rt_kernel_binding(bound.kernel, "GF", &value), 1);
+  EXPECT_EQ(value, 2);
+  EXPECT_EQ(kda2rt_kernel_binding(bound.kernel, "QKN", &value), 1);
+  EXPECT_EQ(value, 0);
+  EXPECT_EQ(kda2rt_kernel_binding(bound.kernel, "MIN", &value), 1);
+  EXPECT_EQ(value, INT64_MIN);
+  // Not built with it: 0, *value untouched.
+  value = -7;
+  EXPECT_EQ(kda2rt_kernel_binding(bound.kernel, "LANES", &value), 0);
+  EXPECT_EQ(kda2rt_kernel_binding(bound.kernel, "gf", &value), 0);
+  EXPECT_EQ(kda2rt_kernel_binding(bound.kernel, "", &value), 0);
+  EXPECT_EQ(kda2rt_kernel_binding(old.kernel, "GF", &value), 0);
+  EXPECT_EQ(value, -7);
+  // NULL arguments: a negative error code, the message in last_error.
+  EXPECT_EQ(kda2rt_kernel_binding(bound.kernel, nullptr, &value),
+            -KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(kda2rt_last_error(),
+               "kda2rt_kernel_binding: kernel, name or value is NULL");
+  EXPECT_EQ(kda2rt_kernel_binding(bound.kernel, "GF", nullptr),
+            -KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(kda2rt_kernel_binding(nullptr, "GF", &value),
+            -KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(value, -7);
+  // The metadata text the handle returns carries the lines.
+  EXPECT_NE(std::string(kda2rt_kernel_metadata(bound.kernel))
+                .find("bind BS 1\nbind GF 2\n"),
+            std::string::npos);
+}
+
 TEST(FakeKernel, CApiDecodeChecksTheStateLayout) {
   // K == V = 64: a transposed state has the same shape; only the layout
   // tells them apart.

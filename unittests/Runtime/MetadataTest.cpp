@@ -5,6 +5,9 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -553,4 +556,120 @@ TEST(KernelMetadata, StrideLineErrors) {
   EXPECT_EQ(with("stride q\n"), "line 5: 'stride' takes 2 field(s), got 1");
   EXPECT_EQ(with("stride q sq\nstride q sb\n"),
             "line 6: duplicate 'stride' line for 'q' (first on line 5)");
+}
+
+namespace {
+// A kernel built with compile-time switches (kda_decode_serve: gate family,
+// beta sigmoid, q/k L2 norm), as the compiler writes them: `bind` lines
+// sorted by name, before `end`.
+const char *kWithBindings = "kda2-kernel-v1\n"      // 1
+                            "name serve\n"          // 2
+                            "block 128 1 1\n"       // 3
+                            "grid.x 1\n"            // 4
+                            "grid.y n\n"            // 5
+                            "arg ptr x f32 in 2 n 128\n" // 6
+                            "arg dim n\n"           // 7
+                            "bind BS 1\n"           // 8
+                            "bind GF 2\n"           // 9
+                            "bind K 128\n"          // 10
+                            "bind QKN 0\n"          // 11
+                            "end\n";                // 12
+} // namespace
+
+TEST(KernelMetadata, ParsesBindings) {
+  KernelInfo info;
+  Status s = parseKernelMetadata(kWithBindings, info);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(info.bindings.size(), 4u);
+  EXPECT_EQ(info.bindings[0].name, "BS");
+  EXPECT_EQ(info.bindings[3].name, "QKN");
+  EXPECT_EQ(info.binding("GF"), std::optional<int64_t>(2));
+  EXPECT_EQ(info.binding(std::string("K")), std::optional<int64_t>(128));
+  EXPECT_EQ(info.binding("QKN"), std::optional<int64_t>(0));
+  EXPECT_EQ(info.binding("LANES"), std::nullopt);
+  EXPECT_EQ(info.binding("gf"), std::nullopt); // names are case-sensitive
+  EXPECT_EQ(info.binding(""), std::nullopt);
+  // A binding is not a dimension.
+  EXPECT_EQ(info.dimNames(), (std::vector<std::string>{"n"}));
+  // Printed before `end` in line order; the text round-trips.
+  std::string text = formatKernelMetadata(info);
+  EXPECT_NE(text.find("bind BS 1\nbind GF 2\nbind K 128\nbind QKN 0\nend\n"),
+            std::string::npos)
+      << text;
+  KernelInfo again;
+  ASSERT_TRUE(parseKernelMetadata(text, again).ok());
+  EXPECT_EQ(formatKernelMetadata(again), text);
+  // Metadata without `bind` lines (older kernels) has none.
+  ASSERT_TRUE(parseKernelMetadata(kSample, info).ok());
+  EXPECT_TRUE(info.bindings.empty());
+  EXPECT_EQ(info.binding("GF"), std::nullopt);
+}
+
+TEST(KernelMetadata, ParsesExtremeBindingValues) {
+  std::string text = kWithBindings;
+  const std::string from = "bind K 128\n";
+  text.replace(text.find(from), from.size(),
+               "bind MIN -9223372036854775808\n"
+               "bind MAX 9223372036854775807\n"
+               "bind a.b$_1 -1\n");
+  KernelInfo info;
+  Status s = parseKernelMetadata(text, info);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(info.binding("MIN"), std::numeric_limits<int64_t>::min());
+  EXPECT_EQ(info.binding("MAX"), std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(info.binding("a.b$_1"), std::optional<int64_t>(-1));
+  std::string formatted = formatKernelMetadata(info);
+  EXPECT_NE(formatted.find("bind MIN -9223372036854775808\n"
+                           "bind MAX 9223372036854775807\n"),
+            std::string::npos)
+      << formatted;
+  KernelInfo again;
+  ASSERT_TRUE(parseKernelMetadata(formatted, again).ok());
+  EXPECT_EQ(formatKernelMetadata(again), formatted);
+}
+
+TEST(KernelMetadata, BindLineErrors) {
+  auto with = [](const std::string &to) {
+    std::string text = kWithBindings;
+    const std::string from = "bind GF 2\n";
+    text.replace(text.find(from), from.size(), to);
+    return parseError(text);
+  };
+  // Duplicate name: the error names both lines.
+  EXPECT_EQ(with("bind GF 2\nbind GF 1\n"),
+            "line 10: duplicate 'bind' line for 'GF' (first on line 9)");
+  EXPECT_EQ(with("bind BS 0\n"),
+            "line 9: duplicate 'bind' line for 'BS' (first on line 8)");
+  // Malformed values.
+  EXPECT_EQ(with("bind GF two\n"),
+            "line 9: bad integer 'two' in bind (expected an integer)");
+  EXPECT_EQ(with("bind GF 2.5\n"),
+            "line 9: bad integer '2.5' in bind (expected an integer)");
+  EXPECT_EQ(with("bind GF +2\n"),
+            "line 9: bad integer '+2' in bind (expected an integer)");
+  EXPECT_EQ(with("bind GF 0x10\n"),
+            "line 9: bad integer '0x10' in bind (expected an integer)");
+  EXPECT_EQ(with("bind GF -\n"),
+            "line 9: bad integer '-' in bind (expected an integer)");
+  // Out of int64: refused, no wrap-around.
+  EXPECT_EQ(with("bind GF 9223372036854775808\n"),
+            "line 9: bad integer '9223372036854775808' in bind (expected an "
+            "integer)");
+  EXPECT_EQ(with("bind GF -9223372036854775809\n"),
+            "line 9: bad integer '-9223372036854775809' in bind (expected an "
+            "integer)");
+  EXPECT_EQ(with("bind GF 99999999999999999999999999999999999999\n"),
+            "line 9: bad integer '99999999999999999999999999999999999999' in "
+            "bind (expected an integer)");
+  // Names as elsewhere in the metadata.
+  EXPECT_EQ(with("bind 2GF 2\n"),
+            "line 9: bad binding name '2GF' (expected "
+            "[A-Za-z_$.][A-Za-z0-9_$.]*)");
+  EXPECT_EQ(with("bind G-F 2\n"),
+            "line 9: bad binding name 'G-F' (expected "
+            "[A-Za-z_$.][A-Za-z0-9_$.]*)");
+  // Field counts.
+  EXPECT_EQ(with("bind GF\n"), "line 9: 'bind' takes 2 field(s), got 1");
+  EXPECT_EQ(with("bind GF 2 3\n"), "line 9: 'bind' takes 2 field(s), got 3");
+  EXPECT_EQ(with("bind\n"), "line 9: 'bind' takes 2 field(s), got 0");
 }

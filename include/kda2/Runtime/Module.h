@@ -14,6 +14,7 @@
 #include "kda2/Runtime/CudaDriver.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -123,6 +124,13 @@ struct KDA2RT_API VariantInfo {
   std::string kernel;
 };
 
+/// A `bind <name> <value>` line: a compile-time integer the kernel was built
+/// with (`--tirx-bind=GF=2`), one its source refers to.
+struct KDA2RT_API BindingInfo {
+  std::string name;
+  int64_t value = 0;
+};
+
 /// Parsed kernel metadata.
 struct KDA2RT_API KernelInfo {
   std::string name;
@@ -133,8 +141,12 @@ struct KDA2RT_API KernelInfo {
   std::vector<ArgInfo> args;       // kernel parameters, in order
   std::vector<CounterInfo> counters;
   std::vector<VariantInfo> variants; // shape-specialised copies
+  std::vector<BindingInfo> bindings; // compile-time bindings, in line order
 
   const ArgInfo *findArg(std::string_view name) const;
+  /// The value of the compile-time binding `name` the kernel was built with
+  /// (its `bind` line), or nullopt when it has none of that name.
+  std::optional<int64_t> binding(std::string_view name) const;
   /// Every dimension name the kernel refers to (grid, shapes, dim args),
   /// sorted, without duplicates.
   std::vector<std::string> dimNames() const;

@@ -106,6 +106,14 @@ KDA2RT_API const char *kda2rt_kernel_counter_name(kda2rt_kernel kernel,
 /* 1 if counter `index` is f64, 0 if i64, -1 if out of range. */
 KDA2RT_API int kda2rt_kernel_counter_is_float(kda2rt_kernel kernel,
                                               int index) KDA2RT_NOEXCEPT;
+/* The compile-time integer binding `name` the kernel was built with (a
+ * `bind` line of its metadata, from kda2-translate --tirx-bind=GF=2,...: the
+ * switches its source refers to, e.g. GF, BS, QKN of kda_decode_serve).
+ * Returns 1 and sets *value if the kernel has that binding, 0 if not (*value
+ * unchanged), -KDA2RT_ERROR_INVALID_ARGUMENT (-1) if kernel, name or value is
+ * NULL (the message in kda2rt_last_error()). */
+KDA2RT_API int kda2rt_kernel_binding(kda2rt_kernel kernel, const char *name,
+                                     int64_t *value) KDA2RT_NOEXCEPT;
 
 /* Launches `kernel` on `stream` (asynchronous). Pointer arguments (and the
  * counters buffer, named "counters") are given by name; dims give the size of

@@ -958,6 +958,19 @@ std::string KernelLowering::buildMetadata() {
   }
   for (const Specialization &v : variants)
     os << "variant " << v.dim << " " << v.value << " " << v.name << "\n";
+  // The compile-time integer bindings the kernel was built with (the
+  // importer's `kda2.bindings`; a specialised copy carries its generic
+  // kernel's), sorted by name as the dictionary keeps them.
+  if (auto bindings = kernel->getAttrOfType<DictionaryAttr>(
+          KDA2Dialect::getBindingsAttrName()))
+    for (NamedAttribute entry : bindings) {
+      auto value = cast<IntegerAttr>(entry.getValue());
+      os << "bind " << entry.getName().getValue() << " "
+         << (value.getType().isUnsignedInteger()
+                 ? static_cast<int64_t>(value.getValue().getZExtValue())
+                 : value.getValue().getSExtValue())
+         << "\n";
+    }
   os << "end\n";
   return text;
 }

@@ -33,6 +33,7 @@
 #include "llvm/Support/CommandLine.h"
 
 #include <cctype>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::kda2;
@@ -151,6 +152,15 @@ private:
   }
   /// True when `name` is a named dimension of the current kernel.
   bool isDimName(StringRef name) { return dimNames.contains(name); }
+  /// The integer `name` is bound to with --tirx-bind, if any. Every lookup
+  /// that finds one records it for the kernel's `kda2.bindings`.
+  std::optional<int64_t> boundInteger(StringRef name) {
+    auto it = options.bindings.find(name.str());
+    if (it == options.bindings.end())
+      return std::nullopt;
+    usedBindings[it->first] = it->second;
+    return it->second;
+  }
 
   llvm::SourceMgr &sourceMgr;
   MLIRContext *context;
@@ -166,6 +176,8 @@ private:
   llvm::StringSet<> gmemDeclared;
   /// The declared type of each tensor parameter and result, as written.
   llvm::StringMap<const ast::TensorType *> declaredTypes;
+  /// The integer bindings the kernel's source refers to (kda2.bindings).
+  std::map<std::string, int64_t> usedBindings;
   std::vector<llvm::StringMap<Binding>> scopes;
   /// True when `name` is bound in an enclosing scope (a loop variable or a
   /// local value).
@@ -275,13 +287,12 @@ FailureOr<KDA2TensorType> Emitter::tensorType(const ast::TensorType &type,
       names.push_back(builder.getStringAttr(""));
       break;
     case ast::Dim::Kind::Named:
-      if (auto it = options.bindings.find(dim.name);
-          it != options.bindings.end()) {
-        if (it->second <= 0)
+      if (std::optional<int64_t> bound = boundInteger(dim.name)) {
+        if (*bound <= 0)
           return error(dim.loc) << "dimension '" << dim.name << "' of " << what
-                                << " is bound to " << it->second
+                                << " is bound to " << *bound
                                 << "; a dimension must be positive";
-        shape.push_back(it->second);
+        shape.push_back(*bound);
         names.push_back(builder.getStringAttr(""));
         boundDims.insert(dim.name);
         break;
@@ -334,6 +345,7 @@ LogicalResult Emitter::emitKernel(const ast::Kernel &kernelAst) {
   boundDims.clear();
   gmemDeclared.clear();
   declaredTypes.clear();
+  usedBindings.clear();
   scopes.clear();
   loops.clear();
   resultNames.clear();
@@ -450,6 +462,16 @@ LogicalResult Emitter::emitKernel(const ast::Kernel &kernelAst) {
     return error(kernelAst.loc) << "kernel '" << kernelAst.name
                                 << "' declares results but has no return "
                                    "statement";
+  // The integer bindings the kernel's source refers to, for the launch
+  // metadata (`bind` lines): the compile-time switches it was built with.
+  if (!usedBindings.empty()) {
+    SmallVector<NamedAttribute> entries;
+    for (const auto &[name, value] : usedBindings)
+      entries.push_back(builder.getNamedAttr(
+          name, builder.getI64IntegerAttr(value)));
+    kernel->setAttr(KDA2Dialect::getBindingsAttrName(),
+                    builder.getDictionaryAttr(entries));
+  }
   return success();
 }
 
@@ -562,12 +584,12 @@ LogicalResult Emitter::emitGmem(const ast::GmemDeclStmt &decl) {
       for (auto [i, bound] : llvm::enumerate(attr.range)) {
         double value = bound.value;
         if (!bound.name.empty()) {
-          auto it = options.bindings.find(bound.name);
-          if (it == options.bindings.end())
+          std::optional<int64_t> named = boundInteger(bound.name);
+          if (!named)
             return error(bound.loc)
                    << "'" << bound.name
                    << "' in a range must be bound with --tirx-bind";
-          value = static_cast<double>(it->second);
+          value = static_cast<double>(*named);
         }
         ends[i] = bound.negative ? -value : value;
       }
@@ -788,9 +810,7 @@ LogicalResult Emitter::emitFor(const ast::ForStmt &loopAst) {
     if (const auto *lit = dyn_cast<ast::IntLitExpr>(&arg))
       value = lit->value;
     else if (const auto *name = dyn_cast<ast::NameExpr>(&arg))
-      if (auto it = options.bindings.find(name->name);
-          it != options.bindings.end())
-        value = it->second;
+      value = boundInteger(name->name);
     if (!value)
       return error(arg.loc) << "lanes per iteration must be an integer "
                                "literal or a name bound with --tirx-bind";
@@ -803,9 +823,9 @@ LogicalResult Emitter::emitFor(const ast::ForStmt &loopAst) {
       return error(lit->loc) << "loop extent must be positive";
     upper = arith::ConstantIndexOp::create(builder, loc(lit->loc), lit->value);
   } else if (const auto *name = dyn_cast<ast::NameExpr>(&extent);
-             name && options.bindings.count(name->name)) {
-    upper = arith::ConstantIndexOp::create(
-        builder, loc(name->loc), options.bindings.at(name->name));
+             name && boundInteger(name->name)) {
+    upper = arith::ConstantIndexOp::create(builder, loc(name->loc),
+                                           *boundInteger(name->name));
   } else if (const auto *name = dyn_cast<ast::NameExpr>(&extent);
              name && (isDimName(name->name) ||
                       *mapping != LoopMapping::serial ||
@@ -1395,10 +1415,9 @@ FailureOr<Value> Emitter::emitName(const ast::NameExpr &name) {
   if (isDimName(name.name))
     return Value(DimOp::create(builder, loc(name.loc), builder.getIndexType(),
                                name.name));
-  if (auto it = options.bindings.find(name.name);
-      it != options.bindings.end())
+  if (std::optional<int64_t> bound = boundInteger(name.name))
     return Value(arith::ConstantIndexOp::create(builder, loc(name.loc),
-                                                it->second));
+                                                *bound));
   if (name.name == "inf")
     return Value(arith::ConstantOp::create(
         builder, loc(name.loc),

@@ -141,6 +141,49 @@ module attributes {kda2.target = "B200"} {
 
 // -----
 
+// kda2.bindings (the integer --tirx-bind values a kernel was built with)
+// belongs on a kda2.kernel.
+// expected-error @below {{'kda2.bindings' is only valid on a kda2.kernel}}
+module attributes {kda2.bindings = {GF = 2 : i64}} {
+}
+
+// -----
+
+// kda2.bindings is a dictionary.
+// expected-error @below {{'kda2.bindings' must be a dictionary of integers (name -> i64)}}
+kda2.kernel @k(%x: !kda2.tensor<[4], f32>) attributes {kda2.bindings = [2]} {
+}
+
+// -----
+
+// Every value of kda2.bindings is an integer.
+// expected-error @below {{'kda2.bindings' entry 'GF' must be an integer, got "sigmoid"}}
+kda2.kernel @k(%x: !kda2.tensor<[4], f32>) attributes {kda2.bindings = {BS = 1 : i64, GF = "sigmoid"}} {
+}
+
+// -----
+
+// A float is not an integer binding.
+// expected-error @below {{'kda2.bindings' entry 'LB' must be an integer, got 5.000000e+00 : f32}}
+kda2.kernel @k(%x: !kda2.tensor<[4], f32>) attributes {kda2.bindings = {LB = 5.0 : f32}} {
+}
+
+// -----
+
+// The values fit the metadata's int64.
+// expected-error @below {{'kda2.bindings' entry 'N' does not fit in 64 bits}}
+kda2.kernel @k(%x: !kda2.tensor<[4], f32>) attributes {kda2.bindings = {N = 18446744073709551616 : i128}} {
+}
+
+// -----
+
+// The names follow the metadata's name syntax.
+// expected-error @below {{'kda2.bindings' has the bad name '2x' (expected [A-Za-z_$.][A-Za-z0-9_$.]*)}}
+kda2.kernel @k(%x: !kda2.tensor<[4], f32>) attributes {kda2.bindings = {"2x" = 1 : i64}} {
+}
+
+// -----
+
 // Other kda2.* discardable attributes are rejected.
 // expected-error @below {{unknown kda2 attribute 'kda2.arch'}}
 module attributes {kda2.arch = "sm_90a"} {

@@ -24,7 +24,9 @@ struct ImportTIRxOptions {
   /// Compile-time constants (`dim=64`): a named dimension listed here
   /// becomes that static size, so tiles over it get static shapes (needed by
   /// the GPU lowering); any other listed name can be used as an integer
-  /// constant (loop extents, index arithmetic).
+  /// constant (loop extents, index arithmetic). Each kernel records the ones
+  /// its source refers to as `kda2.bindings` (name -> i64), which the GPU
+  /// lowering writes into its launch metadata as `bind` lines.
   std::map<std::string, int64_t> bindings;
   /// Element-type parameters (`IN=f16`): a dtype spelled with a name listed
   /// here (`Tensor[…, dtype=IN]`, the conversion `IN(x)`) is that type.

@@ -2,8 +2,9 @@
 //
 // Registers the kda2 operations, attributes and types, owns the context's
 // hardware-profile registry, and verifies the dialect's discardable
-// attributes: the module-level `kda2.target` (a known hardware profile) and
-// the kernel-argument `kda2.io` direction.
+// attributes: the module-level `kda2.target` (a known hardware profile),
+// the kernel's `kda2.bindings` (its integer compile-time bindings) and the
+// kernel-argument `kda2.io` direction.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::kda2;
@@ -43,6 +45,42 @@ LogicalResult KDA2Dialect::verifyOperationAttribute(Operation *op,
         getProfiles().get(name.getValue());
     if (!profile)
       return op->emitError() << llvm::toString(profile.takeError());
+    return success();
+  }
+  // Set by the .tirx importer: the integer --tirx-bind values the kernel's
+  // source refers to (its compile-time switches), for the launch metadata.
+  if (attr.getName() == getBindingsAttrName()) {
+    if (!isa<KernelOp>(op))
+      return op->emitError() << "'" << getBindingsAttrName()
+                             << "' is only valid on a kda2.kernel";
+    auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
+    if (!dict)
+      return op->emitError() << "'" << getBindingsAttrName()
+                             << "' must be a dictionary of integers (name -> "
+                                "i64)";
+    for (NamedAttribute entry : dict) {
+      // The metadata's name syntax: the runtime reads these back.
+      StringRef name = entry.getName().getValue();
+      auto isNameChar = [](char c) {
+        return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.';
+      };
+      if (name.empty() || llvm::isDigit(name.front()) ||
+          !llvm::all_of(name, isNameChar))
+        return op->emitError()
+               << "'" << getBindingsAttrName() << "' has the bad name '"
+               << name << "' (expected [A-Za-z_$.][A-Za-z0-9_$.]*)";
+      auto value = dyn_cast<IntegerAttr>(entry.getValue());
+      if (!value || !value.getType().isIntOrIndex())
+        return op->emitError()
+               << "'" << getBindingsAttrName() << "' entry '" << name
+               << "' must be an integer, got " << entry.getValue();
+      const APInt &bits = value.getValue();
+      if (value.getType().isUnsignedInteger() ? bits.getActiveBits() > 63
+                                              : bits.getSignificantBits() > 64)
+        return op->emitError()
+               << "'" << getBindingsAttrName() << "' entry '" << name
+               << "' does not fit in 64 bits";
+    }
     return success();
   }
   // Written by kda2-agent on each candidate module: the schedule choices

@@ -66,6 +66,13 @@ def KDA2_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getStrideAttrName() {
       return "kda2.stride";
     }
+    /// Name of the kernel attribute recording the compile-time integer
+    /// bindings (`--tirx-bind=GF=2,...`) the kernel's source refers to: a
+    /// dictionary name -> i64, written into the launch metadata as `bind`
+    /// lines.
+    static constexpr ::llvm::StringLiteral getBindingsAttrName() {
+      return "kda2.bindings";
+    }
 
   private:
     void registerAttributes();
