@@ -27,6 +27,7 @@ import kda2rt  # noqa: E402
 from kda_decode import graph_time_us, kda_inputs, rel_err  # noqa: E402
 
 TORCH_STATE = {"f32": torch.float32, "bf16": torch.bfloat16}
+PROFILE_ONLY = False
 
 
 def rows(**tensors):
@@ -352,6 +353,208 @@ def prefill_case(rt, kernels, st, ss, lengths, slots, H, results, seed=3, K=128,
     return final_pool, idx, finals
 
 
+def event_time_us(fn, runs=20):
+    """Median time of one call from CUDA events, after warm-up (for calls a
+    CUDA graph cannot capture)."""
+    for _ in range(3):
+        fn()
+    times = []
+    for _ in range(runs):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1000.0)
+    times.sort()
+    return times[len(times) // 2]
+
+
+def act_inputs(gf, tt, H, hqk, K, V, seed, adversarial):
+    """Raw activations for kda_chunk_prep_act (gf 1, 2: the gate's raw input,
+    beta logits, q/k before the L2 norm; gf 0: a given log decay) and their
+    float64 meaning. Adversarial: half the heads get a gate far below any
+    chunked schedule's bound (softplus: about -15 nats per step, tails below
+    -40; gf 0: 2 % of the entries at -200), the rest a gentle one."""
+    gen = torch.Generator(device="cuda").manual_seed(seed)
+    r = lambda *s: torch.randn(*s, device="cuda", generator=gen)  # noqa: E731
+    raw = gf > 0
+    q = (r(tt, hqk, K) if raw else torch.nn.functional.normalize(r(tt, hqk, K), dim=-1)).bfloat16()
+    k = (r(tt, hqk, K) if raw else torch.nn.functional.normalize(r(tt, hqk, K), dim=-1)).bfloat16()
+    v = r(tt, H, V).bfloat16()
+    A_log = r(H) * 0.5
+    dt_bias = r(H, K) * 0.1
+    hard = torch.zeros(H, dtype=torch.bool, device="cuda")
+    if adversarial:
+        hard[H // 2:] = True
+    if raw:
+        a = torch.where(hard[None, :, None], r(tt, H, K) * 3 + 4, r(tt, H, K) - 3)
+    else:
+        a = torch.nn.functional.logsigmoid(r(tt, H, K)) * 0.1
+        if adversarial:
+            spikes = (torch.rand(tt, H, K, device="cuda", generator=gen) < 0.02) & hard[None, :, None]
+            a = torch.where(spikes, torch.full_like(a, -200.0), a)
+    b = r(tt, H) if raw else torch.sigmoid(r(tt, H))
+    lower_bound = -5.0
+    ad = a.double()
+    if gf == 1:
+        gd = lower_bound * torch.sigmoid(A_log.double().exp()[:, None] * (ad + dt_bias.double()))
+    elif gf == 2:
+        gd = -A_log.double().exp()[:, None] * torch.nn.functional.softplus(ad + dt_bias.double())
+    else:
+        gd = ad
+    bd = torch.sigmoid(b.double()) if raw else b.double()
+    qd, kd = q.double(), k.double()
+    if raw:
+        qd = qd / (qd.square().sum(-1, keepdim=True) + 1e-6).sqrt()
+        kd = kd / (kd.square().sum(-1, keepdim=True) + 1e-6).sqrt()
+    rep = H // hqk
+    qd, kd = qd.repeat_interleave(rep, dim=1), kd.repeat_interleave(rep, dim=1)
+    return dict(q=q, k=k, v=v, a=a, b=b, A_log=A_log, dt_bias=dt_bias, lower_bound=lower_bound,
+                gd=gd, bd=bd, qd=qd, kd=kd, min_gate=float(gd.min()))
+
+
+def prefill_act_case(rt, kernels, gf, lengths, H, hqk, slots, fla, results, seed=21,
+                     adversarial=True, check=True):
+    """Prefill with kda_chunk_prep_act (any gate, activations in the kernel)
+    then kda_chunk_h's scan and output kernels (C = 32, VB = 8) on the pool:
+    against the float64 recurrence of the activations' meaning, with padding
+    slots, has_initial_state and checkpoints; timed beside
+    flash-linear-attention's chunk_kda with the same options."""
+    K = V = 128
+    C, VB = 32, 8
+    prep = rt.kernel(rt.load(os.path.join(
+        kernels, f"kda_chunk_prep_act_c32_vb8_k128_gf{gf}.sm_90a.cubin")), "kda_chunk_prep")
+    hmod = rt.load(os.path.join(kernels, "kda_chunk_h_c32_vb8_k128.sm_90a.cubin"))
+    scan, out = rt.kernel(hmod, "kda_chunk_scan_h"), rt.kernel(hmod, "kda_chunk_out")
+    gen = torch.Generator().manual_seed(seed)
+    N, tt, T = len(lengths), sum(lengths), max(lengths)
+    nc = (T + C - 1) // C
+    cu = torch.tensor([0] + torch.tensor(lengths).cumsum(0).tolist(), dtype=torch.int32)
+    idx = torch.randperm(slots, generator=gen)[:N].to(torch.int32)
+    if check and N > 2:
+        idx[1] = -1  # one padding sequence
+    has_init = (torch.rand(N, generator=gen) < 0.7).to(torch.int32)
+    blocks = N * nc + 4
+    cb = torch.randperm(blocks, generator=gen)[:N * nc].view(N, nc).to(torch.int32)
+    x = act_inputs(gf, tt, H, hqk, K, V, seed, adversarial)
+    q, k, v, a, b = x["q"], x["k"], x["v"], x["a"], x["b"]
+    scale = K ** -0.5
+    pool = make_pool(slots, H, K, V, "f32", "kv", seed)
+    ckpt = make_pool(blocks, H, K, V, "f32", "kv", seed + 1)
+    pool_before, ckpt_before = pool.clone(), ckpt.clone()
+    pool_exp, ckpt_exp = pool.clone(), ckpt.clone()
+    o_ref = torch.zeros(tt, H, V, dtype=torch.float64, device="cuda")
+    written, ck_written, padding_rows = [], [], []
+    for n in range(N if check else 0):
+        b0, e0, slot = int(cu[n]), int(cu[n + 1]), int(idx[n])
+        if slot < 0:
+            padding_rows += list(range(b0, e0))
+            continue
+        S = pool_before[slot].double() if has_init[n] else torch.zeros(
+            H, K, V, dtype=torch.float64, device="cuda")
+        for t in range(b0, e0):
+            S, o_ref[t] = step(S, x["qd"][t], x["kd"][t], v[t], x["gd"][t], x["bd"][t], scale)
+            if (t - b0 + 1) % C == 0 or t == e0 - 1:
+                blk = int(cb[n, (t - b0) // C])
+                ckpt_exp[blk] = S.float()
+                ck_written.append(blk)
+        pool_exp[slot] = S.float()
+        written.append(slot)
+    cu_d, idx_d, hi_d, cb_d = cu.cuda(), idx.cuda(), has_init.cuda(), cb.cuda()
+    e = lambda *s, dt=torch.bfloat16: torch.full(s, float("nan"), dtype=dt,  # noqa: E731
+                                                  device="cuda")
+    mid = {"qd": e(N, H, nc, C, K), "kl": e(N, H, nc, C, K), "wn": e(N, H, nc, C, K),
+           "tp": e(N, H, nc, C, C), "pb": e(N, H, nc, C, C),
+           "gl": e(N, H, nc, K, dt=torch.float32), "vc": e(N, H, nc * (V // VB), C, VB)}
+    hs = {"hs": e(N, H, nc, K, V), "us": e(N, H, nc, C, V)}
+    o = torch.full((tt, H, V), float("nan"), dtype=torch.bfloat16, device="cuda")
+    dims = {"n": N, "h": H, "np1": N + 1, "nc": nc}
+    stream = lambda: torch.cuda.current_stream().cuda_stream  # noqa: E731
+    prep_launch = prep.prepare(
+        {"q": q, "k": k, "v": v, "g": a, "beta": b, "A_log": x["A_log"], "dt_bias": x["dt_bias"],
+         "cu_seqlens": cu_d, **mid},
+        {**dims, "tt": tt, "ncv": nc * (V // VB), "hqk": hqk},
+        {"scale": scale, "lower_bound": x["lower_bound"], **rows(q=q, k=k, v=v, g=a, beta=b)},
+        stream)
+    launches = [
+        prep_launch,
+        scan.prepare({**{n_: mid[n_] for n_ in ("vc", "kl", "wn", "tp", "gl")}, **hs,
+                      "cu_seqlens": cu_d, "state_indices": idx_d, "has_initial_state": hi_d,
+                      "checkpoint_blocks": cb_d, "pool": pool, "ckpt": ckpt},
+                     {**dims, "ncv": nc * (V // VB), "slots": slots, "blocks": blocks}, {},
+                     stream),
+        out.prepare({"qd": mid["qd"], "pb": mid["pb"], **hs, "cu_seqlens": cu_d,
+                     "state_indices": idx_d, "o": o}, {**dims, "tt": tt}, {"nslots": slots},
+                    stream)]
+    for launch in launches:
+        launch()
+    torch.cuda.synchronize()
+    row = {"kernel": f"prefill-act-gf{gf}", "N": N, "T": tt, "H": f"{hqk}/{H}",
+           "adversarial": adversarial, "min_gate": x["min_gate"],
+           "finite": bool(torch.isfinite(o).all())}
+    if check:
+        row.update(check_pool(pool, pool_before, pool_exp, written, o, o_ref, padding_rows, "kv"))
+        ck = check_pool(ckpt, ckpt_before, ckpt_exp, ck_written, o, o_ref, [], "kv")
+        row.update(err_ckpt=ck.get("err_state", float("nan")),
+                   ckpt_untouched_bitwise=ck["untouched_bitwise"])
+    if PROFILE_ONLY:  # one launch each for a profiler, no timing
+        return
+    row["us"] = graph_time_us(lambda: [launch() for launch in launches], replays=10)
+    row["prep_us"] = graph_time_us(prep_launch, replays=10)
+    if gf == 1 and hqk == H:
+        # kda_chunk_split's prep on the same shape (the given gate within
+        # [-5, 0]: its mid-chunk scaling is safe there).
+        fast = rt.kernel(rt.load(os.path.join(
+            kernels, "kda_chunk_split_c32_vb8_k128.sm_90a.cubin")), "kda_chunk_prep")
+        gq, bq = x["gd"].float(), x["bd"].float()
+        fast_launch = fast.prepare(
+            {"q": q, "k": k, "v": v, "g": gq, "beta": bq, "cu_seqlens": cu_d, **mid},
+            {**dims, "tt": tt, "ncv": nc * (V // VB), "hqk": hqk},
+            {"scale": scale, **rows(q=q, k=k, v=v, g=gq, beta=bq)}, stream)
+        row["fast_prep_us"] = graph_time_us(fast_launch, replays=10)
+    if fla is not None and hqk == H:
+        extra = {}
+        if gf > 0:
+            extra = dict(use_gate_in_kernel=True, A_log=x["A_log"],
+                         dt_bias=x["dt_bias"].reshape(-1), use_qk_l2norm_in_kernel=True,
+                         use_beta_sigmoid_in_kernel=True)
+            if gf == 1:
+                extra.update(safe_gate=True, lower_bound=x["lower_bound"])
+        h0 = pool_before[idx.clamp(min=0).long().cuda()].clone()
+        h0[~has_init.bool().cuda()] = 0
+        if len(set(lengths)) == 1:  # equal lengths: the [B, T, ...] layout
+            shaped = [t.view(N, T, *t.shape[1:]) for t in (q, k, v, a, b)]
+            varlen = {}
+        else:  # chunk_kda plans varlen batches from a host copy of cu_seqlens
+            shaped = [t[None] for t in (q, k, v, a, b)]
+            varlen = dict(cu_seqlens=cu_d.long(), cu_seqlens_cpu=cu.long())
+        call = lambda: fla(*shaped, scale=scale, initial_state=h0,  # noqa: E731
+                           output_final_state=True, **varlen, **extra)
+        try:
+            of, _ = call()
+            torch.cuda.synchronize()
+            of = of.reshape(tt, H, V)
+            live = torch.ones(tt, dtype=torch.bool, device="cuda")
+            if padding_rows:
+                live[torch.tensor(padding_rows, device="cuda")] = False
+            if check:
+                row["fla_err_o"] = rel_err(of[live], o_ref[live])
+            row["fla_finite"] = bool(torch.isfinite(of).all())
+            try:
+                row["fla_us"] = graph_time_us(call, replays=10)
+            except Exception:  # noqa: BLE001 - not capturable: event timing
+                torch.cuda.synchronize()
+                row["fla_us"] = event_time_us(call)
+                row["fla_timing"] = "events"
+            row["ratio"] = row["us"] / row["fla_us"]
+        except Exception as err:  # noqa: BLE001 - the anchor's failure is a result too
+            row["fla_error"] = f"{type(err).__name__}: {err}"[:300]
+    results.append(row)
+    print(json.dumps(row), flush=True)
+
+
 def prefill_then_decode(rt, kernels, results, steps=3, H=4, K=128, V=64):
     """Point 1 of the serving contract: prefill writes K-major states into the
     pool, decode continues from them, with K != V so that a transposed state
@@ -634,9 +837,13 @@ def main():
     parser.add_argument("--fla", default=None)
     parser.add_argument("--only", default=None,
                         help="comma-separated case functions, e.g. conv_case,pool_case")
+    parser.add_argument("--profile-act", action="store_true",
+                        help="launch kda_chunk_prep_act (GF 2) once at (1, 4096, 8) and stop "
+                             "(for a profiler)")
     args = parser.parse_args()
-    global ONLY
+    global ONLY, PROFILE_ONLY
     ONLY = set(args.only.split(",")) if args.only else None
+    PROFILE_ONLY = args.profile_act
     rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
     fla_fwd = None
     if args.fla:
@@ -673,6 +880,26 @@ def main():
         guarded(results, conv_case, rt, kernels, gf, mixed, 6, 96, results)
         guarded(results, conv_case, rt, kernels, gf, [1] * 256, 32, 300, results, seed=14)
     guarded(results, bf16_state_cost, rt, kernels, 8, 64, results)
+    # Prefill for any gate, activations in the kernel (kda_chunk_prep_act):
+    # correctness on adversarial gates, then speed beside chunk_kda.
+    fla_chunk = None
+    if args.fla:
+        from fla.ops.kda import chunk_kda as fla_chunk
+    act_lengths = [100, 33, 1, 0, 64, 257, 31, 400]
+    if PROFILE_ONLY:
+        prefill_act_case(rt, kernels, 2, [4096], 8, 8, 3, None, results, adversarial=False,
+                         check=False)
+        return
+    for gf in (0, 1, 2):
+        guarded(results, prefill_act_case, rt, kernels, gf, act_lengths, 8, 8, 20, fla_chunk,
+                results)
+    guarded(results, prefill_act_case, rt, kernels, 2, act_lengths, 8, 2, 20, None, results,
+            seed=22)
+    for gf in (1, 2):
+        for lens in ([1024] * 2, [4096], [4096] * 8):
+            h = 16 if len(lens) == 8 else 8
+            guarded(results, prefill_act_case, rt, kernels, gf, lens, h, h, len(lens) + 2,
+                    fla_chunk, results, seed=30 + gf, adversarial=False, check=False)
 
     print("\n| kernel | state | N | T | H | K | V | pad | err o | err state | untouched "
           "| pad rows 0 | C ABI = launch | wrong layout refused | kda2 us | fla us | kda2/fla |")
@@ -688,6 +915,20 @@ def main():
               f"| {r['padding_rows_zero']} | {r.get('c_abi_identical', r.get('deterministic'))} "
               f"| {r.get('wrong_layout_refused', '-')} | {r['us']:.2f} "
               f"| {r.get('fla_us', nan):.2f} | {r.get('ratio', nan):.2f} |")
+    print("\n| prefill, gate in kernel | N | T | H (qk/v) | adversarial | min gate | err o "
+          "| err state | err ckpt | untouched | pad rows 0 | finite | fla err o | fla finite "
+          "| kda2 us (prep) | fla us | kda2/fla |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        if not r["kernel"].startswith("prefill-act"):
+            continue
+        print(f"| {r['kernel']} | {r['N']} | {r['T']} | {r['H']} | {r['adversarial']} "
+              f"| {r['min_gate']:.1f} | {r.get('err_o', nan):.2e} | {r.get('err_state', nan):.2e} "
+              f"| {r.get('err_ckpt', nan):.2e} | {r.get('untouched_bitwise', '-')} "
+              f"| {r.get('padding_rows_zero', '-')} | {r['finite']} "
+              f"| {r.get('fla_err_o', nan):.2e} | {r.get('fla_finite', '-')} "
+              f"| {r['us']:.1f} ({r['prep_us']:.1f}) | {r.get('fla_us', nan):.1f} "
+              f"| {r.get('ratio', nan):.2f} |")
     for r in results:
         if r["kernel"] == "prefill":
             print(f"\nprefill {r['st']} {r['ss']}: {r['checkpoints']} checkpoints, err "

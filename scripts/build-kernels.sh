@@ -103,6 +103,15 @@ compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k128v64 "IN=bf16,SL=row_maj
 compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k128v64 "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=64,C=32,VB=8,NVB=8"
 # Serving prefill: a bf16, V-major state pool and checkpoints.
 compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k128_bf16_vk "IN=bf16,ST=bf16,SS=vk,IX=i32,K=128,V=128,C=32,VB=8,NVB=16"
+# The prefill prep for any gate with the activations in the kernel
+# (kda_chunk_prep_act.tirx): GF 0 (g given, no bound needed), 1 (bounded
+# sigmoid), 2 (softplus, Kimi-Linear); beta logits and q/k L2 norm in the
+# kernel with GF 1 and 2. Runs before kda_chunk_h_c32_vb8_k128.
+for gf in 0 1 2; do
+  fl=$([ $gf = 0 ] && echo 0 || echo 1)
+  compile kda_chunk_prep_act.tirx kda_chunk_prep_act_c32_vb8_k128_gf$gf \
+    "IN=bf16,IX=i32,GF=$gf,BS=$fl,QKN=$fl,K=128,V=128,C=32,HC=16,VB=8,NVB=16"
+done
 # int64 index tensors (IX=i64: cu_seqlens, state_indices, num_accepted,
 # checkpoint_blocks as flash-linear-attention's LongTensor): the _i64 copies
 # of the serving decode and prefill kernels.
