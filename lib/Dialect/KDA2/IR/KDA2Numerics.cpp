@@ -13,7 +13,11 @@
 //
 // Values computed from an argument without a declared range are "unknown"
 // and never reported (the analysis knows nothing about them); a declared
-// range is the caller's promise. Memory (SMEM and REG buffers) holds the
+// range is the caller's promise. What an op bounds whatever its input is
+// known again: exp, softplus and sigmoid (>= 0, [0, 1]), and the constant
+// side of min/max (min(x, 0) <= 0), so a gate computed in the kernel from
+// raw activations (-exp(A_log)·softplus(a + dt_bias) <= 0, unbounded below)
+// is judged. Memory (SMEM and REG buffers) holds the
 // join of everything stored into it; a REG tile whose elements are only
 // accessed at constant indices is tracked per element with strong updates
 // (an accumulator reset to 0 each iteration). Loops with a constant trip
@@ -312,6 +316,12 @@ private:
           << "from '" << kernel.getArgName(i) << "', declared in ["
           << fmt(range[0]) << ", " << fmt(range[1]) << "]";
     }
+    if (args.empty())
+      diag.attachNote()
+          << "the bound comes from the kernel's own operations (exp, "
+             "softplus, sigmoid, min, max of undeclared inputs): e.g. a gate "
+             "computed in the kernel, -exp(A_log)·softplus(x), is <= 0 but "
+             "unbounded below";
   }
 
   void interpretOp(Operation *op) {
@@ -361,16 +371,19 @@ private:
             return mul(a, Interval::of(1 / b.hi, 1 / b.lo, b.known));
           });
         })
+        // max(x, c) >= c and min(x, c) <= c whatever x is: the bound a
+        // known side gives is known (an unknown side counts as
+        // [-inf, inf]), so min(G_i - G_j, 0) is <= 0 for any gate.
         .Case<MaxOp>([&](auto) {
           binary([](Interval a, Interval b) {
             return Interval::of(std::max(a.lo, b.lo), std::max(a.hi, b.hi),
-                                a.known && b.known);
+                                a.known || b.known);
           });
         })
         .Case<MinOp>([&](auto) {
           binary([](Interval a, Interval b) {
             return Interval::of(std::min(a.lo, b.lo), std::min(a.hi, b.hi),
-                                a.known && b.known);
+                                a.known || b.known);
           });
         })
         .Case<NegOp>([&](auto) {
@@ -386,7 +399,10 @@ private:
             limit /= std::log(2.0);
           checkExp(e, *a, limit, two ? "exp2" : "exp");
           auto f = [&](double x) { return two ? std::exp2(x) : std::exp(x); };
-          set(e->getResult(0), Interval::of(f(a->lo), f(a->hi), a->known));
+          // Known even when its argument is not (the interval of an
+          // unknown value is still a sound bound, [-inf, inf] at worst):
+          // exp(A_log) lies in [0, inf], so -exp(A_log)·softplus(x) <= 0.
+          set(e->getResult(0), Interval::of(f(a->lo), f(a->hi)));
         })
         .Case<LogOp>([&](auto) {
           unary([](Interval a) {
@@ -417,7 +433,8 @@ private:
             auto s = [](double x) {
               return x > 30 ? x : std::log1p(std::exp(x));
             };
-            return Interval::of(s(a.lo), s(a.hi), a.known);
+            // Non-negative whatever its argument (known, as exp).
+            return Interval::of(s(a.lo), s(a.hi));
           });
         })
         .Case<CastOp>([&](auto) { unary([](Interval a) { return a; }); })
@@ -549,10 +566,18 @@ private:
 } // namespace
 
 LogicalResult mlir::kda2::verifyKernelNumerics(KernelOp kernel) {
-  // Nothing to check without a declared range.
+  // Nothing to check without a declared range or an exponential (whose
+  // argument may be bounded by the kernel's own operations).
   bool any = false;
   for (unsigned i = 0, e = kernel.getNumArguments(); i < e && !any; ++i)
     any = kernel.getArgAttr(i, KDA2Dialect::getRangeAttrName()) != nullptr;
+  if (!any)
+    any = kernel
+              .walk([](Operation *op) {
+                return isa<ExpOp, Exp2Op>(op) ? WalkResult::interrupt()
+                                               : WalkResult::advance();
+              })
+              .wasInterrupted();
   if (!any)
     return success();
   return RangeAnalysis(kernel).run();
