@@ -850,6 +850,10 @@ def main():
         sys.path.insert(0, args.fla)
         from fla.ops.kda.fused_recurrent import fused_recurrent_kda_fwd as fla_fwd
     results = []
+    if PROFILE_ONLY:
+        prefill_act_case(rt, args.kernels, 2, [4096], 8, 8, 3, None, results,
+                         adversarial=False, check=False)
+        return
     mixed = [1, 7, 0, 1, 33, 1, 1, 2, 64, 1] * 3  # decode, chunks, an empty one
     kernels = args.kernels
     for st in ("f32", "bf16"):
@@ -886,10 +890,6 @@ def main():
     if args.fla:
         from fla.ops.kda import chunk_kda as fla_chunk
     act_lengths = [100, 33, 1, 0, 64, 257, 31, 400]
-    if PROFILE_ONLY:
-        prefill_act_case(rt, kernels, 2, [4096], 8, 8, 3, None, results, adversarial=False,
-                         check=False)
-        return
     for gf in (0, 1, 2):
         guarded(results, prefill_act_case, rt, kernels, gf, act_lengths, 8, 8, 20, fla_chunk,
                 results)
