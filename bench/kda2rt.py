@@ -66,7 +66,8 @@ class Runtime:
                     has_initial_state, pool, o, workspace, max_seqlen, scale, stream,
                     checkpoint_blocks=None, ckpt=None, dtype="bf16", state_dtype="f32",
                     state_layout="kv", gate_lower_bound=float("-inf"), workspace_bytes=None,
-                    index_dtype="i32", strides=None, hqk=0):
+                    index_dtype="i32", strides=None, hqk=0, A_log=None, dt_bias=None,
+                    lower_bound=0.0):
         """kda2rt_kda_prefill (docs/Runtime.md, "Prefill"): q, k [T, hqk, K]; g [T, h,
         K]; v, o [T, h, V]; beta [T, h]; cu_seqlens [n + 1], state_indices [n] of index_dtype
         ("i32" or "i64": the kernels' IX), has_initial_state [n] int32;
@@ -80,7 +81,14 @@ class Runtime:
         (elements between tokens) of q, k, v, g, beta, e.g. row_strides(q=q, ...) for
         slices of a fused projection (inner dimensions dense); None: dense.
         hqk: the q/k heads of grouped value heads (h a multiple of it; value head j
-        reads q/k head j * hqk // h); 0: h (q and k have h heads)."""
+        reads q/k head j * hqk // h); 0: h (q and k have h heads).
+        A_log [h] f32, dt_bias [h, K] f32, lower_bound: for an activation prep
+        (templates/kda_chunk_prep_act.tirx, a prep kernel with A_log): with its
+        gate family GF 1 or 2 g holds the raw activation, the gate is computed in
+        the kernel (GF 1: lower_bound * sigmoid(exp(A_log) * (g + dt_bias)),
+        lower_bound finite and <= 0; GF 2: -exp(A_log) * softplus(g + dt_bias))
+        and gate_lower_bound is ignored; GF 0 reads none of the three (None
+        allowed). Other prep kernels never read them."""
         rt = self.rt
         rt.kda2rt_kda_prefill.argtypes = [P, P, P, C.POINTER(KdaPrefillArgs), P, S, Z]
         rt.kda2rt_kda_prefill.restype = I
@@ -99,7 +107,8 @@ class Runtime:
             workspace_bytes, n, total, max_seqlen, h, kd, v.shape[-1], pool.shape[0],
             ckpt.shape[0] if ckpt is not None else 0, scale, dtype.encode(),
             state_dtype.encode(), state_layout.encode(), gate_lower_bound,
-            index_dtype.encode(), *stride_values(strides), hqk)
+            index_dtype.encode(), *stride_values(strides), hqk, ptr(A_log),
+            ptr(dt_bias), lower_bound)
         self._check(rt.kda2rt_kda_prefill(prep.handle, scan.handle, out.handle,
                                           C.byref(args), P(stream), self._err, 4096),
                     "kda_prefill")
@@ -174,7 +183,7 @@ class KdaPrefillArgs(C.Structure):
         [("scale", C.c_double), ("dtype", C.c_char_p), ("state_dtype", C.c_char_p),
          ("state_layout", C.c_char_p), ("gate_lower_bound", C.c_double),
          ("index_dtype", C.c_char_p)] + [(name, C.c_int64) for name in STRIDES] + \
-        [("hqk", C.c_int64)]
+        [("hqk", C.c_int64), ("A_log", P), ("dt_bias", P), ("lower_bound", C.c_double)]
 
 
 class Kernel:

@@ -266,6 +266,9 @@ KdaPrefillArgs toKdaPrefillArgs(const kda2rt_kda_prefill_args &args) {
   a.gStride = args.g_stride;
   a.betaStride = args.beta_stride;
   a.hqk = args.hqk;
+  a.aLog = args.A_log;
+  a.dtBias = args.dt_bias;
+  a.lowerBound = args.lower_bound;
   return a;
 }
 

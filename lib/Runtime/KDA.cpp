@@ -18,6 +18,7 @@
 
 #include "kda2/Runtime/KDA.h"
 
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -476,6 +477,9 @@ struct Operand {
   const void *ptr;
   uintptr_t alignment;
   uint64_t bytes;
+  /// Why the alignment (null: from the alignment: 128-bit accesses, int32
+  /// or int64 elements, TMA).
+  const char *why = nullptr;
 };
 
 /// NULL and alignment of each operand, in order.
@@ -487,7 +491,8 @@ Status checkPointers(const Operand *ops, size_t count) {
     if (reinterpret_cast<uintptr_t>(o.ptr) % o.alignment != 0)
       return invalid(std::string("argument '") + o.name + "' is not " +
                      std::to_string(o.alignment) + "-byte aligned (" +
-                     (o.alignment == 16  ? "the kernel uses 128-bit accesses"
+                     (o.why               ? o.why
+                      : o.alignment == 16 ? "the kernel uses 128-bit accesses"
                       : o.alignment == 4 ? "int32 elements"
                       : o.alignment == 8 ? "int64 elements"
                                          : "the intermediates inside it are "
@@ -1596,6 +1601,45 @@ int64_t staticDim(const KernelInfo &info, const char *name, size_t index) {
   return a->shape[index].size;
 }
 
+/// The activation prep (templates/kda_chunk_prep_act.tirx): a prep kernel
+/// with the pointer A_log also takes the pointer dt_bias [h, K] f32 and the
+/// f32 scalar lower_bound, and records its switches as `bind` lines: GF
+/// (required, 0, 1 or 2), BS and QKN (0 when absent). Other prep kernels
+/// leave f.activation false.
+Status resolveActivationPrep(PrefillFacts &f, const KernelInfo &prep) {
+  const ArgInfo *aLog = prep.findArg("A_log");
+  if (!aLog || aLog->kind != ArgInfo::Ptr)
+    return Status::success();
+  const PrefillRole role = {
+      "prep_kernel",
+      "KDA prefill activation prep kernel (kda_chunk_prep with A_log)"};
+  KDA2RT_TRY(requirePrefillArgs(prep, role, {"dt_bias"}, nullptr));
+  const ArgInfo *lb = prep.findArg("lower_bound");
+  if (!lb || lb->kind != ArgInfo::Scalar || lb->scalarType != ScalarType::F32)
+    return invalid(std::string("argument 'prep_kernel': kernel '") +
+                   prep.name + "' is not a " + role.kind +
+                   " (no f32 scalar argument 'lower_bound')");
+  KDA2RT_TRY(checkPrefillArg(f, prep, "A_log", DType::F32, {}));
+  KDA2RT_TRY(checkPrefillArg(f, prep, "dt_bias", DType::F32, {f.kDim}));
+  const std::optional<int64_t> gf = prep.binding("GF");
+  if (!gf)
+    return invalid(kernelPrefix(prep) +
+                   "takes A_log (an activation prep) but records no gate "
+                   "family (no 'bind GF' line in its metadata); rebuild it "
+                   "with a kda2 that records its bindings");
+  if (*gf < 0 || *gf > 2)
+    return invalid(kernelPrefix(prep) + "was built with gate family GF = " +
+                   std::to_string(*gf) +
+                   " (its 'bind GF' line); the prefill entry point knows "
+                   "GF 0 (g is the log decay), 1 (lower_bound·sigmoid) and 2 "
+                   "(−exp(A_log)·softplus)");
+  f.activation = true;
+  f.gateFamily = static_cast<int>(*gf);
+  f.betaLogits = prep.binding("BS").value_or(0) == 1;
+  f.qkNorm = prep.binding("QKN").value_or(0) == 1;
+  return Status::success();
+}
+
 Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
                            const KernelInfo &out, PrefillFacts &f) {
   f = PrefillFacts();
@@ -1696,6 +1740,7 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
   };
   for (const Expect &e : expected)
     KDA2RT_TRY(checkPrefillArg(f, *e.info, e.name, e.dtype, e.tail));
+  KDA2RT_TRY(resolveActivationPrep(f, prep));
   const ArgInfo &ckpt = *scan.findArg("ckpt");
   if (pool.stateLayout != StateOrder::None &&
       ckpt.stateLayout != StateOrder::None &&
@@ -1801,23 +1846,41 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
                                   a.stateLayout, st));
   KDA2RT_TRY(checkLayout(*f.scan, "ckpt", f.scan->findArg("ckpt")->stateLayout,
                          a.stateLayout));
-  // The gate bound against the range of g the prep kernel is safe for.
-  const ArgInfo &g = *f.prep->findArg("g");
-  if (!g.hasRange)
-    return invalid("kernel '" + f.prep->name +
-                   "' does not declare the range of g it is safe for (no "
-                   "'range g' line in its metadata); rebuild it with a kda2 "
-                   "that records it");
-  if (std::isnan(a.gateLowerBound))
-    return invalid("gate_lower_bound is NaN: give the lowest per-step log "
-                   "decay the gate can produce (-inf when unbounded)");
-  if (a.gateLowerBound < g.rangeLo)
-    return invalid("the gate can reach " + formatRangeBound(a.gateLowerBound) +
-                   " per step (gate_lower_bound) but kernel '" + f.prep->name +
-                   "' was compiled for g in [" + formatRangeBound(g.rangeLo) +
-                   ", " + formatRangeBound(g.rangeHi) +
-                   "] (its chunked products would overflow); use a kernel "
-                   "built with a wider bound (GB) or a smaller chunk");
+  // The gate bound against the range of g the prep kernel is safe for,
+  // when g is the log decay itself: any prep but an activation prep of
+  // gate family 1 or 2, which computes the gate from the raw activation in
+  // g and needs no bound (gate_lower_bound is ignored).
+  const bool gateInKernel = f.activation && f.gateFamily != 0;
+  if (!gateInKernel) {
+    const ArgInfo &g = *f.prep->findArg("g");
+    if (!g.hasRange)
+      return invalid("kernel '" + f.prep->name +
+                     "' does not declare the range of g it is safe for (no "
+                     "'range g' line in its metadata); rebuild it with a "
+                     "kda2 that records it");
+    if (std::isnan(a.gateLowerBound))
+      return invalid("gate_lower_bound is NaN: give the lowest per-step log "
+                     "decay the gate can produce (-inf when unbounded)");
+    if (a.gateLowerBound < g.rangeLo)
+      return invalid(
+          "the gate can reach " + formatRangeBound(a.gateLowerBound) +
+          " per step (gate_lower_bound) but kernel '" + f.prep->name +
+          "' was compiled for g in [" + formatRangeBound(g.rangeLo) + ", " +
+          formatRangeBound(g.rangeHi) +
+          "] (its chunked products would overflow); use a kernel "
+          "built with a wider bound (GB) or a smaller chunk");
+  }
+  // Gate family 1: lower_bound·sigmoid(..), a bound <= 0 that stays finite
+  // as the kernel's f32 (NaN fails both comparisons).
+  if (f.activation && f.gateFamily == 1 &&
+      !(a.lowerBound >= -static_cast<double>(FLT_MAX) && a.lowerBound <= 0))
+    return invalid("argument 'lower_bound' is " +
+                   (std::isnan(a.lowerBound) ? std::string("NaN")
+                                             : formatRangeBound(a.lowerBound)) +
+                   ": kernel '" + f.prep->name +
+                   "' computes the gate lower_bound·sigmoid(exp(A_log)·(g + "
+                   "dt_bias)) (GF 1), which needs a finite lower_bound <= 0 "
+                   "(in f32: >= -3.40282e+38)");
   size_t ix;
   KDA2RT_TRY(
       checkIndexDType(*f.prep, f.index, "cu_seqlens", a.indexDtype, ix));
@@ -1855,7 +1918,8 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
     return invalid("blocks must be positive (the states ckpt holds), got " +
                    std::to_string(a.blocks));
   // Operands in checking order; ckpt and checkpoint_blocks only with
-  // checkpoints.
+  // checkpoints, A_log and dt_bias (appended: the indices above stay) only
+  // when the kernel reads them (an activation prep of GF 1 or 2).
   Operand ops[] = {{"q", a.q, 16, 0},
                    {"k", a.k, 16, 0},
                    {"v", a.v, 16, 0},
@@ -1868,9 +1932,13 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
                    {"o", a.o, 16, 0},
                    {"workspace", a.workspace, kKdaPrefillAlignment, 0},
                    {"checkpoint_blocks", a.checkpointBlocks, ix, 0},
-                   {"ckpt", a.ckpt, 16, 0}};
+                   {"ckpt", a.ckpt, 16, 0},
+                   {"A_log", a.aLog, 4, 0, "f32 elements"},
+                   {"dt_bias", a.dtBias, 4, 0, "f32 elements"}};
   const size_t count = checkpoints ? 13 : 11;
   KDA2RT_TRY(checkPointers(ops, count));
+  if (gateInKernel)
+    KDA2RT_TRY(checkPointers(ops + 13, 2));
   if (a.workspaceBytes < ws.bytes)
     return invalid("workspace_bytes = " + std::to_string(a.workspaceBytes) +
                    " is too small: n = " + std::to_string(a.n) +
@@ -1895,17 +1963,37 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
       !byteCount({a.blocks, h, k, v}, dtypeSize(st), ops[12].bytes))
     return invalid("ckpt of blocks = " + std::to_string(a.blocks) + ", h = " +
                    std::to_string(h) + " states is larger than 2^63 bytes");
-  KDA2RT_TRY(checkWritten(ops, count, ops[8], /*inPlace=*/true));
-  KDA2RT_TRY(checkWritten(ops, count, ops[9], /*inPlace=*/false));
-  KDA2RT_TRY(checkWritten(ops, count, ops[10], /*inPlace=*/false));
+  // A_log [h] and dt_bias [h, K] f32, inputs of the gate in the kernel:
+  // the written operands must not overlap them either. Unread (GF 0 or an
+  // older prep), they keep 0 bytes and overlap nothing.
+  size_t checked = count;
+  if (gateInKernel) {
+    // No overflow: the workspace's layout (< 2^63 bytes) holds qd, kl
+    // and wn, each of at least h·K·2 bytes.
+    ops[13].bytes = static_cast<uint64_t>(h) * 4;
+    ops[14].bytes = static_cast<uint64_t>(h) * static_cast<uint64_t>(k) * 4;
+    // ckpt and checkpoint_blocks keep their 0 bytes without checkpoints.
+    if (!checkpoints)
+      ops[11].bytes = 0;
+    checked = std::size(ops);
+  }
+  KDA2RT_TRY(checkWritten(ops, checked, ops[8], /*inPlace=*/true));
+  KDA2RT_TRY(checkWritten(ops, checked, ops[9], /*inPlace=*/false));
+  KDA2RT_TRY(checkWritten(ops, checked, ops[10], /*inPlace=*/false));
   if (checkpoints)
-    KDA2RT_TRY(checkWritten(ops, count, ops[12], /*inPlace=*/false));
+    KDA2RT_TRY(checkWritten(ops, checked, ops[12], /*inPlace=*/false));
   return Status::success();
 }
 
 constexpr const char *kPrepPointers[] = {"q",          "k",  "v",  "g",  "beta",
                                          "cu_seqlens", "qd", "kl", "wn", "tp",
                                          "pb",         "gl", "vc"};
+/// An activation prep's pointers: kPrepPointers, then A_log and dt_bias
+/// (LaunchArgs refuses names a kernel does not have, so older preps get
+/// the table above).
+constexpr const char *kPrepActPointers[] = {
+    "q",  "k",  "v",  "g",  "beta", "cu_seqlens", "qd",   "kl",
+    "wn", "tp", "pb", "gl", "vc",   "A_log",      "dt_bias"};
 constexpr const char *kScanPointers[] = {"vc",
                                          "kl",
                                          "wn",
@@ -1931,15 +2019,17 @@ constexpr const char *kPrefillDims[] = {
 constexpr size_t kNumPrefillDims = std::size(kPrefillDims);
 
 /// The values of a checked call's three launches: each kernel's pointers
-/// (kPrepPointers, kScanPointers, kOutPointers order), the sizes
-/// (kPrefillDims order), the resolved scale and the -1 fill of the
-/// checkpoint table (fillCount 0: none).
+/// (kPrepPointers, kScanPointers, kOutPointers order; prepAct in
+/// kPrepActPointers order for an activation prep), the sizes
+/// (kPrefillDims order), the resolved scale, lower_bound and the -1 fill
+/// of the checkpoint table (fillCount 0: none).
 struct PrefillValues {
   const void *prep[std::size(kPrepPointers)];
+  const void *prepAct[std::size(kPrepActPointers)];
   const void *scan[std::size(kScanPointers)];
   const void *out[std::size(kOutPointers)];
   int64_t dims[kNumPrefillDims];
-  double scale = 0;
+  double scale = 0, lowerBound = 0;
   CUdeviceptr fillAddress = 0;
   size_t fillCount = 0;
 };
@@ -1988,7 +2078,16 @@ void prefillValues(const KdaPrefillArgs &a, const KdaPrefillWorkspace &ws,
   const void *outPtrs[] = {buf[B::QD],  buf[B::PB],     buf[B::HS], buf[B::US],
                            a.cuSeqlens, a.stateIndices, a.o};
   static_assert(std::size(dims) == kNumPrefillDims);
+  static_assert(std::size(prepPtrs) + 2 == std::size(kPrepActPointers));
   std::memcpy(out.prep, prepPtrs, sizeof(prepPtrs));
+  std::memcpy(out.prepAct, prepPtrs, sizeof(prepPtrs));
+  // An activation prep of gate family 0 has the parameters A_log and
+  // dt_bias but never reads them, and the call may leave them NULL: it gets
+  // g (a valid device pointer) in their place, so that the launch's
+  // non-NULL checks hold. Families 1 and 2 were checked non-NULL.
+  out.prepAct[std::size(prepPtrs)] = a.aLog ? a.aLog : a.g;
+  out.prepAct[std::size(prepPtrs) + 1] = a.dtBias ? a.dtBias : a.g;
+  out.lowerBound = a.lowerBound;
   std::memcpy(out.scan, scanPtrs, sizeof(scanPtrs));
   std::memcpy(out.out, outPtrs, sizeof(outPtrs));
   std::memcpy(out.dims, dims, sizeof(dims));
@@ -2035,8 +2134,14 @@ Status kdaPrefillLaunchArgs(const KernelInfo &prep, const KernelInfo &scan,
   KDA2RT_TRY(checkPrefillValues(f, a, ws));
   PrefillValues v;
   prefillValues(a, ws, v);
-  fillLaunchArgs(prep, kPrepPointers, v.prep, kPrefillDims, v.dims, &v.scale,
-                 launch.prep);
+  if (f.activation) {
+    fillLaunchArgs(prep, kPrepActPointers, v.prepAct, kPrefillDims, v.dims,
+                   &v.scale, launch.prep);
+    launch.prep.floatScalar("lower_bound", v.lowerBound);
+  } else {
+    fillLaunchArgs(prep, kPrepPointers, v.prep, kPrefillDims, v.dims,
+                   &v.scale, launch.prep);
+  }
   fillLaunchArgs(scan, kScanPointers, v.scan, kPrefillDims, v.dims, nullptr,
                  launch.scan);
   fillLaunchArgs(out, kOutPointers, v.out, kPrefillDims, v.dims, nullptr,
@@ -2100,16 +2205,17 @@ Status noPrefillPlan(const KernelInfo &info, const std::string &why) {
 
 /// Maps kernel `k`'s parameters, grid and variants to the values of
 /// fillLaunchArgs (pointers `ptrNames`, then kPrefillDims; the scale when
-/// `scale`): the parameters computeLaunchConfig would build from those
+/// `scale`; the activation prep's float scalar lower_bound when
+/// `lowerBound`): the parameters computeLaunchConfig would build from those
 /// LaunchArgs. Refuses what computeLaunchConfig would refuse for any
 /// values (unknown, duplicate or missing names) and what the packing
 /// cannot hold.
 Status createPacking(const Kernel &k, const char *const *ptrNames,
-                     size_t numPtrs, bool scale, Packing &p) {
+                     size_t numPtrs, bool scale, bool lowerBound, Packing &p) {
   p = Packing();
   const KernelInfo &info = k.info();
   constexpr uint8_t kNone = Packing::kNone;
-  constexpr uint8_t kScale = 0xFE;
+  constexpr uint8_t kScale = 0xFE, kLowerBound = 0xFD;
   // The sizes fillLaunchArgs gives (the kernel's dimensions among
   // kPrefillDims) and its scalars: (name, value index or kScale).
   const std::vector<std::string> known = info.dimNames();
@@ -2132,6 +2238,8 @@ Status createPacking(const Kernel &k, const char *const *ptrNames,
   }
   if (scale)
     scalars.emplace_back("scale", kScale);
+  if (lowerBound)
+    scalars.emplace_back("lower_bound", kLowerBound);
   for (size_t i = 0; i < scalars.size(); ++i) {
     const ArgInfo *a = info.findArg(scalars[i].first);
     if (!a || a->kind != ArgInfo::Scalar)
@@ -2183,17 +2291,23 @@ Status createPacking(const Kernel &k, const char *const *ptrNames,
                                        "pass");
       p.index[slot] = given->second;
       const bool isScale = given->second == kScale;
+      const bool isBound = given->second == kLowerBound;
       switch (a.scalarType) {
       case ScalarType::F32:
-        p.source[slot] = isScale ? Packing::ScaleF32 : Packing::ValueF32;
+        p.source[slot] = isScale   ? Packing::ScaleF32
+                         : isBound ? Packing::LowerBoundF32
+                                   : Packing::ValueF32;
         break;
       case ScalarType::F64:
-        p.source[slot] = isScale ? Packing::ScaleF64 : Packing::ValueF64;
+        p.source[slot] = isScale   ? Packing::ScaleF64
+                         : isBound ? Packing::LowerBoundF64
+                                   : Packing::ValueF64;
         break;
       case ScalarType::I32:
       case ScalarType::I64:
-        if (isScale)
-          return noPrefillPlan(info, "takes an integer scale");
+        // (resolvePrefillFacts already requires an f32 lower_bound.)
+        if (isScale || isBound)
+          return noPrefillPlan(info, "takes an integer '" + a.name + "'");
         p.source[slot] = a.scalarType == ScalarType::I32 ? Packing::ValueI32
                                                          : Packing::Value;
         break;
@@ -2299,10 +2413,15 @@ struct StagedLaunch {
 /// tensor map over an unaligned tensor or rows, a grid over the CUDA
 /// limits); the general path then words the failure.
 bool stageLaunch(const Packing &p, const uint64_t *values, double scale,
-                 StagedLaunch &out) {
+                 double lowerBound, StagedLaunch &out) {
   for (size_t i = 0; i < p.numParams; ++i) {
     uint64_t slot = 0;
-    const uint64_t value = p.index[i] < 0xFE ? values[p.index[i]] : 0;
+    // Only the Value* sources index `values` (the others hold a marker).
+    const bool indexed = p.source[i] == Packing::Value ||
+                         p.source[i] == Packing::ValueI32 ||
+                         p.source[i] == Packing::ValueF32 ||
+                         p.source[i] == Packing::ValueF64;
+    const uint64_t value = indexed ? values[p.index[i]] : 0;
     switch (p.source[i]) {
     case Packing::Value:
       slot = value;
@@ -2332,6 +2451,14 @@ bool stageLaunch(const Packing &p, const uint64_t *values, double scale,
     }
     case Packing::ScaleF64:
       std::memcpy(&slot, &scale, sizeof(scale));
+      break;
+    case Packing::LowerBoundF32: {
+      const float f = static_cast<float>(lowerBound);
+      std::memcpy(&slot, &f, sizeof(f));
+      break;
+    }
+    case Packing::LowerBoundF64:
+      std::memcpy(&slot, &lowerBound, sizeof(lowerBound));
       break;
     case Packing::TensorMap:
       break;
@@ -2396,12 +2523,12 @@ bool stageLaunch(const Packing &p, const uint64_t *values, double scale,
   return true;
 }
 
-/// A kernel's values: its pointers, then the sizes; false when a pointer
-/// is NULL or a size negative (computeLaunchConfig refuses them).
-template <size_t NP>
-bool kernelValues(const void *const (&ptrs)[NP], const int64_t *dims,
-                  uint64_t (&out)[NP + kNumPrefillDims]) {
-  for (size_t i = 0; i < NP; ++i) {
+/// A kernel's values: its `np` pointers, then the sizes (`out` holds np +
+/// kNumPrefillDims); false when a pointer is NULL or a size negative
+/// (computeLaunchConfig refuses them).
+bool kernelValues(const void *const *ptrs, size_t np, const int64_t *dims,
+                  uint64_t *out) {
+  for (size_t i = 0; i < np; ++i) {
     out[i] = word(ptrs[i]);
     if (!out[i])
       return false;
@@ -2409,7 +2536,7 @@ bool kernelValues(const void *const (&ptrs)[NP], const int64_t *dims,
   for (size_t i = 0; i < kNumPrefillDims; ++i) {
     if (dims[i] < 0)
       return false;
-    out[NP + i] = static_cast<uint64_t>(dims[i]);
+    out[np + i] = static_cast<uint64_t>(dims[i]);
   }
   return true;
 }
@@ -2425,12 +2552,17 @@ Status KdaPrefillPlan::create(const Kernel &prep, const Kernel &scan,
   KdaPrefillFacts f;
   KDA2RT_TRY(resolvePrefillFacts(prep.info(), scan.info(), out.info(), f));
   Packing p[3];
-  KDA2RT_TRY(createPacking(prep, kPrepPointers, std::size(kPrepPointers),
-                           /*scale=*/true, p[0]));
+  if (f.activation)
+    KDA2RT_TRY(createPacking(prep, kPrepActPointers,
+                             std::size(kPrepActPointers), /*scale=*/true,
+                             /*lowerBound=*/true, p[0]));
+  else
+    KDA2RT_TRY(createPacking(prep, kPrepPointers, std::size(kPrepPointers),
+                             /*scale=*/true, /*lowerBound=*/false, p[0]));
   KDA2RT_TRY(createPacking(scan, kScanPointers, std::size(kScanPointers),
-                           /*scale=*/false, p[1]));
+                           /*scale=*/false, /*lowerBound=*/false, p[1]));
   KDA2RT_TRY(createPacking(out, kOutPointers, std::size(kOutPointers),
-                           /*scale=*/false, p[2]));
+                           /*scale=*/false, /*lowerBound=*/false, p[2]));
   plan.facts_ = f;
   for (int i = 0; i < 3; ++i)
     plan.kernels_[i] = p[i];
@@ -2445,17 +2577,23 @@ Status KdaPrefillPlan::launch(const KdaPrefillArgs &args,
   KDA2RT_TRY(checkPrefillValues(facts_, args, ws));
   PrefillValues v;
   prefillValues(args, ws, v);
-  uint64_t prepValues[std::size(kPrepPointers) + kNumPrefillDims];
+  uint64_t prepValues[std::size(kPrepActPointers) + kNumPrefillDims];
   uint64_t scanValues[std::size(kScanPointers) + kNumPrefillDims];
   uint64_t outValues[std::size(kOutPointers) + kNumPrefillDims];
   StagedLaunch staged[3];
-  const bool ready = kernelValues(v.prep, v.dims, prepValues) &&
-                     kernelValues(v.scan, v.dims, scanValues) &&
-                     kernelValues(v.out, v.dims, outValues) &&
-                     stageLaunch(kernels_[0], prepValues, v.scale, staged[0]) &&
-                     stageLaunch(kernels_[1], scanValues, v.scale, staged[1]) &&
-                     stageLaunch(kernels_[2], outValues, v.scale, staged[2]) &&
-                     !(v.fillCount && !scan()->canFillAsync());
+  const double lb = v.lowerBound;
+  const bool ready =
+      (facts_.activation
+           ? kernelValues(v.prepAct, std::size(kPrepActPointers), v.dims,
+                          prepValues)
+           : kernelValues(v.prep, std::size(kPrepPointers), v.dims,
+                          prepValues)) &&
+      kernelValues(v.scan, std::size(kScanPointers), v.dims, scanValues) &&
+      kernelValues(v.out, std::size(kOutPointers), v.dims, outValues) &&
+      stageLaunch(kernels_[0], prepValues, v.scale, lb, staged[0]) &&
+      stageLaunch(kernels_[1], scanValues, v.scale, lb, staged[1]) &&
+      stageLaunch(kernels_[2], outValues, v.scale, lb, staged[2]) &&
+      !(v.fillCount && !scan()->canFillAsync());
   // What the prepared checks cannot word, the general path does (the same
   // checks again, then the message).
   if (!ready)

@@ -289,6 +289,54 @@ prefillPrepMetadata(const PrefillBinding &b = {},
   return m + "end\n";
 }
 
+/// The switches of an activation prep (templates/kda_chunk_prep_act.tirx):
+/// gate family GF, β logits BS, q/k norm QKN; gf < 0 leaves out the `bind
+/// GF` line (a kernel from a kda2 that did not record bindings keeps none:
+/// bindings = false drops every `bind` line).
+struct PrepActBinding {
+  int gf = 2, bs = 1, qkn = 1;
+  bool bindings = true;
+};
+
+/// Metadata of the activation prep kda_chunk_prep as the compiler emits it
+/// for IN=bf16, IX=i32, K=V=128, C=32, HC=16, VB=8, NVB=16 and the switches
+/// of `a` (with GF=2, BS=1, QKN=1 the text of the real kernel's PTX:
+/// KdaPrefillAct.FakeHelperIsTheRealKernelsMetadata).
+inline std::string prefillPrepActMetadata(const PrepActBinding &a = {}) {
+  std::string m =
+      "kda2-kernel-v1\nname kda_chunk_prep\nblock 128 1 1\ngrid.x nc\n"
+      "grid.y n h\nsmem 110080\n"
+      "arg ptr q bf16 in 3 tt hqk 128\nstride q sq\n"
+      "arg ptr k bf16 in 3 tt hqk 128\nstride k sk\n"
+      "arg ptr v bf16 in 3 tt h 128\nstride v sv\n"
+      "arg ptr g f32 in 3 tt h 128\nrange g -inf inf\nstride g sg\n"
+      "arg ptr beta f32 in 2 tt h\nstride beta sb\n"
+      "arg ptr A_log f32 in 1 h\n"
+      "arg ptr dt_bias f32 in 2 h 128\n"
+      "arg ptr cu_seqlens i32 in 1 np1\n"
+      "arg scalar scale f32\narg scalar lower_bound f32\n"
+      "arg scalar sq i64\narg scalar sk i64\narg scalar sv i64\n"
+      "arg scalar sg i64\narg scalar sb i64\n"
+      "arg ptr qd bf16 out 5 n h nc 32 128\n"
+      "arg ptr kl bf16 out 5 n h nc 32 128\n"
+      "arg ptr wn bf16 out 5 n h nc 32 128\n"
+      "arg ptr tp bf16 out 5 n h nc 32 32\n"
+      "arg ptr pb bf16 out 5 n h nc 32 32\n"
+      "arg ptr gl f32 out 4 n h nc 128\n"
+      "arg ptr vc bf16 out 5 n h ncv 32 8\n"
+      "arg dim tt\narg dim hqk\narg dim h\narg dim np1\narg dim n\n"
+      "arg dim nc\narg dim ncv\n";
+  if (a.bindings) {
+    // Sorted by name, as the GPU lowering writes them.
+    m += "bind BS " + std::to_string(a.bs) + "\nbind C 32\n";
+    if (a.gf >= 0)
+      m += "bind GF " + std::to_string(a.gf) + "\n";
+    m += "bind HC 16\nbind K 128\nbind NVB 16\nbind QKN " +
+         std::to_string(a.qkn) + "\nbind V 128\nbind VB 8\n";
+  }
+  return m + "end\n";
+}
+
 /// Metadata of kda_chunk_scan_h (grid.x NVB = V / VB, tensor maps of kl,
 /// wn, tp, gl and vc), pool and ckpt declared [.., K, V] in `layout`.
 inline std::string

@@ -2386,6 +2386,9 @@ KdaPrefillArgs toCpp(const kda2rt_kda_prefill_args &c) {
   a.gStride = c.g_stride;
   a.betaStride = c.beta_stride;
   a.hqk = c.hqk;
+  a.aLog = c.A_log;
+  a.dtBias = c.dt_bias;
+  a.lowerBound = c.lower_bound;
   return a;
 }
 
@@ -2693,4 +2696,477 @@ TEST(FakeKernel, PrefillRefusesAKernelWithoutARangeOfG) {
             KDA2RT_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(err, want);
   kda2rt_module_unload(module, nullptr, 0);
+}
+
+//===----------------------------------------------------------------------===//
+// The activation prep (templates/kda_chunk_prep_act.tirx): A_log, dt_bias
+// and lower_bound through kda2rt_kda_prefill, by its `bind` lines
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The metadata of the real activation prep: the __kda2_meta_kda_chunk_prep
+/// bytes of the PTX of `kda2-translate --import-tirx
+/// --tirx-bind=IN=bf16,IX=i32,GF=2,BS=1,QKN=1,K=128,V=128,C=32,HC=16,VB=8,NVB=16
+/// templates/kda_chunk_prep_act.tirx` then `--kda2-to-ptx`.
+constexpr const char *kRealPrepActMetadata = R"(kda2-kernel-v1
+name kda_chunk_prep
+block 128 1 1
+grid.x nc
+grid.y n h
+smem 110080
+arg ptr q bf16 in 3 tt hqk 128
+stride q sq
+arg ptr k bf16 in 3 tt hqk 128
+stride k sk
+arg ptr v bf16 in 3 tt h 128
+stride v sv
+arg ptr g f32 in 3 tt h 128
+range g -inf inf
+stride g sg
+arg ptr beta f32 in 2 tt h
+stride beta sb
+arg ptr A_log f32 in 1 h
+arg ptr dt_bias f32 in 2 h 128
+arg ptr cu_seqlens i32 in 1 np1
+arg scalar scale f32
+arg scalar lower_bound f32
+arg scalar sq i64
+arg scalar sk i64
+arg scalar sv i64
+arg scalar sg i64
+arg scalar sb i64
+arg ptr qd bf16 out 5 n h nc 32 128
+arg ptr kl bf16 out 5 n h nc 32 128
+arg ptr wn bf16 out 5 n h nc 32 128
+arg ptr tp bf16 out 5 n h nc 32 32
+arg ptr pb bf16 out 5 n h nc 32 32
+arg ptr gl f32 out 4 n h nc 128
+arg ptr vc bf16 out 5 n h ncv 32 8
+arg dim tt
+arg dim hqk
+arg dim h
+arg dim np1
+arg dim n
+arg dim nc
+arg dim ncv
+bind BS 1
+bind C 32
+bind GF 2
+bind HC 16
+bind K 128
+bind NVB 16
+bind QKN 1
+bind V 128
+bind VB 8
+end
+)";
+
+/// The activation prep's parameter slots (kRealPrepActMetadata's order).
+enum PrepActParam : size_t {
+  kActG = 3,
+  kActALog = 5,
+  kActDtBias = 6,
+  kActScale = 8,
+  kActLowerBound = 9,
+  kActParams = 29
+};
+
+float floatParam(uint64_t slot) {
+  float f;
+  std::memcpy(&f, &slot, sizeof(f));
+  return f;
+}
+
+std::string prefillImage(const std::string &prepMetadata) {
+  return kda2::fake::fakeCubin(
+      {{"kda_chunk_prep", prepMetadata},
+       {"kda_chunk_scan_h", kda2::fake::prefillScanMetadata()},
+       {"kda_chunk_out", kda2::fake::prefillOutMetadata()}});
+}
+
+/// FakePrefillPlan with an activation prep of gate family `gf` (BS = 1,
+/// QKN = 1) and a call that passes A_log [1] and dt_bias [1, 128].
+class FakePrefillAct : public FakePrefillPlan {
+protected:
+  explicit FakePrefillAct(int gf = 2) {
+    kda2::fake::PrepActBinding b;
+    b.gf = gf;
+    image = prefillImage(kda2::fake::prefillPrepActMetadata(b));
+  }
+  void SetUp() override {
+    FakePrefillPlan::SetUp();
+    char *b = static_cast<char *>(buffer);
+    args.A_log = b + (5 << 20) + 16384;
+    args.dt_bias = b + (5 << 20) + 20480;
+    args.lower_bound = -5;
+  }
+  /// The prep launch of the last call (fill, prep, scan, out).
+  std::vector<uint64_t> prepParams() {
+    FakeEvent p;
+    EXPECT_TRUE(fakeEvent(2, p));
+    EXPECT_EQ(p.name, "kda_chunk_prep");
+    return p.params;
+  }
+  /// A refused call: the call and the query give `message`, nothing runs.
+  void refused(const kda2rt_kda_prefill_args &a, const std::string &message,
+               const char *what) {
+    char err[512], reason[512];
+    const int64_t before = fakeLaunches();
+    EXPECT_EQ(
+        kda2rt_kda_prefill(prep, scan, out, &a, nullptr, err, sizeof(err)),
+        KDA2RT_ERROR_INVALID_ARGUMENT)
+        << what;
+    EXPECT_EQ(std::string(err), message) << what;
+    EXPECT_EQ(
+        kda2rt_kda_prefill_query(prep, scan, out, &a, reason, sizeof(reason)),
+        0)
+        << what;
+    EXPECT_STREQ(reason, err) << what;
+    EXPECT_EQ(fakeLaunches(), before) << what;
+  }
+  /// An accepted call: the query says yes and both paths make the same
+  /// driver calls; returns the prep launch's parameters.
+  std::vector<uint64_t> accepted(const kda2rt_kda_prefill_args &a,
+                                 const char *what) {
+    char reason[512] = "stale";
+    EXPECT_EQ(
+        kda2rt_kda_prefill_query(prep, scan, out, &a, reason, sizeof(reason)),
+        1)
+        << what << ": " << reason;
+    EXPECT_STREQ(reason, "") << what;
+    const std::string g = general(a);
+    EXPECT_EQ(prepared(a), g) << what;
+    return prepParams();
+  }
+};
+class FakePrefillActGF1 : public FakePrefillAct {
+protected:
+  FakePrefillActGF1() : FakePrefillAct(1) {}
+};
+class FakePrefillActGF0 : public FakePrefillAct {
+protected:
+  FakePrefillActGF0() : FakePrefillAct(0) {}
+};
+} // namespace
+
+TEST(KdaPrefillAct, FakeHelperIsTheRealKernelsMetadata) {
+  EXPECT_EQ(kda2::fake::prefillPrepActMetadata(), kRealPrepActMetadata);
+}
+
+TEST_F(FakePrefillAct, GateInputsReachThePrepKernel) {
+  // GF 2: A_log, dt_bias and lower_bound (passed, unread) in their slots,
+  // the same through the plan and launchKdaPrefill.
+  const std::string want = general(args);
+  EXPECT_EQ(std::count(want.begin(), want.end(), '\n'), 4 + 9) << want;
+  EXPECT_EQ(prepared(args), want);
+  EXPECT_EQ(prepared(args), want); // the plan again
+  std::vector<uint64_t> p = prepParams();
+  ASSERT_EQ(p.size(), size_t(kActParams));
+  EXPECT_EQ(p[0], addr(args.q));
+  EXPECT_EQ(p[kActG], addr(args.g));
+  EXPECT_EQ(p[4], addr(args.beta));
+  EXPECT_EQ(p[kActALog], addr(args.A_log));
+  EXPECT_EQ(p[kActDtBias], addr(args.dt_bias));
+  EXPECT_EQ(p[7], addr(args.cu_seqlens));
+  EXPECT_EQ(floatParam(p[kActScale]), 0.125f);
+  EXPECT_EQ(floatParam(p[kActLowerBound]), -5.0f);
+  EXPECT_EQ(p[10], 128u); // sq, dense
+  EXPECT_EQ(p[22], 50u);  // tt
+  // Each new value reaches the kernel as the general path passes it.
+  char *b = static_cast<char *>(buffer);
+  struct Change {
+    const char *what;
+    void (*change)(kda2rt_kda_prefill_args &, char *);
+  };
+  const Change changes[] = {
+      {"A_log", [](kda2rt_kda_prefill_args &a,
+                   char *b) { a.A_log = b + (5 << 20) + 24576; }},
+      {"dt_bias", [](kda2rt_kda_prefill_args &a,
+                     char *b) { a.dt_bias = b + (5 << 20) + 28672; }},
+      {"lower_bound",
+       [](kda2rt_kda_prefill_args &a, char *) { a.lower_bound = -0.25; }},
+  };
+  for (const Change &c : changes) {
+    kda2rt_kda_prefill_args a = args;
+    c.change(a, b);
+    p = accepted(a, c.what);
+    EXPECT_NE(general(a), want) << c.what;
+    ASSERT_EQ(p.size(), size_t(kActParams)) << c.what;
+    EXPECT_EQ(p[kActALog], addr(a.A_log)) << c.what;
+    EXPECT_EQ(p[kActDtBias], addr(a.dt_bias)) << c.what;
+    EXPECT_EQ(floatParam(p[kActLowerBound]), float(a.lower_bound)) << c.what;
+  }
+  // The gate is computed in the kernel: gate_lower_bound is not checked
+  // (the kernel needs no bound), whatever it is, NaN included.
+  for (double gate : {double(NAN), -double(INFINITY), 3.0}) {
+    kda2rt_kda_prefill_args a = args;
+    a.gate_lower_bound = gate;
+    accepted(a, "gate_lower_bound");
+    EXPECT_EQ(general(a), want);
+  }
+}
+
+TEST_F(FakePrefillAct, GateInputsAreChecked) {
+  using A = kda2rt_kda_prefill_args;
+  A a = args;
+  a.A_log = nullptr;
+  refused(a, "argument 'A_log' is NULL", "A_log NULL");
+  a = args;
+  a.dt_bias = nullptr;
+  refused(a, "argument 'dt_bias' is NULL", "dt_bias NULL");
+  a = args;
+  a.A_log = static_cast<const char *>(args.A_log) + 2;
+  refused(a, "argument 'A_log' is not 4-byte aligned (f32 elements)",
+          "A_log misaligned");
+  a = args;
+  a.dt_bias = static_cast<const char *>(args.dt_bias) + 1;
+  refused(a, "argument 'dt_bias' is not 4-byte aligned (f32 elements)",
+          "dt_bias misaligned");
+  // An old operand's check comes first (the order of the old fields).
+  a = args;
+  a.A_log = nullptr;
+  a.beta = nullptr;
+  refused(a, "argument 'beta' is NULL", "beta before A_log");
+  // Overlaps with what the call writes, by the operands' extents: A_log
+  // h·4 bytes, dt_bias h·K·4.
+  char *o = static_cast<char *>(args.o);
+  char *pool = static_cast<char *>(args.pool);
+  char *ws = static_cast<char *>(args.workspace);
+  auto prefixed = [&](A c, const std::string &prefix, const char *what) {
+    char err[512], reason[512];
+    const int64_t before = fakeLaunches();
+    EXPECT_EQ(
+        kda2rt_kda_prefill(prep, scan, out, &c, nullptr, err, sizeof(err)),
+        KDA2RT_ERROR_INVALID_ARGUMENT)
+        << what;
+    EXPECT_EQ(std::string(err).rfind(prefix, 0), 0u) << what << ": " << err;
+    EXPECT_EQ(
+        kda2rt_kda_prefill_query(prep, scan, out, &c, reason, sizeof(reason)),
+        0)
+        << what;
+    EXPECT_STREQ(reason, err) << what;
+    EXPECT_EQ(fakeLaunches(), before) << what;
+  };
+  a = args;
+  a.A_log = o + 64;
+  prefixed(a, "arguments 'o' and 'A_log' overlap (o at ", "A_log in o");
+  a = args;
+  a.dt_bias = pool - 256; // its 512 bytes reach into the pool
+  prefixed(a, "arguments 'pool' and 'dt_bias' overlap (pool at ",
+           "dt_bias into pool");
+  a = args;
+  a.A_log = ws + 1024;
+  prefixed(a, "arguments 'workspace' and 'A_log' overlap (workspace at ",
+           "A_log in workspace");
+  a = args;
+  a.checkpoint_blocks = static_cast<char *>(buffer) + (5 << 20) + 12288;
+  a.ckpt = static_cast<char *>(buffer) + (12 << 20);
+  a.blocks = 8;
+  accepted(a, "checkpoints");
+  a.dt_bias = static_cast<char *>(a.ckpt) + 4096;
+  prefixed(a, "arguments 'ckpt' and 'dt_bias' overlap (ckpt at ",
+           "dt_bias in ckpt");
+  // Just outside: A_log's 4 bytes end where o starts, dt_bias's 512 where
+  // the pool starts; inputs may share memory (A_log inside g).
+  a = args;
+  a.A_log = o - 4;
+  a.dt_bias = pool - 512;
+  accepted(a, "adjacent");
+  a.A_log = args.g;
+  accepted(a, "A_log inside g");
+}
+
+TEST_F(FakePrefillActGF1, LowerBoundMustBeFiniteAndNotPositive) {
+  const std::string tail =
+      ": kernel 'kda_chunk_prep' computes the gate "
+      "lower_bound·sigmoid(exp(A_log)·(g + dt_bias)) (GF 1), which needs a "
+      "finite lower_bound <= 0 (in f32: >= -3.40282e+38)";
+  struct Bad {
+    double value;
+    const char *shown;
+  };
+  for (const Bad &bad : {Bad{NAN, "NaN"}, Bad{INFINITY, "inf"},
+                         Bad{-INFINITY, "-inf"}, Bad{0.5, "0.5"},
+                         Bad{-1e300, "-1e+300"}}) {
+    kda2rt_kda_prefill_args a = args;
+    a.lower_bound = bad.value;
+    refused(a, std::string("argument 'lower_bound' is ") + bad.shown + tail,
+            bad.shown);
+  }
+  for (double lb : {0.0, -5.0, -1e30}) {
+    kda2rt_kda_prefill_args a = args;
+    a.lower_bound = lb;
+    std::vector<uint64_t> p = accepted(a, "lower_bound");
+    ASSERT_EQ(p.size(), size_t(kActParams));
+    EXPECT_EQ(floatParam(p[kActLowerBound]), float(lb)) << lb;
+  }
+  // A_log and dt_bias are read: required.
+  kda2rt_kda_prefill_args a = args;
+  a.dt_bias = nullptr;
+  refused(a, "argument 'dt_bias' is NULL", "dt_bias NULL");
+  // gate_lower_bound is ignored.
+  a = args;
+  a.gate_lower_bound = NAN;
+  accepted(a, "gate_lower_bound NaN");
+}
+
+TEST_F(FakePrefillActGF0, GivenGateNeedsNoGateInputs) {
+  // GF 0: g is the log decay, A_log and dt_bias are not read and may be
+  // NULL; the kernel gets g in their place. lower_bound is not read.
+  kda2rt_kda_prefill_args a = args;
+  a.A_log = nullptr;
+  a.dt_bias = nullptr;
+  a.lower_bound = NAN;
+  std::vector<uint64_t> p = accepted(a, "NULL A_log, dt_bias");
+  ASSERT_EQ(p.size(), size_t(kActParams));
+  EXPECT_EQ(p[kActALog], addr(args.g));
+  EXPECT_EQ(p[kActDtBias], addr(args.g));
+  // Given, they are passed as they are (unchecked: never read).
+  a.A_log = static_cast<const char *>(args.A_log) + 2;
+  a.dt_bias = args.dt_bias;
+  p = accepted(a, "given");
+  EXPECT_EQ(p[kActALog], addr(a.A_log));
+  EXPECT_EQ(p[kActDtBias], addr(a.dt_bias));
+  // The gate bound is checked against the kernel's range g [-inf, inf]:
+  // any value passes, NaN does not.
+  a.gate_lower_bound = -INFINITY;
+  accepted(a, "gate_lower_bound -inf");
+  a.gate_lower_bound = NAN;
+  refused(a,
+          "gate_lower_bound is NaN: give the lowest per-step log decay the "
+          "gate can produce (-inf when unbounded)",
+          "gate_lower_bound NaN");
+}
+
+TEST_F(FakePrefillAct, AllocationFreeAfterTheFirstCall) {
+  char err[512];
+  ASSERT_EQ(
+      kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
+      KDA2RT_OK)
+      << err;
+  kda2rt_kda_prefill_args c = args;
+  const int64_t launches = fakeLaunches();
+  const int64_t allocations = gAllocations.load();
+  for (int i = 0; i < 100; ++i) {
+    c.total_tokens = 10 + i % 40;
+    c.lower_bound = -1.0 - i;
+    ASSERT_EQ(kda2rt_kda_prefill(prep, scan, out, &c, nullptr, err, sizeof(err)),
+              KDA2RT_OK)
+        << err;
+  }
+  EXPECT_EQ(gAllocations.load() - allocations, 0)
+      << "the prefill entry point allocated";
+  EXPECT_EQ(fakeLaunches(), launches + 300);
+}
+
+TEST_F(FakePrefillPlan, OldPrepIgnoresTheActivationFields) {
+  // A prep kernel without A_log never reads the new fields: garbage there
+  // changes nothing (26 parameters, the same driver calls).
+  const std::string want = general(args);
+  kda2rt_kda_prefill_args a = args;
+  a.A_log = reinterpret_cast<const void *>(uintptr_t(3));
+  a.dt_bias = args.o; // would overlap o if it were checked
+  a.lower_bound = NAN;
+  char reason[512];
+  EXPECT_EQ(
+      kda2rt_kda_prefill_query(prep, scan, out, &a, reason, sizeof(reason)),
+      1)
+      << reason;
+  EXPECT_EQ(general(a), want);
+  EXPECT_EQ(prepared(a), want);
+  FakeEvent p;
+  ASSERT_TRUE(fakeEvent(2, p));
+  EXPECT_EQ(p.params.size(), 26u);
+}
+
+TEST(FakeKernel, PrefillActivationPrepMetadataIsChecked) {
+  // Prep kernels with A_log whose metadata the entry point cannot use:
+  // refused by the query, the call and the workspace size alike.
+  auto edit = [](std::string m, const std::string &from,
+                 const std::string &to) {
+    size_t at = m.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos)
+      m.replace(at, from.size(), to);
+    return m;
+  };
+  const std::string real = kda2::fake::prefillPrepActMetadata();
+  kda2::fake::PrepActBinding noGF, noBindings;
+  noGF.gf = -1;
+  noBindings.bindings = false;
+  const std::string noGFMessage =
+      "kernel 'kda_chunk_prep': takes A_log (an activation prep) but records "
+      "no gate family (no 'bind GF' line in its metadata); rebuild it with a "
+      "kda2 that records its bindings";
+  const std::string notAct =
+      "argument 'prep_kernel': kernel 'kda_chunk_prep' is not a KDA prefill "
+      "activation prep kernel (kda_chunk_prep with A_log) ";
+  auto gfMessage = [](const char *gf) {
+    return std::string("kernel 'kda_chunk_prep': was built with gate family "
+                       "GF = ") +
+           gf +
+           " (its 'bind GF' line); the prefill entry point knows GF 0 (g is "
+           "the log decay), 1 (lower_bound·sigmoid) and 2 "
+           "(−exp(A_log)·softplus)";
+  };
+  struct Case {
+    const char *what;
+    std::string metadata, message;
+  };
+  const Case cases[] = {
+      {"no bind GF", kda2::fake::prefillPrepActMetadata(noGF), noGFMessage},
+      {"no bindings", kda2::fake::prefillPrepActMetadata(noBindings),
+       noGFMessage},
+      {"GF 3", edit(real, "bind GF 2", "bind GF 3"), gfMessage("3")},
+      {"GF -1", edit(real, "bind GF 2", "bind GF -1"), gfMessage("-1")},
+      {"no dt_bias", edit(real, "arg ptr dt_bias f32 in 2 h 128\n", ""),
+       notAct + "(no argument 'dt_bias')"},
+      {"no lower_bound", edit(real, "arg scalar lower_bound f32\n", ""),
+       notAct + "(no f32 scalar argument 'lower_bound')"},
+      {"f64 lower_bound",
+       edit(real, "arg scalar lower_bound f32", "arg scalar lower_bound f64"),
+       notAct + "(no f32 scalar argument 'lower_bound')"},
+      {"bf16 A_log", edit(real, "arg ptr A_log f32", "arg ptr A_log bf16"),
+       "kernel 'kda_chunk_prep': argument 'A_log' is bf16, expected f32"},
+      {"dt_bias [h, 64]",
+       edit(real, "arg ptr dt_bias f32 in 2 h 128", "arg ptr dt_bias f32 in 2 h 64"),
+       "kernel 'kda_chunk_prep': argument 'dt_bias' ends in [.., 64], "
+       "expected [.., 128] (C = 32, VB = 8, K = 128, V = 128 of kernel "
+       "'kda_chunk_prep')"},
+  };
+  const char *names[] = {"kda_chunk_prep", "kda_chunk_scan_h", "kda_chunk_out"};
+  for (const Case &c : cases) {
+    const std::string image = prefillImage(c.metadata);
+    kda2rt_module module = nullptr;
+    kda2rt_kernel k[3] = {};
+    char err[512], reason[512];
+    ASSERT_EQ(kda2rt_module_load_data(0, image.data(), image.size(), &module,
+                                      err, sizeof(err)),
+              KDA2RT_OK)
+        << c.what << ": " << err;
+    for (int i = 0; i < 3; ++i)
+      ASSERT_EQ(kda2rt_kernel_get(module, names[i], &k[i], err, sizeof(err)),
+                KDA2RT_OK)
+          << c.what;
+    kda2rt_kda_prefill_args a = {};
+    a.k_dim = a.v_dim = 128;
+    a.state_layout = "kv";
+    EXPECT_EQ(
+        kda2rt_kda_prefill_query(k[0], k[1], k[2], &a, reason, sizeof(reason)),
+        0)
+        << c.what;
+    EXPECT_EQ(std::string(reason), c.message) << c.what;
+    EXPECT_EQ(
+        kda2rt_kda_prefill(k[0], k[1], k[2], &a, nullptr, err, sizeof(err)),
+        KDA2RT_ERROR_INVALID_ARGUMENT)
+        << c.what;
+    EXPECT_EQ(std::string(err), c.message) << c.what;
+    size_t bytes = 0;
+    EXPECT_EQ(kda2rt_kda_prefill_workspace_size(k[0], k[1], k[2], 2, 40, 1,
+                                                &bytes, err, sizeof(err)),
+              KDA2RT_ERROR_INVALID_ARGUMENT)
+        << c.what;
+    EXPECT_EQ(std::string(err), c.message) << c.what;
+    kda2rt_module_unload(module, nullptr, 0);
+  }
 }

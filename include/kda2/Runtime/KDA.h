@@ -268,7 +268,8 @@ KDA2RT_API Status launchKdaDecodeSpec(const Kernel &kernel,
                                       CUstream stream);
 
 /// Arguments of one chunked prefill call through the indexed state pool:
-/// kda_chunk_prep (templates/kda_chunk_split.tirx), kda_chunk_scan_h and
+/// kda_chunk_prep (templates/kda_chunk_split.tirx, or the activation prep of
+/// templates/kda_chunk_prep_act.tirx), kda_chunk_scan_h and
 /// kda_chunk_out (templates/kda_chunk_h.tirx) on one stream, their
 /// intermediates in a caller-owned workspace (kdaPrefillWorkspace). Packed
 /// batch: q, k [total_tokens, hqk, K]; g [total_tokens, h, K]; v, o
@@ -301,7 +302,9 @@ struct KdaPrefillArgs {
   const char *stateLayout = nullptr;
   /// The lowest per-step log decay the caller's gate can produce (e.g. -5
   /// for a gate bounded at -5, -inf for the softplus family); it must be
-  /// within the `range g` the prep kernel declares.
+  /// within the `range g` the prep kernel declares. Ignored (not checked)
+  /// with an activation prep of gate family 1 or 2 (aLog below): the
+  /// kernel computes the gate and needs no bound.
   double gateLowerBound = 0;
   /// Element type of cu_seqlens, state_indices and checkpoint_blocks ("i32"
   /// or "i64"; null: "i32"), the kernels' index type.
@@ -317,6 +320,23 @@ struct KdaPrefillArgs {
   /// must be a multiple of it, and value head j reads q/k head j·hqk/h.
   /// hqk < h needs a prep kernel whose q and k have the `hqk` dimension.
   int64_t hqk = 0;
+  /// The activation prep (templates/kda_chunk_prep_act.tirx: a prep kernel
+  /// that declares A_log) computes the gate, β and the q/k norm itself; its
+  /// `bind` lines say what (GF: gate family, BS = 1: beta holds logits,
+  /// QKN = 1: q and k are L2-normalised in the kernel). Other prep kernels
+  /// never read these three fields.
+  ///
+  /// A_log [h] f32 (in) and dt_bias [h, K] f32 (in), per value head: read
+  /// by gate families 1 and 2, where g holds the raw activation x and the
+  /// per-step log decay is lower_bound·sigmoid(exp(A_log)·(x + dt_bias))
+  /// (GF 1) or −exp(A_log)·softplus(x + dt_bias) (GF 2). Non-NULL, 4-byte
+  /// aligned and not overlapping what the call writes for GF 1 and 2; may
+  /// be NULL with GF 0 (g is the log decay; the kernel gets g in their
+  /// place and never reads them).
+  const void *aLog = nullptr, *dtBias = nullptr;
+  /// The bound of gate family 1 (<= 0 and finite as f32; passed to the
+  /// kernel as f32); not read by GF 0 and 2 kernels.
+  double lowerBound = 0;
 };
 
 /// Alignment of the workspace and of each intermediate inside it.
@@ -574,6 +594,13 @@ struct KdaPrefillFacts {
   /// Whether prep's q and k have the `hqk` dimension (grouped value heads);
   /// without it they have h heads and the call must leave hqk at 0 or h.
   bool groupedHeads = false;
+  /// An activation prep (it declares the pointer A_log; then also dt_bias
+  /// and the f32 scalar lower_bound): its gate family (`bind GF`: 0 given
+  /// log decay, 1 bounded sigmoid, 2 softplus) and whether beta holds
+  /// logits (`bind BS 1`) and q/k are normalised in it (`bind QKN 1`).
+  bool activation = false;
+  int gateFamily = 0;
+  bool betaLogits = false, qkNorm = false;
 };
 
 /// The prepared launch of kda2rt_kda_prefill (launchKdaPrefill's
@@ -608,11 +635,14 @@ public:
   Status launch(const KdaPrefillArgs &args, CUstream stream) const;
 
   /// One kernel's parameter packing (internal). Value indices: the
-  /// kernel's pointers (kPrepPointers, ... order in KDA.cpp), then the
-  /// prefill sizes.
+  /// kernel's pointers (kPrepPointers, ... order in KDA.cpp;
+  /// kPrepActPointers for an activation prep), then the prefill sizes.
   struct Packing {
+    /// ScaleF32/ScaleF64: the resolved scale; LowerBoundF32/F64: the
+    /// call's lower_bound (activation preps).
     enum Source : uint8_t { Value, ValueI32, ValueF32, ValueF64, ScaleF32,
-                            ScaleF64, TensorMap };
+                            ScaleF64, LowerBoundF32, LowerBoundF64,
+                            TensorMap };
     static constexpr uint8_t kNone = 0xFF;
     const Kernel *kernel = nullptr;
     uint8_t source[kMaxParams] = {}, index[kMaxParams] = {};

@@ -380,7 +380,8 @@ kda2rt_kda_decode_spec_query(kda2rt_kernel kernel,
 
 /* Chunked prefill through the indexed state pool (docs/Runtime.md,
  * "Prefill"): three kernels on one stream, kda_chunk_prep (module of
- * templates/kda_chunk_split.tirx), kda_chunk_scan_h and kda_chunk_out
+ * templates/kda_chunk_split.tirx, or the activation prep of
+ * templates/kda_chunk_prep_act.tirx), kda_chunk_scan_h and kda_chunk_out
  * (templates/kda_chunk_h.tirx), their intermediates in a caller-owned
  * workspace of kda2rt_kda_prefill_workspace_size bytes (1024-byte aligned).
  * Sequence i owns tokens cu_seqlens[i] .. cu_seqlens[i+1] - 1 and slot
@@ -390,7 +391,19 @@ kda2rt_kda_decode_spec_query(kda2rt_kernel kernel,
  * [0, blocks): none); NULL for no checkpoints (then ckpt is NULL too and
  * the call fills a table of -1 in the workspace). No host synchronisation,
  * no device allocation, cu_seqlens never read on the host: the call can be
- * captured in a CUDA graph. */
+ * captured in a CUDA graph.
+ *
+ * Activation prep: a prep kernel that declares A_log
+ * (templates/kda_chunk_prep_act.tirx) computes in the kernel what its
+ * `bind` lines (kda2rt_kernel_binding) say: the gate of family GF (`bind
+ * GF`: 0 = g is the per-step log decay, any value <= 0; 1 = g is the raw
+ * activation x, gate = lower_bound * sigmoid(exp(A_log) * (x + dt_bias));
+ * 2 = raw activation, gate = -exp(A_log) * softplus(x + dt_bias)), the β
+ * sigmoid (BS = 1: beta holds logits) and the q/k L2 norm (QKN = 1). With
+ * GF 1 or 2 gate_lower_bound is ignored (the kernel needs no bound). A
+ * kernel with A_log but no `bind GF` line, or GF outside 0..2, is refused.
+ * Other prep kernels never read A_log, dt_bias and lower_bound (leave them
+ * zero). */
 typedef struct kda2rt_kda_prefill_args {
   const void *q;             /* in  [total_tokens, hqk, k_dim] dtype */
   const void *k;             /* in  [total_tokens, hqk, k_dim] dtype */
@@ -417,7 +430,8 @@ typedef struct kda2rt_kda_prefill_args {
   const char *state_layout; /* "kv" or "vk" (required) */
   double gate_lower_bound;  /* lowest per-step log decay of the gate
                                (-inf: unbounded); must be within the
-                               prep kernel's `range g` */
+                               prep kernel's `range g`; ignored by an
+                               activation prep of GF 1 or 2 */
   const char *index_dtype;  /* cu_seqlens, state_indices, checkpoint_blocks:
                                "i32" (NULL) or "i64"; the kernels' IX
                                binding */
@@ -431,6 +445,14 @@ typedef struct kda2rt_kda_prefill_args {
      q/k head j * hqk / h. hqk < h needs a prep kernel with the hqk
      dimension (templates/kda_chunk_split.tirx); the workspace does not
      depend on it. */
+  /* Activation prep only (see above; appended fields: zero them for
+     other prep kernels). */
+  const void *A_log;   /* in  [h] fp32, per value head; read with GF 1, 2:
+                          non-NULL, 4-byte aligned, not overlapping pool,
+                          o, workspace or ckpt; GF 0: may be NULL (unread) */
+  const void *dt_bias; /* in  [h, k_dim] fp32; as A_log */
+  double lower_bound;  /* GF 1: the gate's bound, <= 0 and finite as fp32
+                          (passed as fp32); GF 0, 2: unread */
 } kda2rt_kda_prefill_args;
 
 /* Bytes of the workspace of a prefill call with n_max sequences, the
@@ -456,7 +478,8 @@ KDA2RT_API int kda2rt_kda_prefill(kda2rt_kernel prep_kernel,
 
 /* Whether kda2rt_kda_prefill would accept the call, without touching the
  * GPU: 1 (`reason` ""), 0 with the reason (the kernels' kinds and
- * agreement, the gate bound, head dimensions, dtypes, state layout,
+ * agreement, an activation prep's bindings, the gate bound or GF 1's
+ * lower_bound, head dimensions, dtypes, state layout,
  * index_dtype, sizes,
  * scale, NULL or misaligned operands, the workspace's size, overlaps, the
  * grids over the CUDA limits), -1 when a kernel or args is NULL. */
