@@ -62,10 +62,11 @@ def make_pool(slots, H, K, V, st, ss, seed):
 
 
 def pool_case(rt, kernels, K, V, st, ss, lengths, slots, H, fla_fwd, results, seed=0,
-              pad_p=0.15):
+              pad_p=0.15, variant=""):
     """kda_decode_pool on a packed batch: per sequence a slot (some padding:
-    -1 or >= slots), has_initial_state random."""
-    suffix = f"k{K}" + (f"v{V}" if V != K else "") + f"_{st}_{ss}"
+    -1 or >= slots), has_initial_state random. `variant`: a suffix of the
+    kernel file (another VB / LANES binding, e.g. "_vb64_l2")."""
+    suffix = f"k{K}" + (f"v{V}" if V != K else "") + f"_{st}_{ss}" + variant
     kernel = rt.kernel(rt.load(os.path.join(kernels, f"kda_decode_pool_{suffix}.sm_90a.cubin")),
                        "kda_decode_pool")
     gen = torch.Generator().manual_seed(seed)
@@ -106,7 +107,7 @@ def pool_case(rt, kernels, K, V, st, ss, lengths, slots, H, fla_fwd, results, se
     launch()
     torch.cuda.synchronize()
     row = check_pool(pool, before, expected, written, o, o_ref, padding_rows, ss)
-    row.update(kernel="pool", st=st, ss=ss, N=N, T=T, H=H, K=K, V=V, slots=slots,
+    row.update(kernel="pool" + variant, st=st, ss=ss, N=N, T=T, H=H, K=K, V=V, slots=slots,
                padding=int(pads.sum()))
     # The typed C ABI, and a second run: bitwise equal.
     o2 = torch.full_like(o, float("nan"))
@@ -499,6 +500,24 @@ def prefill_act_case(rt, kernels, gf, lengths, H, hqk, slots, fla, results, seed
         ck = check_pool(ckpt, ckpt_before, ckpt_exp, ck_written, o, o_ref, [], "kv")
         row.update(err_ckpt=ck.get("err_state", float("nan")),
                    ckpt_untouched_bitwise=ck["untouched_bitwise"])
+        # The typed C ABI (kda2rt_kda_prefill with A_log, dt_bias, lower_bound;
+        # gate_lower_bound NaN: ignored by gate-computing kernels): bitwise the
+        # three launches.
+        ws_bytes = rt.prefill_workspace_size(prep, scan, out, N, T, H)
+        ws_raw = torch.empty(ws_bytes + 1024, dtype=torch.uint8, device="cuda")
+        ws_addr = (ws_raw.data_ptr() + 1023) // 1024 * 1024
+        pool2, ckpt2 = pool_before.clone(), ckpt_before.clone()
+        o2 = torch.full_like(o, float("nan"))
+        rt.kda_prefill(prep, scan, out, q, k, v, a, b, cu_d, idx_d, hi_d, pool2, o2, ws_addr,
+                       T, scale, torch.cuda.current_stream().cuda_stream,
+                       checkpoint_blocks=cb_d, ckpt=ckpt2,
+                       gate_lower_bound=float("nan") if gf else float("-inf"),
+                       workspace_bytes=ws_bytes, hqk=hqk, A_log=x["A_log"],
+                       dt_bias=x["dt_bias"], lower_bound=x["lower_bound"])
+        torch.cuda.synchronize()
+        same = lambda p_, q_: torch.equal(p_.view(torch.uint8), q_.view(torch.uint8))  # noqa: E731
+        row["c_abi_identical"] = bool(same(pool2, pool) and same(ckpt2, ckpt) and
+                                      torch.equal(o2.view(torch.int16), o.view(torch.int16)))
     if PROFILE_ONLY:  # one launch each for a profiler, no timing
         return
     row["us"] = graph_time_us(lambda: [launch() for launch in launches], replays=10)
@@ -873,6 +892,11 @@ def main():
         for st in ("f32", "bf16"):
             guarded(results, pool_case, rt, kernels, 128, 128, st, "kv", [1] * n, 2 * n, 32,
                     fla_fwd, results, seed=100 + n, pad_p=0.0)
+    # The pool decode's value-block / lane split (build-kernels.sh builds
+    # the variants), 256 sequences x 32 heads.
+    for variant in ("_vb32_l4", "_vb64_l2", "_vb64_l4", "_vb128_l2", "_vb128_l4", "_vb16_l8"):
+        guarded(results, pool_case, rt, kernels, 128, 128, "f32", "kv", [1] * 256, 512, 32,
+                fla_fwd, results, seed=356, pad_p=0.0, variant=variant)
     for t in (2, 4, 8):
         guarded(results, spec_case, rt, kernels, 128, 128, "f32", "kv", 64, t, 64 * t + 8, 32,
                 fla_fwd, results, seed=200 + t, pad_p=0.0)
@@ -906,8 +930,8 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     nan = float("nan")
     for r in results:
-        if r["kernel"] not in ("pool", "spec", "prefill") and \
-                not r["kernel"].startswith(("serve", "conv")):
+        if r["kernel"] not in ("spec", "prefill") and \
+                not r["kernel"].startswith(("serve", "conv", "pool")):
             continue
         print(f"| {r['kernel']} | {r['st']} {r['ss']} | {r['N']} | {r['T']} | {r['H']} "
               f"| {r['K']} | {r['V']} | {r['padding']} | {r['err_o']:.2e} "
@@ -916,9 +940,9 @@ def main():
               f"| {r.get('wrong_layout_refused', '-')} | {r['us']:.2f} "
               f"| {r.get('fla_us', nan):.2f} | {r.get('ratio', nan):.2f} |")
     print("\n| prefill, gate in kernel | N | T | H (qk/v) | adversarial | min gate | err o "
-          "| err state | err ckpt | untouched | pad rows 0 | finite | fla err o | fla finite "
-          "| kda2 us (prep) | fla us | kda2/fla |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| err state | err ckpt | untouched | pad rows 0 | finite | C ABI = launch | fla err o "
+          "| fla finite | kda2 us (prep; bounded prep) | fla us | kda2/fla |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         if not r["kernel"].startswith("prefill-act"):
             continue
@@ -926,8 +950,10 @@ def main():
               f"| {r['min_gate']:.1f} | {r.get('err_o', nan):.2e} | {r.get('err_state', nan):.2e} "
               f"| {r.get('err_ckpt', nan):.2e} | {r.get('untouched_bitwise', '-')} "
               f"| {r.get('padding_rows_zero', '-')} | {r['finite']} "
+              f"| {r.get('c_abi_identical', '-')} "
               f"| {r.get('fla_err_o', nan):.2e} | {r.get('fla_finite', '-')} "
-              f"| {r['us']:.1f} ({r['prep_us']:.1f}) | {r.get('fla_us', nan):.1f} "
+              f"| {r['us']:.1f} ({r['prep_us']:.1f}; {r.get('fast_prep_us', nan):.1f}) "
+              f"| {r.get('fla_us', nan):.1f} "
               f"| {r.get('ratio', nan):.2f} |")
     for r in results:
         if r["kernel"] == "prefill":

@@ -49,10 +49,12 @@ compile kda_decode_varlen.tirx kda_decode_varlen_k128 "IN=bf16,K=128,V=128,VB=32
 compile kda_decode_fused.tirx kda_decode_fused_k128 "IN=bf16,K=128,V=128,VB=32,NVB=4"
 # Serving: the indexed in-place state pool (decode, speculative decode),
 # fp32 and bf16 states, K- and V-major, K != V.
+# Two lanes per value column (LANES=2): 12 % faster than 4 at 256 x 32
+# (bench/RESULTS.md, stop 15).
 for st in f32 bf16; do
   for ss in kv vk; do
     compile kda_decode_pool.tirx kda_decode_pool_k128_${st}_$ss \
-      "IN=bf16,ST=$st,SS=$ss,IX=i32,K=128,V=128,VB=32,NVB=4,LANES=4"
+      "IN=bf16,ST=$st,SS=$ss,IX=i32,K=128,V=128,VB=32,NVB=4,LANES=2"
     compile kda_decode_spec.tirx kda_decode_spec_k128_${st}_$ss \
       "IN=bf16,ST=$st,SS=$ss,IX=i32,K=128,V=128,VB=32,NVB=4,LANES=4"
   done
@@ -69,6 +71,12 @@ done
 for gf in 1 2; do
   compile kda_decode_conv.tirx kda_decode_conv_k128_gf$gf \
     "IN=bf16,ST=f32,SS=kv,IX=i32,GF=$gf,K=128,V=128,W=4,W1=3,LANES=4"
+done
+# The pool decode's value-block / lane splits (bench/kda_serving.py times them).
+for cfg in 32:4 64:2 64:4 128:2 128:4 16:8; do
+  IFS=: read -r vb l <<< "$cfg"
+  compile kda_decode_pool.tirx kda_decode_pool_k128_f32_kv_vb${vb}_l$l \
+    "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,VB=$vb,NVB=$((128 / vb)),LANES=$l"
 done
 compile kda_decode_pool.tirx kda_decode_pool_k128v64_f32_kv "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=64,VB=32,NVB=2,LANES=4"
 compile kda_decode_pool.tirx kda_decode_pool_k128v64_f32_vk "IN=bf16,ST=f32,SS=vk,IX=i32,K=128,V=64,VB=32,NVB=2,LANES=4"
@@ -115,7 +123,7 @@ done
 # int64 index tensors (IX=i64: cu_seqlens, state_indices, num_accepted,
 # checkpoint_blocks as flash-linear-attention's LongTensor): the _i64 copies
 # of the serving decode and prefill kernels.
-compile kda_decode_pool.tirx kda_decode_pool_k128_f32_kv_i64 "IN=bf16,ST=f32,SS=kv,IX=i64,K=128,V=128,VB=32,NVB=4,LANES=4"
+compile kda_decode_pool.tirx kda_decode_pool_k128_f32_kv_i64 "IN=bf16,ST=f32,SS=kv,IX=i64,K=128,V=128,VB=32,NVB=4,LANES=2"
 compile kda_decode_spec.tirx kda_decode_spec_k128_f32_kv_i64 "IN=bf16,ST=f32,SS=kv,IX=i64,K=128,V=128,VB=32,NVB=4,LANES=4"
 compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k128_i64 "IN=bf16,SL=row_major,IX=i64,GB=5,K=128,V=128,C=32,VB=8,NVB=16"
 compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k128_i64 "IN=bf16,ST=f32,SS=kv,IX=i64,K=128,V=128,C=32,VB=8,NVB=16"
