@@ -398,20 +398,7 @@ def act_inputs(gf, tt, H, hqk, K, V, seed, adversarial):
             a = torch.where(spikes, torch.full_like(a, -200.0), a)
     b = r(tt, H) if raw else torch.sigmoid(r(tt, H))
     lower_bound = -5.0
-    ad = a.double()
-    if gf == 1:
-        gd = lower_bound * torch.sigmoid(A_log.double().exp()[:, None] * (ad + dt_bias.double()))
-    elif gf == 2:
-        gd = -A_log.double().exp()[:, None] * torch.nn.functional.softplus(ad + dt_bias.double())
-    else:
-        gd = ad
-    bd = torch.sigmoid(b.double()) if raw else b.double()
-    qd, kd = q.double(), k.double()
-    if raw:
-        qd = qd / (qd.square().sum(-1, keepdim=True) + 1e-6).sqrt()
-        kd = kd / (kd.square().sum(-1, keepdim=True) + 1e-6).sqrt()
-    rep = H // hqk
-    qd, kd = qd.repeat_interleave(rep, dim=1), kd.repeat_interleave(rep, dim=1)
+    gd, bd, qd, kd = activations_f64(gf, q, k, a, b, A_log, dt_bias, lower_bound, H // hqk)
     return dict(q=q, k=k, v=v, a=a, b=b, A_log=A_log, dt_bias=dt_bias, lower_bound=lower_bound,
                 gd=gd, bd=bd, qd=qd, kd=kd, min_gate=float(gd.min()))
 
@@ -615,6 +602,27 @@ def prefill_then_decode(rt, kernels, results, steps=3, H=4, K=128, V=64):
     print(json.dumps(row), flush=True)
 
 
+def activations_f64(gf, q, k, a, b, A_log, dt_bias, lower_bound, rep):
+    """The float64 meaning of the serving kernels' raw activations: the gate of
+    family gf from `a` (0: a is the log decay), beta (sigmoid of the logits
+    when gf > 0), q and k (L2-normalised when gf > 0), each q/k head repeated
+    for its `rep` value heads."""
+    raw = gf > 0
+    ad = a.double()
+    if gf == 1:
+        gd = lower_bound * torch.sigmoid(A_log.double().exp()[:, None] * (ad + dt_bias.double()))
+    elif gf == 2:
+        gd = -A_log.double().exp()[:, None] * torch.nn.functional.softplus(ad + dt_bias.double())
+    else:
+        gd = ad
+    bd = torch.sigmoid(b.double()) if raw else b.double()
+    qd, kd = q.double(), k.double()
+    if raw:
+        qd = qd / (qd.square().sum(-1, keepdim=True) + 1e-6).sqrt()
+        kd = kd / (kd.square().sum(-1, keepdim=True) + 1e-6).sqrt()
+    return gd, bd, qd.repeat_interleave(rep, dim=1), kd.repeat_interleave(rep, dim=1)
+
+
 def serve_case(rt, kernels, gf, lengths, hqk, hv, slots, fla_fwd, results, seed=5,
                pad_p=0.1):
     """kda_decode_serve: GVA (hv value heads over hqk q/k heads), the gate of
@@ -643,20 +651,7 @@ def serve_case(rt, kernels, gf, lengths, hqk, hv, slots, fla_fwd, results, seed=
     lower_bound = -5.0
     scale = K ** -0.5
     # The activations in float64, as the kernel defines them.
-    ad = a.double()
-    if gf == 1:
-        gd = lower_bound * torch.sigmoid(A_log.double().exp()[:, None] * (ad + dt_bias.double()))
-    elif gf == 2:
-        gd = -A_log.double().exp()[:, None] * torch.nn.functional.softplus(ad + dt_bias.double())
-    else:
-        gd = ad
-    bd = torch.sigmoid(b.double()) if raw else b.double()
-    qd, kd = q.double(), k.double()
-    if raw:
-        qd = qd / (qd.square().sum(-1, keepdim=True) + 1e-6).sqrt()
-        kd = kd / (kd.square().sum(-1, keepdim=True) + 1e-6).sqrt()
-    rep = hv // hqk
-    qd, kd = qd.repeat_interleave(rep, dim=1), kd.repeat_interleave(rep, dim=1)
+    gd, bd, qd, kd = activations_f64(gf, q, k, a, b, A_log, dt_bias, lower_bound, hv // hqk)
     pool = make_pool(slots, hv, K, V, "f32", "kv", seed)
     before, expected = pool.clone(), pool.clone()
     o_ref = torch.zeros(T, hv, V, dtype=torch.float64, device="cuda")

@@ -2408,6 +2408,18 @@ struct StagedLaunch {
   CUfunction func;
 };
 
+/// A float parameter's slot: `value` as f32 (its 4 bytes) or f64.
+uint64_t floatSlot(double value, bool f32) {
+  uint64_t slot = 0;
+  if (f32) {
+    const float f = static_cast<float>(value);
+    std::memcpy(&slot, &f, sizeof(f));
+  } else {
+    std::memcpy(&slot, &value, sizeof(value));
+  }
+  return slot;
+}
+
 /// computeLaunchConfig on the packing: false when it would fail for these
 /// values (a negative size, a NULL pointer, an i32 scalar out of range, a
 /// tensor map over an unaligned tensor or rows, a grid over the CUDA
@@ -2434,31 +2446,18 @@ bool stageLaunch(const Packing &p, const uint64_t *values, double scale,
       std::memcpy(&slot, &w, sizeof(w));
       break;
     }
-    case Packing::ValueF32: {
-      const float f = static_cast<float>(static_cast<int64_t>(value));
-      std::memcpy(&slot, &f, sizeof(f));
+    case Packing::ValueF32:
+    case Packing::ValueF64:
+      slot = floatSlot(static_cast<double>(static_cast<int64_t>(value)),
+                       p.source[i] == Packing::ValueF32);
       break;
-    }
-    case Packing::ValueF64: {
-      const double d = static_cast<double>(static_cast<int64_t>(value));
-      std::memcpy(&slot, &d, sizeof(d));
-      break;
-    }
-    case Packing::ScaleF32: {
-      const float f = static_cast<float>(scale);
-      std::memcpy(&slot, &f, sizeof(f));
-      break;
-    }
+    case Packing::ScaleF32:
     case Packing::ScaleF64:
-      std::memcpy(&slot, &scale, sizeof(scale));
+      slot = floatSlot(scale, p.source[i] == Packing::ScaleF32);
       break;
-    case Packing::LowerBoundF32: {
-      const float f = static_cast<float>(lowerBound);
-      std::memcpy(&slot, &f, sizeof(f));
-      break;
-    }
+    case Packing::LowerBoundF32:
     case Packing::LowerBoundF64:
-      std::memcpy(&slot, &lowerBound, sizeof(lowerBound));
+      slot = floatSlot(lowerBound, p.source[i] == Packing::LowerBoundF32);
       break;
     case Packing::TensorMap:
       break;
