@@ -102,6 +102,13 @@ bind QKN 0
 bind a.b$_1 -1
 end
 META
+# Inputs the fuzzers found bugs with (kept as regression seeds; see
+# test/Fuzz/found/): copied in as they are.
+for t in tirx mlir profile metadata rules; do
+  if [ -d "$root/test/Fuzz/found/$t" ]; then
+    cp "$root/test/Fuzz/found/$t"/* "$corpus/$t/"
+  fi
+done
 for t in tirx mlir profile metadata rules; do
   echo "corpus/$t: $(ls "$corpus/$t" | wc -l) seeds, $(cat "$corpus/$t"/* | wc -c) bytes"
 done

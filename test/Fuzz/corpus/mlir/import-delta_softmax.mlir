@@ -1,5 +1,5 @@
 module attributes {kda2.target = "H200-SXM"} {
-  kda2.kernel @delta_softmax(%q: !kda2.tensor<[batch, head, seq_q, 64], f16>, %k: !kda2.tensor<[batch, head, seq_k, 64], f16>, %mask: !kda2.tensor<[batch, head, seq_q, seq_k], f16>, %out: !kda2.tensor<[batch, head, seq_q, seq_k], f16> {kda2.io = #kda2.io<out>}) attributes {arg_names = ["q", "k", "mask", "out"], grid = ["batch", "head"]} {
+  kda2.kernel @delta_softmax(%q: !kda2.tensor<[batch, head, seq_q, 64], f16>, %k: !kda2.tensor<[batch, head, seq_k, 64], f16>, %mask: !kda2.tensor<[batch, head, seq_q, seq_k], f16>, %out: !kda2.tensor<[batch, head, seq_q, seq_k], f16> {kda2.io = #kda2.io<out>}) attributes {arg_names = ["q", "k", "mask", "out"], grid = ["batch", "head"], kda2.bindings = {dim = 64 : i64}} {
     kda2.gmem %q, %k, %mask layout(BSHD) packing(none) : !kda2.tensor<[batch, head, seq_q, 64], f16>, !kda2.tensor<[batch, head, seq_k, 64], f16>, !kda2.tensor<[batch, head, seq_q, seq_k], f16>
     %s_mem = kda2.smem_alloc size(131072) : !kda2.tensor<[32, 32], f32, smem>
     %c32 = arith.constant 32 : index

@@ -1,4 +1,5 @@
-// Other kda2.* discardable attributes are rejected.
-// expected-error @below {{unknown kda2 attribute 'kda2.arch'}}
-module attributes {kda2.arch = "sm_90a"} {
+// kda2.bindings (the integer --tirx-bind values a kernel was built with)
+// belongs on a kda2.kernel.
+// expected-error @below {{'kda2.bindings' is only valid on a kda2.kernel}}
+module attributes {kda2.bindings = {GF = 2 : i64}} {
 }

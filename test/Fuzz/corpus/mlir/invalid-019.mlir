@@ -1,3 +1,4 @@
-// expected-error @below {{'kda2.stride' of argument #0 names argument #7, which is not an i32 or i64 scalar}}
-kda2.kernel @k(%x: !kda2.tensor<[n, 4], f32> {kda2.stride = 7 : i64}) {
+// The values fit the metadata's int64.
+// expected-error @below {{'kda2.bindings' entry 'N' does not fit in 64 bits}}
+kda2.kernel @k(%x: !kda2.tensor<[4], f32>) attributes {kda2.bindings = {N = 18446744073709551616 : i128}} {
 }

@@ -1,3 +1,4 @@
-// expected-error @below {{'kda2.stride' on argument #1: only a tensor has a stride}}
-kda2.kernel @k(%x: !kda2.tensor<[n, 4], f32>, %s: i64 {kda2.stride = 1 : i64}) {
+// The names follow the metadata's name syntax.
+// expected-error @below {{'kda2.bindings' has the bad name '2x' (expected [A-Za-z_$.][A-Za-z0-9_$.]*)}}
+kda2.kernel @k(%x: !kda2.tensor<[4], f32>) attributes {kda2.bindings = {"2x" = 1 : i64}} {
 }

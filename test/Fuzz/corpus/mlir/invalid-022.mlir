@@ -1,8 +1,4 @@
-//===----------------------------------------------------------------------===//
-// kda2.kernel
-//===----------------------------------------------------------------------===//
-
-// A kernel has a body (custom parser; reported where the body should start).
-kda2.kernel @k(%x: !kda2.tensor<[4], f32>)
-// expected-error @below {{expected a kernel body}}
-%c = arith.constant 0 : index
+// Other kda2.* argument attributes are rejected.
+// expected-error @below {{unknown kda2 argument attribute 'kda2.direction'}}
+kda2.kernel @k(%x: !kda2.tensor<[4], f32> {kda2.direction = "out"}) {
+}

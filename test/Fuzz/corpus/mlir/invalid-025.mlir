@@ -1,4 +1,3 @@
-// Scalar arguments are inputs.
-// expected-error @below {{'kda2.kernel' op scalar argument #1 can only be an input}}
-kda2.kernel @k(%x: !kda2.tensor<[4], f32>, %s: f32 {kda2.io = #kda2.io<out>}) {
+// expected-error @below {{'kda2.stride' of argument #0 names argument #7, which is not an i32 or i64 scalar}}
+kda2.kernel @k(%x: !kda2.tensor<[n, 4], f32> {kda2.stride = 7 : i64}) {
 }

@@ -1,4 +1,3 @@
-// Arguments live in global memory.
-// expected-error @below {{'kda2.kernel' op argument #0 must live in gmem, got smem}}
-kda2.kernel @k(%x: !kda2.tensor<[4], f32, smem>) {
+// expected-error @below {{'kda2.stride' on argument #1: only a tensor has a stride}}
+kda2.kernel @k(%x: !kda2.tensor<[n, 4], f32>, %s: i64 {kda2.stride = 1 : i64}) {
 }

@@ -1,4 +1,3 @@
-// Each grid dimension is a dimension of some argument.
-// expected-error @below {{'kda2.kernel' op grid dimension 'batch' is not a dimension of any argument (the launch could not know its size)}}
-kda2.kernel @k(%x: !kda2.tensor<[n, m], f32>, %y: !kda2.tensor<[n], f32>) attributes {grid = ["batch"]} {
+// expected-error @below {{'kda2.stride' of argument #0 must be an integer (the index of the parameter holding the stride) on a kda2.kernel argument}}
+kda2.kernel @k(%x: !kda2.tensor<[n, 4], f32> {kda2.stride = "s"}, %s: i64) {
 }

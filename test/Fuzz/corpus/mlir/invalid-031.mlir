@@ -1,7 +1,4 @@
-// A kernel declares a layout.
-// expected-error @below {{'kda2.kernel' op has no layout declaration (kda2.gmem, kda2.smem_alloc or kda2.reg_alloc)}}
-kda2.kernel @k(%x: !kda2.tensor<[4], f32>) {
-  %c1 = arith.constant 1 : index
-  kda2.loop block %i to %c1 annotations [#kda2.pragma<l2_prefetch>] {
-  }
+// Scalar arguments are inputs.
+// expected-error @below {{'kda2.kernel' op scalar argument #1 can only be an input}}
+kda2.kernel @k(%x: !kda2.tensor<[4], f32>, %s: f32 {kda2.io = #kda2.io<out>}) {
 }

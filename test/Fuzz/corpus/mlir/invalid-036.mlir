@@ -1,6 +1,10 @@
-// kda2.gmem declares kernel arguments only.
+// Counter names are unique within a kernel.
 kda2.kernel @k(%x: !kda2.tensor<[4], f32>) {
-  %s = kda2.smem_alloc size(16) : !kda2.tensor<[4], f32, smem>
-  // expected-error @below {{'kda2.gmem' op operands must be kernel arguments}}
-  kda2.gmem %s layout(row_major) packing(none) : !kda2.tensor<[4], f32, smem>
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[4], f32>
+  %c1 = arith.constant 1 : index
+  kda2.loop block %i to %c1 {
+    kda2.counter "hits", %i : index
+    // expected-error @below {{'kda2.counter' op custom counter 'hits' is defined more than once in the kernel}}
+    kda2.counter "hits", %i : index
+  }
 }

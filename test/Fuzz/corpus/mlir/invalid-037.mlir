@@ -1,5 +1,7 @@
-// A layout fits the argument's rank.
-kda2.kernel @k(%x: !kda2.tensor<[b, h, s], f16>) {
-  // expected-error @below {{'kda2.gmem' op layout BSHD does not apply to rank-3 argument #0}}
-  kda2.gmem %x layout(BSHD) packing(none) : !kda2.tensor<[b, h, s], f16>
+// A kernel declares a layout.
+// expected-error @below {{'kda2.kernel' op has no layout declaration (kda2.gmem, kda2.smem_alloc or kda2.reg_alloc)}}
+kda2.kernel @k(%x: !kda2.tensor<[4], f32>) {
+  %c1 = arith.constant 1 : index
+  kda2.loop block %i to %c1 annotations [#kda2.pragma<l2_prefetch>] {
+  }
 }

@@ -1,5 +1,9 @@
-// The byte budget holds the buffer.
+//===----------------------------------------------------------------------===//
+// Layout declarations
+//===----------------------------------------------------------------------===//
+
+// kda2.gmem names at least one tensor.
 kda2.kernel @k(%x: !kda2.tensor<[4], f32>) {
-  // expected-error @below {{'kda2.smem_alloc' op buffer of 4096 bytes does not fit its declared size of 1024 bytes}}
-  %s = kda2.smem_alloc size(1024) : !kda2.tensor<[32, 32], f32, smem>
+  // expected-error @below {{'kda2.gmem' op declares no tensor}}
+  "kda2.gmem"() <{layout = 0 : i32, packing = 0 : i32}> : () -> ()
 }

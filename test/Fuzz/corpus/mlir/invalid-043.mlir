@@ -1,5 +1,5 @@
-// kda2.reg_alloc yields a reg tensor.
-kda2.kernel @k(%x: !kda2.tensor<[4], f32>) {
-  // expected-error @below {{'kda2.reg_alloc' op result must be a tensor in reg}}
-  %r = kda2.reg_alloc : !kda2.tensor<[4], f32, smem>
+// A layout fits the argument's rank.
+kda2.kernel @k(%x: !kda2.tensor<[b, h, s], f16>) {
+  // expected-error @below {{'kda2.gmem' op layout BSHD does not apply to rank-3 argument #0}}
+  kda2.gmem %x layout(BSHD) packing(none) : !kda2.tensor<[b, h, s], f16>
 }

@@ -1,5 +1,5 @@
-// kda2.dim names a dimension of a kernel argument.
-kda2.kernel @k(%x: !kda2.tensor<[n], f32>) {
-  // expected-error @below {{'kda2.dim' op 'm' is not a dimension of the enclosing kernel}}
-  %m = kda2.dim "m" : index
+// vnni4 packs 8- or 16-bit elements.
+kda2.kernel @k(%x: !kda2.tensor<[n, 64], f32>) {
+  // expected-error @below {{'kda2.gmem' op vnni4 packing needs 8- or 16-bit elements, argument #0 has 'f32'}}
+  kda2.gmem %x layout(row_major) packing(vnni4) : !kda2.tensor<[n, 64], f32>
 }

@@ -1,9 +1,5 @@
-// No coarser loop inside a finer one.
+// The byte budget holds the buffer.
 kda2.kernel @k(%x: !kda2.tensor<[4], f32>) {
-  %c1 = arith.constant 1 : index
-  kda2.loop thread %i to %c1 {
-    // expected-error @below {{'kda2.loop' op a block loop cannot be nested inside a thread loop}}
-    kda2.loop block %j to %c1 {
-    }
-  }
+  // expected-error @below {{'kda2.smem_alloc' op buffer of 4096 bytes does not fit its declared size of 1024 bytes}}
+  %s = kda2.smem_alloc size(1024) : !kda2.tensor<[32, 32], f32, smem>
 }

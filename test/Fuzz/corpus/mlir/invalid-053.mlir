@@ -1,8 +1,9 @@
-// A coalescing condition names a kernel dimension.
-kda2.kernel @k(%x: !kda2.tensor<[n], f32>) {
-  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[n], f32>
+// No coarser loop inside a finer one.
+kda2.kernel @k(%x: !kda2.tensor<[4], f32>) {
   %c1 = arith.constant 1 : index
-  // expected-error @below {{'kda2.loop' op '@coalesced_access' condition names 'seqlen', which is not a dimension of the kernel}}
-  kda2.loop block %i to %c1 annotations [#kda2.coalesced_access<dim = "seqlen", modulus = 32>] {
+  kda2.loop thread %i to %c1 {
+    // expected-error @below {{'kda2.loop' op a block loop cannot be nested inside a thread loop}}
+    kda2.loop block %j to %c1 {
+    }
   }
 }

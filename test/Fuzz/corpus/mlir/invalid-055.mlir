@@ -1,10 +1,7 @@
-// The TMA tile fits the profile's bound (A100: 64x64).
-module attributes {kda2.target = "A100-40GB-SXM4"} {
+// An annotation appears once per loop.
 kda2.kernel @k(%x: !kda2.tensor<[4], f32>) {
-  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[4], f32>
   %c1 = arith.constant 1 : index
-  // expected-error @below {{'kda2.loop' op '@tma_bound' tile 128x128 exceeds the maximum TMA tile 64x64 of profile 'A100-40GB-SXM4'}}
-  kda2.loop block %i to %c1 annotations [#kda2.tma_bound<128 x 128>] {
+  // expected-error @below {{'kda2.loop' op annotation '$bank_conflict_free' appears more than once on the loop}}
+  kda2.loop block %i to %c1 annotations [#kda2.bank_conflict_free, #kda2.bank_conflict_free] {
   }
-}
 }

@@ -1,12 +1,8 @@
-//===----------------------------------------------------------------------===//
-// kda2.load / kda2.store
-//===----------------------------------------------------------------------===//
-
-// Indices address the dimensions after the grid.
-kda2.kernel @k(%x: !kda2.tensor<[b, n], f32>) attributes {grid = ["b"]} {
+// A coalescing condition names a kernel dimension.
+kda2.kernel @k(%x: !kda2.tensor<[n], f32>) {
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[n], f32>
   %c1 = arith.constant 1 : index
-  kda2.loop block %i to %c1 {
-    // expected-error @below {{'kda2.load' op has 2 indices but '!kda2.tensor<[b, n], f32>' has only 1 addressable dimensions}}
-    %v = kda2.load %x[%i, %i] : !kda2.tensor<[b, n], f32> -> f32
+  // expected-error @below {{'kda2.loop' op '@coalesced_access' condition names 'seqlen', which is not a dimension of the kernel}}
+  kda2.loop block %i to %c1 annotations [#kda2.coalesced_access<dim = "seqlen", modulus = 32>] {
   }
 }

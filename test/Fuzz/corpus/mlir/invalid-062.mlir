@@ -1,9 +1,8 @@
-// Kernel inputs are read-only.
-kda2.kernel @k(%x: !kda2.tensor<[4], f32>) {
+// A shape hint names a dynamic dimension of the kernel.
+kda2.kernel @k(%x: !kda2.tensor<[n], f32>) {
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[n], f32>
   %c1 = arith.constant 1 : index
-  kda2.loop block %i to %c1 {
-    %v = arith.constant 1.0 : f32
-    // expected-error @below {{'kda2.store' op writes kernel input argument #0; mark it {kda2.io = #kda2.io<out>} or #kda2.io<inout>}}
-    kda2.store %v, %x[%i] : f32, !kda2.tensor<[4], f32>
+  // expected-error @below {{'kda2.loop' op '@shape_hint' names 'seqlen', which is not a dynamic dimension of the kernel}}
+  kda2.loop block %i to %c1 annotations [#kda2.shape_hint<"seqlen", [128, 256]>] {
   }
 }

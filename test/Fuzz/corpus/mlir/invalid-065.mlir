@@ -1,5 +1,12 @@
-// The result is the broadcast type (for kda2.cmp, with i1 elements).
-%a = arith.constant dense<1.0> : tensor<4xf32>
-%b = arith.constant 1.0 : f32
-// expected-error @below {{'kda2.cmp' op expected result type 'tensor<4xi1>', got 'i1'}}
-%r = kda2.cmp lt %a, %b : tensor<4xf32>, f32 -> i1
+//===----------------------------------------------------------------------===//
+// kda2.load / kda2.store
+//===----------------------------------------------------------------------===//
+
+// Indices address the dimensions after the grid.
+kda2.kernel @k(%x: !kda2.tensor<[b, n], f32>) attributes {grid = ["b"]} {
+  %c1 = arith.constant 1 : index
+  kda2.loop block %i to %c1 {
+    // expected-error @below {{'kda2.load' op has 2 indices but '!kda2.tensor<[b, n], f32>' has only 1 addressable dimensions}}
+    %v = kda2.load %x[%i, %i] : !kda2.tensor<[b, n], f32> -> f32
+  }
+}

@@ -1,6 +1,9 @@
-// Under a tile condition, both values have one element type.
-%c = arith.constant dense<true> : tensor<4xi1>
-%a = arith.constant 1.0 : f32
-%b = arith.constant 1.0 : f16
-// expected-error @below {{'kda2.select' op operand element types differ: 'f32' vs 'f16'}}
-%r = kda2.select %c, %a, %b : tensor<4xi1>, f32, f16 -> tensor<4xf32>
+// Kernel inputs are read-only.
+kda2.kernel @k(%x: !kda2.tensor<[4], f32>) {
+  %c1 = arith.constant 1 : index
+  kda2.loop block %i to %c1 {
+    %v = arith.constant 1.0 : f32
+    // expected-error @below {{'kda2.store' op writes kernel input argument #0; mark it {kda2.io = #kda2.io<out>} or #kda2.io<inout>}}
+    kda2.store %v, %x[%i] : f32, !kda2.tensor<[4], f32>
+  }
+}

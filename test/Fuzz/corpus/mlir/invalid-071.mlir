@@ -1,4 +1,5 @@
-// index converts only to and from integers.
-%a = arith.constant 1 : index
-// expected-error @below {{'kda2.cast' op index converts only to and from integers}}
-%r = kda2.cast %a : index -> f32
+// The result is the broadcast type (for kda2.cmp, with i1 elements).
+%a = arith.constant dense<1.0> : tensor<4xf32>
+%b = arith.constant 1.0 : f32
+// expected-error @below {{'kda2.cmp' op expected result type 'tensor<4xi1>', got 'i1'}}
+%r = kda2.cmp lt %a, %b : tensor<4xf32>, f32 -> i1

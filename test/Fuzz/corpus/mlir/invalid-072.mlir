@@ -1,8 +1,4 @@
-//===----------------------------------------------------------------------===//
-// Reductions and tile ops
-//===----------------------------------------------------------------------===//
-
-// The reduced axis exists.
-%a = arith.constant dense<1.0> : tensor<4xf32>
-// expected-error @below {{'kda2.reduce' op axis 1 is out of range for rank 1}}
-%r = kda2.reduce sum %a {axis = 1 : i64} : tensor<4xf32> -> f32
+// A select's condition is i1.
+%c = arith.constant 1.0 : f32
+// expected-error @below {{'kda2.select' op condition must be i1 or a tile of i1, got 'f32'}}
+%r = kda2.select %c, %c, %c : f32, f32, f32 -> f32

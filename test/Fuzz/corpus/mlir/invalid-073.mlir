@@ -1,4 +1,5 @@
-// The result drops the reduced axis.
-%a = arith.constant dense<1.0> : tensor<4x8xf32>
-// expected-error @below {{'kda2.reduce' op expected result type 'tensor<4xf32>', got 'tensor<8xf32>'}}
-%r = kda2.reduce max %a : tensor<4x8xf32> -> tensor<8xf32>
+// A tile condition and tile values agree in shape.
+%c = arith.constant dense<true> : tensor<4xi1>
+%v = arith.constant dense<1.0> : tensor<8xf32>
+// expected-error @below {{'kda2.select' op condition and value tiles have incompatible shapes}}
+%r = kda2.select %c, %v, %v : tensor<4xi1>, tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>

@@ -1,4 +1,6 @@
-// matmul takes 2-D tiles.
-%a = arith.constant dense<1.0> : tensor<16xf16>
-// expected-error @below {{'kda2.matmul' op operands must be 2-D tiles}}
-%r = kda2.matmul %a, %a : tensor<16xf16>, tensor<16xf16> -> tensor<16x16xf32>
+// Under a tile condition, both values have one element type.
+%c = arith.constant dense<true> : tensor<4xi1>
+%a = arith.constant 1.0 : f32
+%b = arith.constant 1.0 : f16
+// expected-error @below {{'kda2.select' op operand element types differ: 'f32' vs 'f16'}}
+%r = kda2.select %c, %a, %b : tensor<4xi1>, f32, f16 -> tensor<4xf32>

@@ -1,9 +1,4 @@
-//===----------------------------------------------------------------------===//
-// Annotation ops
-//===----------------------------------------------------------------------===//
-
-// A uint8 mask holds 8-bit integers.
-%v = arith.constant 1.0 : f16
-%m = arith.constant true
-// expected-error @below {{'kda2.delta_masked' op mask_type uint8 needs a mask of 8-bit integers, got 'i1'}}
-%r = kda2.delta_masked %v, %m mask_type(uint8) : f16, i1
+// The cumsum axis exists (a negative axis too).
+%a = arith.constant dense<1.0> : tensor<4x8xf32>
+// expected-error @below {{'kda2.cumsum' op axis -1 is out of range for rank 2}}
+%r = kda2.cumsum %a {axis = -1 : i64} : tensor<4x8xf32>

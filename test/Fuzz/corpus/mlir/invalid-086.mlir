@@ -1,5 +1,4 @@
-// The mask is shaped like the value.
-%v = arith.constant dense<1.0> : tensor<4xf16>
-%m = arith.constant 1 : i8
-// expected-error @below {{'kda2.delta_masked' op mask shape does not match the value: 'i8' vs 'tensor<4xf16>'}}
-%r = kda2.delta_masked %v, %m mask_type(uint8) : tensor<4xf16>, i8
+// tri_solve's matrix is square.
+%a = arith.constant dense<1.0> : tensor<16x8xf32>
+// expected-error @below {{'kda2.tri_solve' op matrix must be a square 2-D tile, got 'tensor<16x8xf32>'}}
+%r = kda2.tri_solve %a, %a : tensor<16x8xf32>, tensor<16x8xf32> -> tensor<16x8xf32>

@@ -121,4 +121,18 @@ kda2.kernel @scalar_smem(%x: !kda2.tensor<[4], f32>) {
   kda2.return
 }
 
+// The integer compile-time bindings a kernel was built with (the .tirx
+// importer's record of --tirx-bind), kept sorted by name.
+// CHECK-LABEL: kda2.kernel @bound
+// CHECK-SAME: attributes {kda2.bindings = {BS = 1 : i64, GF = 2 : i64, QKN = 0 : i64}}
+kda2.kernel @bound(%x: !kda2.tensor<[4], f32>)
+    attributes {kda2.bindings = {QKN = 0 : i64, GF = 2 : i64, BS = 1 : i64}} {
+  %s = kda2.smem_alloc size(4) : !kda2.tensor<[], f32, smem>
+  %c1 = arith.constant 1 : index
+  kda2.loop block %i to %c1 annotations [#kda2.bank_conflict_free] {
+    %v = kda2.load %s[] : !kda2.tensor<[], f32, smem> -> f32
+  }
+  kda2.return
+}
+
 }
