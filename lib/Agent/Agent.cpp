@@ -17,12 +17,16 @@
 //     (`prefer`) the children; the beam keeps --candidate-count of them.
 //     Candidates are the baseline plus the best-ranked children of all
 //     levels, each a module with its choices in `kda2.config`.
-//  3. Evaluation, one task per candidate on a thread pool, each in its own
-//     MLIRContext (parsed from the candidate's printed IR, so what is
-//     evaluated is exactly candidate_N.mlir): convert-kda2-to-gpu for the
-//     simulator, kda2-lower-to-nvvm-pipeline for the PTX, ptxas for the
-//     cubin and the register counts, the Simulator for every kernel the
-//     launch runs (shape variants resolved), then the hard constraints.
+//  3. Evaluation on a thread pool, in three phases. (a) Per candidate, in
+//     its own MLIRContext (parsed from the candidate's printed IR, so what
+//     is evaluated is exactly candidate_N.mlir): convert-kda2-to-gpu (kept
+//     for the simulator), split into one module per kernel. (b) The compile
+//     cache: per distinct kernel module, once for all the candidates holding
+//     it, the rest of kda2-lower-to-nvvm-pipeline to PTX and ptxas (a
+//     linkable cubin when its candidates have several kernels). (c) Per
+//     candidate: its PTX and cubin from its kernels' (nvlink links several),
+//     the Simulator for every kernel the launch runs (shape variants
+//     resolved) with ptxas's register counts, then the hard constraints.
 //  4. Report and feedback: ranking, report.json, the table, rules learned
 //     from rejections and measured regressions, saved atomically.
 //
@@ -48,6 +52,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/DebugLog.h"
@@ -711,6 +716,15 @@ struct Candidate {
   // Evaluation.
   std::string name;
   std::string irText;
+  /// Between the evaluation phases: the candidate's own context, its
+  /// diagnostics, the module after convert-kda2-to-gpu (the simulator's
+  /// input) and its kernels' entries in the compile cache, in module order.
+  /// Released when the candidate is evaluated.
+  std::unique_ptr<MLIRContext> context;
+  std::unique_ptr<DiagnosticCollector> diagnostics;
+  OwningOpRef<ModuleOp> lowered;
+  std::vector<std::pair<std::string, std::string>> kernelTexts;
+  std::vector<unsigned> kernelIds;
   std::vector<ConstraintResult> constraints;
   std::vector<KernelResult> kernels;
   std::vector<std::string> notes;
@@ -742,9 +756,30 @@ struct EvalContext {
   double memoryBudgetBytes = 0;
   int64_t maxTripCount = 0;
   std::string outputDir;
-  bool ptxas = false;
+  bool ptxas = false, nvlink = false;
+  PTXOptions ptxOptions;
   std::mutex *progressMutex;
   llvm::raw_ostream *progress;
+};
+
+/// One kernel of the compile cache: lowered to PTX and assembled once for
+/// every candidate holding it. The key is the kernel's module after
+/// convert-kda2-to-gpu alone with its symbols (splitKernels), printed; the
+/// chip and the options are the run's.
+struct CompiledKernel {
+  std::string name;
+  /// The printed module (the key).
+  std::string text;
+  /// What the candidates need: a loadable cubin (a candidate of this kernel
+  /// alone) and/or a linkable one (a candidate of several kernels).
+  bool needExecutable = false, needLinkable = false;
+
+  /// The first failure: the stage (`PTX`, `ptxas`) and the diagnostic.
+  std::string failedStage, error;
+  std::string ptx, executable, linkable;
+  SmallVector<KernelResources> resources;
+  /// Warnings of the lowering and of ptxas (spills).
+  std::vector<std::string> warnings;
 };
 } // namespace
 
@@ -765,48 +800,154 @@ static double roundTo(double value, double unit) {
   return std::round(value / unit) * unit;
 }
 
-/// Evaluates one candidate: lowers, assembles, simulates, checks.
-static void evaluate(Candidate &candidate, const EvalContext &ec) {
-  auto progress = [&](const Twine &line) {
-    std::lock_guard<std::mutex> lock(*ec.progressMutex);
-    *ec.progress << "kda2-agent: " << candidate.name << ": " << line << "\n";
-    ec.progress->flush();
-  };
-  auto invalid = [&](StringRef stage, StringRef message) {
-    ConstraintResult c;
-    c.name = "valid";
-    c.ok = false;
-    c.detail = (stage + ": " + message).str();
-    candidate.constraints = {c};
-    progress("rejected (" + c.detail.substr(0, c.detail.find('\n')) + ")");
-  };
-  if (!candidate.invalid.empty())
-    return invalid("invalid IR", candidate.invalid);
+/// Prints a progress line about \p candidate.
+static void progressLine(const Candidate &candidate, const EvalContext &ec,
+                         const Twine &line) {
+  std::lock_guard<std::mutex> lock(*ec.progressMutex);
+  *ec.progress << "kda2-agent: " << candidate.name << ": " << line << "\n";
+  ec.progress->flush();
+}
 
+/// Rejects \p candidate as invalid at \p stage and frees its evaluation
+/// state.
+static void rejectInvalid(Candidate &candidate, const EvalContext &ec,
+                          StringRef stage, StringRef message) {
+  ConstraintResult c;
+  c.name = "valid";
+  c.ok = false;
+  c.detail = (stage + ": " + message).str();
+  candidate.constraints = {c};
+  progressLine(candidate, ec,
+               "rejected (" + c.detail.substr(0, c.detail.find('\n')) + ")");
+  candidate.lowered = nullptr;
+  candidate.diagnostics.reset();
+  candidate.context.reset();
+}
+
+/// Evaluation, phase 1 (one task per candidate): parses the candidate in its
+/// own context, runs convert-kda2-to-gpu (the simulator's input, kept) and
+/// prints each kernel alone in a module (splitKernels): the compile cache's
+/// keys.
+static void lowerCandidate(Candidate &candidate, const EvalContext &ec) {
+  if (!candidate.invalid.empty())
+    return rejectInvalid(candidate, ec, "invalid IR", candidate.invalid);
+  candidate.context = makeContext(ec.profileFile);
+  candidate.diagnostics =
+      std::make_unique<DiagnosticCollector>(candidate.context.get());
+  DiagnosticCollector &diagnostics = *candidate.diagnostics;
+  // Located in candidate_N.mlir, the file written with the same text.
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      candidate.irText, candidate.context.get(), candidate.name + ".mlir");
+  if (!module)
+    return rejectInvalid(candidate, ec, "parse", diagnostics.firstError());
+
+  // The simulator's input: the first stage of kda2-lower-to-nvvm-pipeline;
+  // the rest of the pipeline runs on its kernels (compileKernel).
+  PassManager pm(candidate.context.get());
+  ConvertKDA2ToGPUPassOptions lowering;
+  lowering.chip = ec.profile->arch;
+  pm.addPass(createConvertKDA2ToGPUPass(lowering));
+  if (failed(pm.run(*module)))
+    return rejectInvalid(candidate, ec, "convert-kda2-to-gpu",
+                         diagnostics.firstError());
+  FailureOr<SmallVector<KernelModule>> pieces = splitKernels(*module);
+  if (failed(pieces))
+    return rejectInvalid(candidate, ec, "PTX", diagnostics.firstError());
+  for (KernelModule &piece : *pieces) {
+    // The candidate's choices are no input of the back end: without them a
+    // kernel that two candidates share prints the same.
+    (*piece.module)->removeAttr("kda2.config");
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    piece.module->print(os);
+    candidate.kernelTexts.emplace_back(piece.kernel, std::move(text));
+  }
+  candidate.lowered = std::move(module);
+}
+
+/// Evaluation, phase 2 (one task per distinct kernel): the rest of
+/// kda2-lower-to-nvvm-pipeline on the kernel's module (parsed into a context
+/// of its own) to PTX, then ptxas for the cubins the candidates need.
+static void compileKernel(CompiledKernel &kernel, const EvalContext &ec) {
   std::unique_ptr<MLIRContext> context = makeContext(ec.profileFile);
   DiagnosticCollector diagnostics(context.get());
+  auto fail = [&](StringRef stage) {
+    kernel.failedStage = stage.str();
+    kernel.error = "kernel '" + kernel.name + "': " + diagnostics.firstError();
+  };
   OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(candidate.irText, context.get());
+      parseSourceString<ModuleOp>(kernel.text, context.get());
   if (!module)
-    return invalid("parse", diagnostics.firstError());
+    return fail("parse");
+  FailureOr<std::string> ptx = compileGPUToPTX(*module, ec.ptxOptions);
+  if (failed(ptx))
+    return fail("PTX");
+  kernel.ptx = std::move(*ptx);
+  // ptxas's errors name the kernel (`fail`), not a place in its module's
+  // text, which is not written out.
+  Location loc = NameLoc::get(StringAttr::get(context.get(), kernel.name));
+  if (ec.ptxas && kernel.needExecutable) {
+    FailureOr<std::string> cubin =
+        assembleCubin(loc, kernel.ptx, ec.ptxOptions, &kernel.resources);
+    if (failed(cubin))
+      return fail("ptxas");
+    kernel.executable = std::move(*cubin);
+  }
+  // The diagnostics so far (the lowering's, one ptxas report); a second
+  // assembly reports the same again.
+  kernel.warnings = diagnostics.warnings;
+  if (ec.ptxas && kernel.needLinkable) {
+    SmallVector<KernelResources> resources;
+    FailureOr<std::string> cubin = assembleCubin(
+        loc, kernel.ptx, ec.ptxOptions, &resources, CubinKind::Linkable);
+    if (failed(cubin))
+      return fail("ptxas");
+    kernel.linkable = std::move(*cubin);
+    if (!kernel.needExecutable) {
+      kernel.resources = std::move(resources);
+      kernel.warnings = diagnostics.warnings;
+    }
+  }
+}
 
-  // The simulator's input: the first stage of kda2-lower-to-nvvm-pipeline.
-  OwningOpRef<ModuleOp> lowered = module->clone();
-  {
-    PassManager pm(context.get());
-    ConvertKDA2ToGPUPassOptions lowering;
-    lowering.chip = ec.profile->arch;
-    pm.addPass(createConvertKDA2ToGPUPass(lowering));
-    if (failed(pm.run(*lowered)))
-      return invalid("convert-kda2-to-gpu", diagnostics.firstError());
+/// Evaluation, phase 3 (one task per candidate): the candidate's PTX and
+/// cubin from its kernels' (one kernel: its cubin; several: their linkable
+/// cubins linked by nvlink, or without nvlink the joined PTX assembled
+/// whole), then simulation and the hard constraints.
+static void evaluate(Candidate &candidate, ArrayRef<CompiledKernel> compiled,
+                     const EvalContext &ec) {
+  if (!candidate.lowered)
+    return;
+  auto progress = [&](const Twine &line) { progressLine(candidate, ec, line); };
+  auto invalid = [&](StringRef stage, StringRef message) {
+    rejectInvalid(candidate, ec, stage, message);
+  };
+  // Frees the evaluation state however the candidate ends.
+  llvm::scope_exit release([&] {
+    candidate.lowered = nullptr;
+    candidate.diagnostics.reset();
+    candidate.context.reset();
+  });
+  DiagnosticCollector &diagnostics = *candidate.diagnostics;
+  ModuleOp lowered = *candidate.lowered;
+  std::vector<const CompiledKernel *> kernels;
+  for (unsigned id : candidate.kernelIds) {
+    const CompiledKernel &kernel = compiled[id];
+    if (!kernel.failedStage.empty())
+      return invalid(kernel.failedStage, kernel.error);
+    kernels.push_back(&kernel);
   }
 
   // PTX and, with ptxas, the cubin and the register counts.
-  PTXOptions ptxOptions;
-  ptxOptions.chip = ec.profile->arch;
-  FailureOr<std::string> ptx = compileToPTX(*module, ptxOptions);
-  if (failed(ptx))
-    return invalid("PTX", diagnostics.firstError());
+  std::string ptx;
+  if (kernels.size() == 1) {
+    ptx = kernels.front()->ptx;
+  } else {
+    std::vector<std::string> pieces;
+    for (const CompiledKernel *kernel : kernels)
+      pieces.push_back(kernel->ptx);
+    ptx = combinePTX(pieces);
+  }
   std::map<std::string, unsigned> registers;
   auto write = [&](StringRef ext, StringRef contents) {
     if (llvm::Error err =
@@ -814,16 +955,32 @@ static void evaluate(Candidate &candidate, const EvalContext &ec) {
                         contents))
       candidate.notes.push_back(llvm::toString(std::move(err)));
   };
-  write("ptx", *ptx);
+  write("ptx", ptx);
   candidate.hasPtx = true;
   if (ec.ptxas) {
     SmallVector<KernelResources> resources;
-    FailureOr<std::string> cubin =
-        assembleCubin(module->getLoc(), *ptx, ptxOptions, &resources);
-    if (failed(cubin))
-      return invalid("ptxas", diagnostics.firstError());
+    FailureOr<std::string> cubin = failure();
+    if (kernels.size() == 1) {
+      cubin = kernels.front()->executable;
+    } else if (ec.nvlink) {
+      std::vector<std::string> linkable;
+      for (const CompiledKernel *kernel : kernels)
+        linkable.push_back(kernel->linkable);
+      cubin = linkCubins(lowered.getLoc(), linkable, ec.ptxOptions);
+      if (failed(cubin))
+        return invalid("nvlink", diagnostics.firstError());
+    } else {
+      cubin = assembleCubin(lowered.getLoc(), ptx, ec.ptxOptions, &resources);
+      if (failed(cubin))
+        return invalid("ptxas", diagnostics.firstError());
+    }
     write("cubin", *cubin);
     candidate.hasCubin = true;
+    if (kernels.size() == 1 || ec.nvlink) {
+      // ptxas reports a module's kernels last first: the same order here.
+      for (const CompiledKernel *kernel : llvm::reverse(kernels))
+        llvm::append_range(resources, kernel->resources);
+    }
     for (const KernelResources &r : resources) {
       registers[r.kernel] = r.registers;
       if (r.spillStoreBytes)
@@ -831,6 +988,8 @@ static void evaluate(Candidate &candidate, const EvalContext &ec) {
             "{0} spills {1} bytes", r.kernel, r.spillStoreBytes));
     }
   }
+  for (const CompiledKernel *kernel : kernels)
+    llvm::append_range(candidate.notes, kernel->warnings);
   for (const std::string &warning : diagnostics.warnings)
     candidate.notes.push_back(warning);
   diagnostics.clear();
@@ -840,11 +999,11 @@ static void evaluate(Candidate &candidate, const EvalContext &ec) {
   std::map<std::string, int64_t> sizes =
       deriveSizes(ec.shapes, candidate.config);
   llvm::StringMap<rt::KernelInfo> infos;
-  std::vector<gpu::GPUFuncOp> kernels;
+  std::vector<gpu::GPUFuncOp> funcs;
   lowered->walk([&](gpu::GPUFuncOp func) {
     if (!func.isKernel())
       return;
-    kernels.push_back(func);
+    funcs.push_back(func);
     auto global = dyn_cast_or_null<LLVM::GlobalOp>(SymbolTable::lookupSymbolIn(
         func->getParentOp(),
         (rt::kMetadataSymbolPrefix + func.getName()).str()));
@@ -856,7 +1015,7 @@ static void evaluate(Candidate &candidate, const EvalContext &ec) {
   });
   std::set<std::string> variants, replaced;
   std::map<std::string, std::string> runs; // kernel -> what runs
-  for (gpu::GPUFuncOp func : kernels) {
+  for (gpu::GPUFuncOp func : funcs) {
     auto it = infos.find(func.getName());
     if (it == infos.end())
       continue;
@@ -909,13 +1068,13 @@ static void evaluate(Candidate &candidate, const EvalContext &ec) {
       cuSeqlens.push_back(i * sizes["t"]);
   uint64_t maxShared = 0;
   unsigned maxRegisterFootprint = 0, maxRegisters = 0;
-  for (gpu::GPUFuncOp func : kernels) {
+  for (gpu::GPUFuncOp func : funcs) {
     std::string name = func.getName().str();
     if (variants.count(name))
       continue;
     gpu::GPUFuncOp target = func;
     if (auto it = runs.find(name); it != runs.end())
-      for (gpu::GPUFuncOp other : kernels)
+      for (gpu::GPUFuncOp other : funcs)
         if (other.getName() == it->second)
           target = other;
     KernelResult result;
@@ -1380,12 +1539,18 @@ void Agent::evaluateAll() {
                          (1 << 20);
   ec.outputDir = options.outputDir;
   ec.maxTripCount = options.simMaxTripCount;
-  PTXOptions ptxOptions;
-  ec.ptxas = isPtxasAvailable(ptxOptions);
+  ec.ptxOptions.chip = profile->arch;
+  ec.ptxOptions.ptxas = options.ptxas;
+  ec.ptxOptions.nvlink = options.nvlink;
+  ec.ptxas = isPtxasAvailable(ec.ptxOptions);
+  ec.nvlink = ec.ptxas && isNvlinkAvailable(ec.ptxOptions);
   ec.progressMutex = &progressMutex;
   ec.progress = &progress;
   if (!ec.ptxas)
     say("ptxas not found: no cubins; registers estimated from the IR");
+  else if (!ec.nvlink)
+    say("nvlink not found: a candidate of several kernels is assembled "
+        "whole by ptxas, its kernels again for each candidate");
 
   for (auto [n, index] : llvm::enumerate(chosen)) {
     Candidate &candidate = generated[index];
@@ -1400,12 +1565,69 @@ void Agent::evaluateAll() {
       candidate.notes.push_back(llvm::toString(std::move(err)));
   }
   auto begin = std::chrono::steady_clock::now();
+  llvm::DefaultThreadPool pool(llvm::hardware_concurrency(options.jobs));
+  // 1. Per candidate: convert-kda2-to-gpu, one module per kernel.
+  for (unsigned index : chosen)
+    pool.async([&, index] { lowerCandidate(generated[index], ec); });
+  pool.wait();
+
+  // The compile cache: each distinct kernel module once, numbered in the
+  // order of the candidates (so what each candidate gets does not depend on
+  // the threads).
+  std::vector<CompiledKernel> compiled;
   {
-    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(options.jobs));
+    // Keys refer to the candidates' texts until the entries take them.
+    std::map<StringRef, unsigned> ids;
+    std::vector<std::string *> texts;
+    for (unsigned index : chosen) {
+      Candidate &candidate = generated[index];
+      if (!candidate.lowered)
+        continue;
+      for (auto &[name, text] : candidate.kernelTexts) {
+        auto [it, inserted] = ids.try_emplace(text, compiled.size());
+        if (inserted) {
+          compiled.emplace_back();
+          compiled.back().name = name;
+          texts.push_back(&text);
+        }
+        candidate.kernelIds.push_back(it->second);
+        CompiledKernel &kernel = compiled[it->second];
+        if (candidate.kernelTexts.size() == 1)
+          kernel.needExecutable = true;
+        else if (ec.nvlink)
+          kernel.needLinkable = true;
+      }
+    }
+    ids.clear();
+    for (auto [kernel, text] : llvm::zip(compiled, texts))
+      kernel.text = std::move(*text);
     for (unsigned index : chosen)
-      pool.async([&, index] { evaluate(generated[index], ec); });
-    pool.wait();
+      generated[index].kernelTexts.clear();
   }
+  unsigned kernelCount = 0;
+  for (unsigned index : chosen)
+    kernelCount += generated[index].kernelIds.size();
+  if (!compiled.empty())
+    say(llvm::formatv("compiling {0} distinct kernel(s) for {1} kernel(s) of "
+                      "the candidates",
+                      compiled.size(), kernelCount));
+
+  // 2. Per distinct kernel, largest first (the longest tasks start first):
+  //    PTX, cubins.
+  std::vector<unsigned> order(compiled.size());
+  for (unsigned i = 0; i < order.size(); ++i)
+    order[i] = i;
+  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+    return compiled[a].text.size() > compiled[b].text.size();
+  });
+  for (unsigned id : order)
+    pool.async([&, id] { compileKernel(compiled[id], ec); });
+  pool.wait();
+
+  // 3. Per candidate: its PTX and cubin, simulation, constraints.
+  for (unsigned index : chosen)
+    pool.async([&, index] { evaluate(generated[index], compiled, ec); });
+  pool.wait();
   evaluationSeconds = std::chrono::duration<double>(
                           std::chrono::steady_clock::now() - begin)
                           .count();
