@@ -20,12 +20,13 @@
 //  3. Evaluation on a thread pool, in three phases. (a) Per candidate, in
 //     its own MLIRContext (parsed from the candidate's printed IR, so what
 //     is evaluated is exactly candidate_N.mlir): convert-kda2-to-gpu (kept
-//     for the simulator), split into one module per kernel. (b) The compile
-//     cache: per distinct kernel module, once for all the candidates holding
-//     it, the rest of kda2-lower-to-nvvm-pipeline to PTX and ptxas (a
-//     linkable cubin when its candidates have several kernels). (c) Per
-//     candidate: its PTX and cubin from its kernels' (nvlink links several),
-//     the Simulator for every kernel the launch runs (shape variants
+//     for the simulator), kernel fingerprints; the kernels of candidates
+//     that may share one printed alone in a module each. (b) The compile
+//     cache: per kernel that several candidates hold, once for all of them,
+//     and per candidate that shares none, the rest of
+//     kda2-lower-to-nvvm-pipeline to PTX and ptxas (a linkable cubin for
+//     candidates of several kernels). (c) Per candidate: its PTX and cubin
+//     from its kernels' (nvlink links several), the Simulator for every kernel the launch runs (shape variants
 //     resolved) with ptxas's register counts, then the hard constraints.
 //  4. Report and feedback: ranking, report.json, the table, rules learned
 //     from rejections and measured regressions, saved atomically.
@@ -718,12 +719,21 @@ struct Candidate {
   std::string irText;
   /// Between the evaluation phases: the candidate's own context, its
   /// diagnostics, the module after convert-kda2-to-gpu (the simulator's
-  /// input) and its kernels' entries in the compile cache, in module order.
-  /// Released when the candidate is evaluated.
+  /// input), its kernels (for the compile cache) and their entries in the
+  /// cache, in module order. Released when the candidate is evaluated.
   std::unique_ptr<MLIRContext> context;
   std::unique_ptr<DiagnosticCollector> diagnostics;
   OwningOpRef<ModuleOp> lowered;
-  std::vector<std::pair<std::string, std::string>> kernelTexts;
+  struct Kernel {
+    std::string name;
+    /// kernelFingerprint, and the number of operations (the cost).
+    uint64_t fingerprint = 0;
+    size_t operations = 0;
+    /// Its module alone, printed (the cache's key); only for candidates
+    /// that may share a kernel.
+    std::string text;
+  };
+  std::vector<Kernel> kernelKeys;
   std::vector<unsigned> kernelIds;
   std::vector<ConstraintResult> constraints;
   std::vector<KernelResult> kernels;
@@ -762,15 +772,22 @@ struct EvalContext {
   llvm::raw_ostream *progress;
 };
 
-/// One kernel of the compile cache: lowered to PTX and assembled once for
-/// every candidate holding it. The key is the kernel's module after
-/// convert-kda2-to-gpu alone with its symbols (splitKernels), printed; the
-/// chip and the options are the run's.
+/// One task of the compile cache: the rest of kda2-lower-to-nvvm-pipeline
+/// and ptxas, run once for every candidate holding its code. Either a kernel
+/// that several candidates hold (the key is its module after
+/// convert-kda2-to-gpu alone with its symbols, splitKernels, printed; the
+/// chip and the options are the run's), or a candidate none of whose
+/// kernels another candidate holds, compiled whole as kda2-translate would
+/// (no link step).
 struct CompiledKernel {
+  /// The kernel's name, or the candidate's for a whole candidate.
   std::string name;
-  /// The printed module (the key).
+  /// A kernel: its printed module (the key).
   std::string text;
-  /// What the candidates need: a loadable cubin (a candidate of this kernel
+  /// A whole candidate: the candidate (its lowered module, its context and
+  /// diagnostics, unused by other tasks in this phase).
+  Candidate *whole = nullptr;
+  /// What the candidates need: a loadable cubin (a candidate of this code
   /// alone) and/or a linkable one (a candidate of several kernels).
   bool needExecutable = false, needLinkable = false;
 
@@ -824,10 +841,32 @@ static void rejectInvalid(Candidate &candidate, const EvalContext &ec,
   candidate.context.reset();
 }
 
+/// A fingerprint of \p kernel's structure: its name and, in walk order, the
+/// name of each operation with its numbers of operands, results, regions and
+/// successors and its integer attributes (the constants). Kernels that print
+/// the same have the same fingerprint, so a kernel whose fingerprint no other
+/// candidate has is known to be unique without printing it (attributes are
+/// uniqued per context, so only their values can be compared across
+/// candidates). \p operations counts the operations.
+static uint64_t kernelFingerprint(gpu::GPUFuncOp kernel, size_t &operations) {
+  llvm::hash_code hash = llvm::hash_value(kernel.getName());
+  operations = 0;
+  kernel->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    ++operations;
+    hash = llvm::hash_combine(hash, op->getName().getStringRef(),
+                              op->getNumOperands(), op->getNumResults(),
+                              op->getNumRegions(), op->getNumSuccessors());
+    for (NamedAttribute attr : op->getAttrs())
+      if (auto value = dyn_cast<IntegerAttr>(attr.getValue()))
+        hash = llvm::hash_combine(hash, attr.getName().getValue(),
+                                  llvm::hash_value(value.getValue()));
+  });
+  return static_cast<uint64_t>(static_cast<size_t>(hash));
+}
+
 /// Evaluation, phase 1 (one task per candidate): parses the candidate in its
 /// own context, runs convert-kda2-to-gpu (the simulator's input, kept) and
-/// prints each kernel alone in a module (splitKernels): the compile cache's
-/// keys.
+/// takes its kernels' fingerprints.
 static void lowerCandidate(Candidate &candidate, const EvalContext &ec) {
   if (!candidate.invalid.empty())
     return rejectInvalid(candidate, ec, "invalid IR", candidate.invalid);
@@ -850,42 +889,73 @@ static void lowerCandidate(Candidate &candidate, const EvalContext &ec) {
   if (failed(pm.run(*module)))
     return rejectInvalid(candidate, ec, "convert-kda2-to-gpu",
                          diagnostics.firstError());
-  FailureOr<SmallVector<KernelModule>> pieces = splitKernels(*module);
-  if (failed(pieces))
-    return rejectInvalid(candidate, ec, "PTX", diagnostics.firstError());
-  for (KernelModule &piece : *pieces) {
-    // The candidate's choices are no input of the back end: without them a
-    // kernel that two candidates share prints the same.
-    (*piece.module)->removeAttr("kda2.config");
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    piece.module->print(os);
-    candidate.kernelTexts.emplace_back(piece.kernel, std::move(text));
-  }
+  module->walk([&](gpu::GPUFuncOp func) {
+    if (!func.isKernel())
+      return;
+    Candidate::Kernel &kernel = candidate.kernelKeys.emplace_back();
+    kernel.name = func.getName().str();
+    kernel.fingerprint = kernelFingerprint(func, kernel.operations);
+  });
   candidate.lowered = std::move(module);
 }
 
-/// Evaluation, phase 2 (one task per distinct kernel): the rest of
-/// kda2-lower-to-nvvm-pipeline on the kernel's module (parsed into a context
-/// of its own) to PTX, then ptxas for the cubins the candidates need.
+/// Evaluation, phase 1b (one task per candidate with a kernel whose
+/// fingerprint another candidate has): prints each kernel alone in a module
+/// (splitKernels), the compile cache's keys.
+static void printKernels(Candidate &candidate, const EvalContext &ec) {
+  FailureOr<SmallVector<KernelModule>> pieces =
+      splitKernels(*candidate.lowered);
+  if (failed(pieces))
+    return rejectInvalid(candidate, ec, "PTX",
+                         candidate.diagnostics->firstError());
+  for (auto [piece, kernel] : llvm::zip(*pieces, candidate.kernelKeys)) {
+    // The candidate's choices are no input of the back end: without them a
+    // kernel that two candidates share prints the same.
+    (*piece.module)->removeAttr("kda2.config");
+    llvm::raw_string_ostream os(kernel.text);
+    piece.module->print(os);
+  }
+}
+
+/// Evaluation, phase 2 (one task per compile cache entry): the rest of
+/// kda2-lower-to-nvvm-pipeline on the entry's module to PTX, then ptxas for
+/// the cubins the candidates need.
 static void compileKernel(CompiledKernel &kernel, const EvalContext &ec) {
-  std::unique_ptr<MLIRContext> context = makeContext(ec.profileFile);
-  DiagnosticCollector diagnostics(context.get());
+  // A kernel is parsed into a context of its own; a whole candidate is
+  // compiled in its context, with its diagnostics (which keep the
+  // warnings: evaluate adds them to the notes).
+  std::unique_ptr<MLIRContext> context;
+  std::unique_ptr<DiagnosticCollector> ownDiagnostics;
+  OwningOpRef<ModuleOp> parsed;
+  ModuleOp module;
+  if (kernel.whole) {
+    module = *kernel.whole->lowered;
+  } else {
+    context = makeContext(ec.profileFile);
+    ownDiagnostics = std::make_unique<DiagnosticCollector>(context.get());
+    parsed = parseSourceString<ModuleOp>(kernel.text, context.get());
+    module = parsed.get();
+  }
+  DiagnosticCollector &diagnostics =
+      kernel.whole ? *kernel.whole->diagnostics : *ownDiagnostics;
   auto fail = [&](StringRef stage) {
     kernel.failedStage = stage.str();
-    kernel.error = "kernel '" + kernel.name + "': " + diagnostics.firstError();
+    kernel.error = (kernel.whole ? "" : "kernel '" + kernel.name + "': ") +
+                   diagnostics.firstError();
   };
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(kernel.text, context.get());
   if (!module)
     return fail("parse");
-  FailureOr<std::string> ptx = compileGPUToPTX(*module, ec.ptxOptions);
+  FailureOr<std::string> ptx = compileGPUToPTX(module, ec.ptxOptions);
   if (failed(ptx))
     return fail("PTX");
   kernel.ptx = std::move(*ptx);
-  // ptxas's errors name the kernel (`fail`), not a place in its module's
-  // text, which is not written out.
-  Location loc = NameLoc::get(StringAttr::get(context.get(), kernel.name));
+  // ptxas's errors on a kernel name it (`fail`), not a place in its
+  // module's text, which is not written out; a candidate's are located in
+  // candidate_N.mlir.
+  Location loc =
+      kernel.whole
+          ? Location(module.getLoc())
+          : Location(NameLoc::get(StringAttr::get(context.get(), kernel.name)));
   if (ec.ptxas && kernel.needExecutable) {
     FailureOr<std::string> cubin =
         assembleCubin(loc, kernel.ptx, ec.ptxOptions, &kernel.resources);
@@ -893,6 +963,8 @@ static void compileKernel(CompiledKernel &kernel, const EvalContext &ec) {
       return fail("ptxas");
     kernel.executable = std::move(*cubin);
   }
+  if (kernel.whole)
+    return;
   // The diagnostics so far (the lowering's, one ptxas report); a second
   // assembly reports the same again.
   kernel.warnings = diagnostics.warnings;
@@ -911,9 +983,10 @@ static void compileKernel(CompiledKernel &kernel, const EvalContext &ec) {
 }
 
 /// Evaluation, phase 3 (one task per candidate): the candidate's PTX and
-/// cubin from its kernels' (one kernel: its cubin; several: their linkable
-/// cubins linked by nvlink, or without nvlink the joined PTX assembled
-/// whole), then simulation and the hard constraints.
+/// cubin from its entries' (one entry, a kernel or the whole candidate: its
+/// cubin; several kernels: their linkable cubins linked by nvlink, or
+/// without nvlink the joined PTX assembled whole), then simulation and the
+/// hard constraints.
 static void evaluate(Candidate &candidate, ArrayRef<CompiledKernel> compiled,
                      const EvalContext &ec) {
   if (!candidate.lowered)
@@ -1571,60 +1644,109 @@ void Agent::evaluateAll() {
     pool.async([&, index] { lowerCandidate(generated[index], ec); });
   pool.wait();
 
-  // The compile cache: each distinct kernel module once, numbered in the
-  // order of the candidates (so what each candidate gets does not depend on
-  // the threads).
+  // Candidates with a kernel whose fingerprint another candidate's kernel
+  // has: their kernels are printed, the cache's keys.
+  {
+    std::map<uint64_t, unsigned> holders;
+    for (unsigned index : chosen) {
+      std::set<uint64_t> own;
+      for (const Candidate::Kernel &kernel : generated[index].kernelKeys)
+        own.insert(kernel.fingerprint);
+      for (uint64_t fingerprint : own)
+        ++holders[fingerprint];
+    }
+    for (unsigned index : chosen)
+      if (llvm::any_of(generated[index].kernelKeys,
+                       [&](const Candidate::Kernel &kernel) {
+                         return holders[kernel.fingerprint] > 1;
+                       }))
+        pool.async([&, index] { printKernels(generated[index], ec); });
+    pool.wait();
+  }
+
+  // The compile cache: each distinct kernel module that several candidates
+  // hold once; a candidate holding none of those, whole. Numbered in the
+  // order of the candidates, so what each candidate gets does not depend on
+  // the threads.
   std::vector<CompiledKernel> compiled;
+  std::vector<size_t> costs; // operations: the longest tasks start first
+  unsigned kernelCount = 0, distinctCount = 0;
   {
     // Keys refer to the candidates' texts until the entries take them.
-    std::map<StringRef, unsigned> ids;
+    std::map<StringRef, unsigned> holders, ids;
+    for (unsigned index : chosen) {
+      std::set<StringRef> own;
+      for (const Candidate::Kernel &kernel : generated[index].kernelKeys)
+        if (!kernel.text.empty())
+          own.insert(kernel.text);
+      for (StringRef text : own)
+        ++holders[text];
+    }
     std::vector<std::string *> texts;
     for (unsigned index : chosen) {
       Candidate &candidate = generated[index];
       if (!candidate.lowered)
         continue;
-      for (auto &[name, text] : candidate.kernelTexts) {
-        auto [it, inserted] = ids.try_emplace(text, compiled.size());
+      kernelCount += candidate.kernelKeys.size();
+      if (llvm::none_of(
+              candidate.kernelKeys, [&](const Candidate::Kernel &kernel) {
+                return !kernel.text.empty() && holders[kernel.text] > 1;
+              })) {
+        CompiledKernel &whole = compiled.emplace_back();
+        whole.name = candidate.name;
+        whole.whole = &candidate;
+        whole.needExecutable = true;
+        size_t cost = 0;
+        for (const Candidate::Kernel &kernel : candidate.kernelKeys)
+          cost += kernel.operations;
+        costs.push_back(cost);
+        texts.push_back(nullptr);
+        candidate.kernelIds = {static_cast<unsigned>(compiled.size() - 1)};
+        distinctCount += candidate.kernelKeys.size();
+        continue;
+      }
+      for (Candidate::Kernel &kernel : candidate.kernelKeys) {
+        auto [it, inserted] = ids.try_emplace(kernel.text, compiled.size());
         if (inserted) {
-          compiled.emplace_back();
-          compiled.back().name = name;
-          texts.push_back(&text);
+          compiled.emplace_back().name = kernel.name;
+          costs.push_back(kernel.operations);
+          texts.push_back(&kernel.text);
+          ++distinctCount;
         }
         candidate.kernelIds.push_back(it->second);
-        CompiledKernel &kernel = compiled[it->second];
-        if (candidate.kernelTexts.size() == 1)
-          kernel.needExecutable = true;
+        CompiledKernel &entry = compiled[it->second];
+        if (candidate.kernelKeys.size() == 1)
+          entry.needExecutable = true;
         else if (ec.nvlink)
-          kernel.needLinkable = true;
+          entry.needLinkable = true;
       }
     }
+    holders.clear();
     ids.clear();
-    for (auto [kernel, text] : llvm::zip(compiled, texts))
-      kernel.text = std::move(*text);
+    for (auto [entry, text] : llvm::zip(compiled, texts))
+      if (text)
+        entry.text = std::move(*text);
     for (unsigned index : chosen)
-      generated[index].kernelTexts.clear();
+      generated[index].kernelKeys.clear();
   }
-  unsigned kernelCount = 0;
-  for (unsigned index : chosen)
-    kernelCount += generated[index].kernelIds.size();
   if (!compiled.empty())
     say(llvm::formatv("compiling {0} distinct kernel(s) for {1} kernel(s) of "
                       "the candidates",
-                      compiled.size(), kernelCount));
+                      distinctCount, kernelCount));
 
-  // 2. Per distinct kernel, largest first (the longest tasks start first):
-  //    PTX, cubins.
+  // 2. Per entry, largest first: PTX, cubins.
   std::vector<unsigned> order(compiled.size());
   for (unsigned i = 0; i < order.size(); ++i)
     order[i] = i;
-  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
-    return compiled[a].text.size() > compiled[b].text.size();
-  });
+  llvm::stable_sort(
+      order, [&](unsigned a, unsigned b) { return costs[a] > costs[b]; });
   for (unsigned id : order)
     pool.async([&, id] { compileKernel(compiled[id], ec); });
   pool.wait();
 
-  // 3. Per candidate: its PTX and cubin, simulation, constraints.
+  // 3. Per candidate: its PTX and cubin, simulation, constraints. (A
+  //    barrier, not each candidate as soon as its entries are done: these
+  //    short tasks after the compilations balance the cores better.)
   for (unsigned index : chosen)
     pool.async([&, index] { evaluate(generated[index], compiled, ec); });
   pool.wait();
