@@ -41,6 +41,10 @@ ptxas = next((os.path.join(r, "bin", "ptxas") for r in cuda_roots
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+# nvlink: kda2-agent links the cubins of candidates of several kernels.
+if any(os.access(os.path.join(r, "bin", "nvlink"), os.X_OK)
+       for r in cuda_roots) or shutil.which("nvlink"):
+    config.available_features.add("nvlink")
 libdevice_roots = [
     r for r in cuda_roots
     if os.path.isfile(os.path.join(r, "nvvm", "libdevice", "libdevice.10.bc"))]

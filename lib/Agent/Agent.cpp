@@ -17,12 +17,17 @@
 //     (`prefer`) the children; the beam keeps --candidate-count of them.
 //     Candidates are the baseline plus the best-ranked children of all
 //     levels, each a module with its choices in `kda2.config`.
-//  3. Evaluation, one task per candidate on a thread pool, each in its own
-//     MLIRContext (parsed from the candidate's printed IR, so what is
-//     evaluated is exactly candidate_N.mlir): convert-kda2-to-gpu for the
-//     simulator, kda2-lower-to-nvvm-pipeline for the PTX, ptxas for the
-//     cubin and the register counts, the Simulator for every kernel the
-//     launch runs (shape variants resolved), then the hard constraints.
+//  3. Evaluation on a thread pool, in three phases. (a) Per candidate, in
+//     its own MLIRContext (parsed from the candidate's printed IR, so what
+//     is evaluated is exactly candidate_N.mlir): convert-kda2-to-gpu (kept
+//     for the simulator), kernel fingerprints; the kernels of candidates
+//     that may share one printed alone in a module each. (b) The compile
+//     cache: per kernel that several candidates hold, once for all of them,
+//     and per candidate that shares none, the rest of
+//     kda2-lower-to-nvvm-pipeline to PTX and ptxas (a linkable cubin for
+//     candidates of several kernels). (c) Per candidate: its PTX and cubin
+//     from its kernels' (nvlink links several), the Simulator for every kernel the launch runs (shape variants
+//     resolved) with ptxas's register counts, then the hard constraints.
 //  4. Report and feedback: ranking, report.json, the table, rules learned
 //     from rejections and measured regressions, saved atomically.
 //
@@ -48,6 +53,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/DebugLog.h"
@@ -711,6 +717,24 @@ struct Candidate {
   // Evaluation.
   std::string name;
   std::string irText;
+  /// Between the evaluation phases: the candidate's own context, its
+  /// diagnostics, the module after convert-kda2-to-gpu (the simulator's
+  /// input), its kernels (for the compile cache) and their entries in the
+  /// cache, in module order. Released when the candidate is evaluated.
+  std::unique_ptr<MLIRContext> context;
+  std::unique_ptr<DiagnosticCollector> diagnostics;
+  OwningOpRef<ModuleOp> lowered;
+  struct Kernel {
+    std::string name;
+    /// kernelFingerprint, and the number of operations (the cost).
+    uint64_t fingerprint = 0;
+    size_t operations = 0;
+    /// Its module alone, printed (the cache's key); only for candidates
+    /// that may share a kernel.
+    std::string text;
+  };
+  std::vector<Kernel> kernelKeys;
+  std::vector<unsigned> kernelIds;
   std::vector<ConstraintResult> constraints;
   std::vector<KernelResult> kernels;
   std::vector<std::string> notes;
@@ -742,9 +766,37 @@ struct EvalContext {
   double memoryBudgetBytes = 0;
   int64_t maxTripCount = 0;
   std::string outputDir;
-  bool ptxas = false;
+  bool ptxas = false, nvlink = false;
+  PTXOptions ptxOptions;
   std::mutex *progressMutex;
   llvm::raw_ostream *progress;
+};
+
+/// One task of the compile cache: the rest of kda2-lower-to-nvvm-pipeline
+/// and ptxas, run once for every candidate holding its code. Either a kernel
+/// that several candidates hold (the key is its module after
+/// convert-kda2-to-gpu alone with its symbols, splitKernels, printed; the
+/// chip and the options are the run's), or a candidate none of whose
+/// kernels another candidate holds, compiled whole as kda2-translate would
+/// (no link step).
+struct CompiledKernel {
+  /// The kernel's name, or the candidate's for a whole candidate.
+  std::string name;
+  /// A kernel: its printed module (the key).
+  std::string text;
+  /// A whole candidate: the candidate (its lowered module, its context and
+  /// diagnostics, unused by other tasks in this phase).
+  Candidate *whole = nullptr;
+  /// What the candidates need: a loadable cubin (a candidate of this code
+  /// alone) and/or a linkable one (a candidate of several kernels).
+  bool needExecutable = false, needLinkable = false;
+
+  /// The first failure: the stage (`PTX`, `ptxas`) and the diagnostic.
+  std::string failedStage, error;
+  std::string ptx, executable, linkable;
+  SmallVector<KernelResources> resources;
+  /// Warnings of the lowering and of ptxas (spills).
+  std::vector<std::string> warnings;
 };
 } // namespace
 
@@ -765,48 +817,210 @@ static double roundTo(double value, double unit) {
   return std::round(value / unit) * unit;
 }
 
-/// Evaluates one candidate: lowers, assembles, simulates, checks.
-static void evaluate(Candidate &candidate, const EvalContext &ec) {
-  auto progress = [&](const Twine &line) {
-    std::lock_guard<std::mutex> lock(*ec.progressMutex);
-    *ec.progress << "kda2-agent: " << candidate.name << ": " << line << "\n";
-    ec.progress->flush();
-  };
-  auto invalid = [&](StringRef stage, StringRef message) {
-    ConstraintResult c;
-    c.name = "valid";
-    c.ok = false;
-    c.detail = (stage + ": " + message).str();
-    candidate.constraints = {c};
-    progress("rejected (" + c.detail.substr(0, c.detail.find('\n')) + ")");
-  };
+/// Prints a progress line about \p candidate.
+static void progressLine(const Candidate &candidate, const EvalContext &ec,
+                         const Twine &line) {
+  std::lock_guard<std::mutex> lock(*ec.progressMutex);
+  *ec.progress << "kda2-agent: " << candidate.name << ": " << line << "\n";
+  ec.progress->flush();
+}
+
+/// Rejects \p candidate as invalid at \p stage and frees its evaluation
+/// state.
+static void rejectInvalid(Candidate &candidate, const EvalContext &ec,
+                          StringRef stage, StringRef message) {
+  ConstraintResult c;
+  c.name = "valid";
+  c.ok = false;
+  c.detail = (stage + ": " + message).str();
+  candidate.constraints = {c};
+  progressLine(candidate, ec,
+               "rejected (" + c.detail.substr(0, c.detail.find('\n')) + ")");
+  candidate.lowered = nullptr;
+  candidate.diagnostics.reset();
+  candidate.context.reset();
+}
+
+/// A fingerprint of \p kernel's structure: its name and, in walk order, the
+/// name of each operation with its numbers of operands, results, regions and
+/// successors and its integer attributes (the constants). Kernels that print
+/// the same have the same fingerprint, so a kernel whose fingerprint no other
+/// candidate has is known to be unique without printing it (attributes are
+/// uniqued per context, so only their values can be compared across
+/// candidates). \p operations counts the operations.
+static uint64_t kernelFingerprint(gpu::GPUFuncOp kernel, size_t &operations) {
+  llvm::hash_code hash = llvm::hash_value(kernel.getName());
+  operations = 0;
+  kernel->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    ++operations;
+    hash = llvm::hash_combine(hash, op->getName().getStringRef(),
+                              op->getNumOperands(), op->getNumResults(),
+                              op->getNumRegions(), op->getNumSuccessors());
+    for (NamedAttribute attr : op->getAttrs())
+      if (auto value = dyn_cast<IntegerAttr>(attr.getValue()))
+        hash = llvm::hash_combine(hash, attr.getName().getValue(),
+                                  llvm::hash_value(value.getValue()));
+  });
+  return static_cast<uint64_t>(static_cast<size_t>(hash));
+}
+
+/// Evaluation, phase 1 (one task per candidate): parses the candidate in its
+/// own context, runs convert-kda2-to-gpu (the simulator's input, kept) and
+/// takes its kernels' fingerprints.
+static void lowerCandidate(Candidate &candidate, const EvalContext &ec) {
   if (!candidate.invalid.empty())
-    return invalid("invalid IR", candidate.invalid);
-
-  std::unique_ptr<MLIRContext> context = makeContext(ec.profileFile);
-  DiagnosticCollector diagnostics(context.get());
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(candidate.irText, context.get());
+    return rejectInvalid(candidate, ec, "invalid IR", candidate.invalid);
+  candidate.context = makeContext(ec.profileFile);
+  candidate.diagnostics =
+      std::make_unique<DiagnosticCollector>(candidate.context.get());
+  DiagnosticCollector &diagnostics = *candidate.diagnostics;
+  // Located in candidate_N.mlir, the file written with the same text.
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      candidate.irText, candidate.context.get(), candidate.name + ".mlir");
   if (!module)
-    return invalid("parse", diagnostics.firstError());
+    return rejectInvalid(candidate, ec, "parse", diagnostics.firstError());
 
-  // The simulator's input: the first stage of kda2-lower-to-nvvm-pipeline.
-  OwningOpRef<ModuleOp> lowered = module->clone();
-  {
-    PassManager pm(context.get());
-    ConvertKDA2ToGPUPassOptions lowering;
-    lowering.chip = ec.profile->arch;
-    pm.addPass(createConvertKDA2ToGPUPass(lowering));
-    if (failed(pm.run(*lowered)))
-      return invalid("convert-kda2-to-gpu", diagnostics.firstError());
+  // The simulator's input: the first stage of kda2-lower-to-nvvm-pipeline;
+  // the rest of the pipeline runs on its kernels (compileKernel).
+  PassManager pm(candidate.context.get());
+  ConvertKDA2ToGPUPassOptions lowering;
+  lowering.chip = ec.profile->arch;
+  pm.addPass(createConvertKDA2ToGPUPass(lowering));
+  if (failed(pm.run(*module)))
+    return rejectInvalid(candidate, ec, "convert-kda2-to-gpu",
+                         diagnostics.firstError());
+  module->walk([&](gpu::GPUFuncOp func) {
+    if (!func.isKernel())
+      return;
+    Candidate::Kernel &kernel = candidate.kernelKeys.emplace_back();
+    kernel.name = func.getName().str();
+    kernel.fingerprint = kernelFingerprint(func, kernel.operations);
+  });
+  candidate.lowered = std::move(module);
+}
+
+/// Evaluation, phase 1b (one task per candidate with a kernel whose
+/// fingerprint another candidate has): prints each kernel alone in a module
+/// (splitKernels), the compile cache's keys.
+static void printKernels(Candidate &candidate, const EvalContext &ec) {
+  FailureOr<SmallVector<KernelModule>> pieces =
+      splitKernels(*candidate.lowered);
+  if (failed(pieces))
+    return rejectInvalid(candidate, ec, "PTX",
+                         candidate.diagnostics->firstError());
+  for (auto [piece, kernel] : llvm::zip(*pieces, candidate.kernelKeys)) {
+    // The candidate's choices are no input of the back end: without them a
+    // kernel that two candidates share prints the same.
+    (*piece.module)->removeAttr("kda2.config");
+    llvm::raw_string_ostream os(kernel.text);
+    piece.module->print(os);
+  }
+}
+
+/// Evaluation, phase 2 (one task per compile cache entry): the rest of
+/// kda2-lower-to-nvvm-pipeline on the entry's module to PTX, then ptxas for
+/// the cubins the candidates need.
+static void compileKernel(CompiledKernel &kernel, const EvalContext &ec) {
+  // A kernel is parsed into a context of its own; a whole candidate is
+  // compiled in its context, with its diagnostics (which keep the
+  // warnings: evaluate adds them to the notes).
+  std::unique_ptr<MLIRContext> context;
+  std::unique_ptr<DiagnosticCollector> ownDiagnostics;
+  OwningOpRef<ModuleOp> parsed;
+  ModuleOp module;
+  if (kernel.whole) {
+    module = *kernel.whole->lowered;
+  } else {
+    context = makeContext(ec.profileFile);
+    ownDiagnostics = std::make_unique<DiagnosticCollector>(context.get());
+    parsed = parseSourceString<ModuleOp>(kernel.text, context.get());
+    module = parsed.get();
+  }
+  DiagnosticCollector &diagnostics =
+      kernel.whole ? *kernel.whole->diagnostics : *ownDiagnostics;
+  auto fail = [&](StringRef stage) {
+    kernel.failedStage = stage.str();
+    kernel.error = (kernel.whole ? "" : "kernel '" + kernel.name + "': ") +
+                   diagnostics.firstError();
+  };
+  if (!module)
+    return fail("parse");
+  FailureOr<std::string> ptx = compileGPUToPTX(module, ec.ptxOptions);
+  if (failed(ptx))
+    return fail("PTX");
+  kernel.ptx = std::move(*ptx);
+  // ptxas's errors on a kernel name it (`fail`), not a place in its
+  // module's text, which is not written out; a candidate's are located in
+  // candidate_N.mlir.
+  Location loc =
+      kernel.whole
+          ? Location(module.getLoc())
+          : Location(NameLoc::get(StringAttr::get(context.get(), kernel.name)));
+  if (ec.ptxas && kernel.needExecutable) {
+    FailureOr<std::string> cubin =
+        assembleCubin(loc, kernel.ptx, ec.ptxOptions, &kernel.resources);
+    if (failed(cubin))
+      return fail("ptxas");
+    kernel.executable = std::move(*cubin);
+  }
+  if (kernel.whole)
+    return;
+  // The diagnostics so far (the lowering's, one ptxas report); a second
+  // assembly reports the same again.
+  kernel.warnings = diagnostics.warnings;
+  if (ec.ptxas && kernel.needLinkable) {
+    SmallVector<KernelResources> resources;
+    FailureOr<std::string> cubin = assembleCubin(
+        loc, kernel.ptx, ec.ptxOptions, &resources, CubinKind::Linkable);
+    if (failed(cubin))
+      return fail("ptxas");
+    kernel.linkable = std::move(*cubin);
+    if (!kernel.needExecutable) {
+      kernel.resources = std::move(resources);
+      kernel.warnings = diagnostics.warnings;
+    }
+  }
+}
+
+/// Evaluation, phase 3 (one task per candidate): the candidate's PTX and
+/// cubin from its entries' (one entry, a kernel or the whole candidate: its
+/// cubin; several kernels: their linkable cubins linked by nvlink, or
+/// without nvlink the joined PTX assembled whole), then simulation and the
+/// hard constraints.
+static void evaluate(Candidate &candidate, ArrayRef<CompiledKernel> compiled,
+                     const EvalContext &ec) {
+  if (!candidate.lowered)
+    return;
+  auto progress = [&](const Twine &line) { progressLine(candidate, ec, line); };
+  auto invalid = [&](StringRef stage, StringRef message) {
+    rejectInvalid(candidate, ec, stage, message);
+  };
+  // Frees the evaluation state however the candidate ends.
+  llvm::scope_exit release([&] {
+    candidate.lowered = nullptr;
+    candidate.diagnostics.reset();
+    candidate.context.reset();
+  });
+  DiagnosticCollector &diagnostics = *candidate.diagnostics;
+  ModuleOp lowered = *candidate.lowered;
+  std::vector<const CompiledKernel *> kernels;
+  for (unsigned id : candidate.kernelIds) {
+    const CompiledKernel &kernel = compiled[id];
+    if (!kernel.failedStage.empty())
+      return invalid(kernel.failedStage, kernel.error);
+    kernels.push_back(&kernel);
   }
 
   // PTX and, with ptxas, the cubin and the register counts.
-  PTXOptions ptxOptions;
-  ptxOptions.chip = ec.profile->arch;
-  FailureOr<std::string> ptx = compileToPTX(*module, ptxOptions);
-  if (failed(ptx))
-    return invalid("PTX", diagnostics.firstError());
+  std::string ptx;
+  if (kernels.size() == 1) {
+    ptx = kernels.front()->ptx;
+  } else {
+    std::vector<std::string> pieces;
+    for (const CompiledKernel *kernel : kernels)
+      pieces.push_back(kernel->ptx);
+    ptx = combinePTX(pieces);
+  }
   std::map<std::string, unsigned> registers;
   auto write = [&](StringRef ext, StringRef contents) {
     if (llvm::Error err =
@@ -814,16 +1028,32 @@ static void evaluate(Candidate &candidate, const EvalContext &ec) {
                         contents))
       candidate.notes.push_back(llvm::toString(std::move(err)));
   };
-  write("ptx", *ptx);
+  write("ptx", ptx);
   candidate.hasPtx = true;
   if (ec.ptxas) {
     SmallVector<KernelResources> resources;
-    FailureOr<std::string> cubin =
-        assembleCubin(module->getLoc(), *ptx, ptxOptions, &resources);
-    if (failed(cubin))
-      return invalid("ptxas", diagnostics.firstError());
+    FailureOr<std::string> cubin = failure();
+    if (kernels.size() == 1) {
+      cubin = kernels.front()->executable;
+    } else if (ec.nvlink) {
+      std::vector<std::string> linkable;
+      for (const CompiledKernel *kernel : kernels)
+        linkable.push_back(kernel->linkable);
+      cubin = linkCubins(lowered.getLoc(), linkable, ec.ptxOptions);
+      if (failed(cubin))
+        return invalid("nvlink", diagnostics.firstError());
+    } else {
+      cubin = assembleCubin(lowered.getLoc(), ptx, ec.ptxOptions, &resources);
+      if (failed(cubin))
+        return invalid("ptxas", diagnostics.firstError());
+    }
     write("cubin", *cubin);
     candidate.hasCubin = true;
+    if (kernels.size() == 1 || ec.nvlink) {
+      // ptxas reports a module's kernels last first: the same order here.
+      for (const CompiledKernel *kernel : llvm::reverse(kernels))
+        llvm::append_range(resources, kernel->resources);
+    }
     for (const KernelResources &r : resources) {
       registers[r.kernel] = r.registers;
       if (r.spillStoreBytes)
@@ -831,6 +1061,8 @@ static void evaluate(Candidate &candidate, const EvalContext &ec) {
             "{0} spills {1} bytes", r.kernel, r.spillStoreBytes));
     }
   }
+  for (const CompiledKernel *kernel : kernels)
+    llvm::append_range(candidate.notes, kernel->warnings);
   for (const std::string &warning : diagnostics.warnings)
     candidate.notes.push_back(warning);
   diagnostics.clear();
@@ -840,11 +1072,11 @@ static void evaluate(Candidate &candidate, const EvalContext &ec) {
   std::map<std::string, int64_t> sizes =
       deriveSizes(ec.shapes, candidate.config);
   llvm::StringMap<rt::KernelInfo> infos;
-  std::vector<gpu::GPUFuncOp> kernels;
+  std::vector<gpu::GPUFuncOp> funcs;
   lowered->walk([&](gpu::GPUFuncOp func) {
     if (!func.isKernel())
       return;
-    kernels.push_back(func);
+    funcs.push_back(func);
     auto global = dyn_cast_or_null<LLVM::GlobalOp>(SymbolTable::lookupSymbolIn(
         func->getParentOp(),
         (rt::kMetadataSymbolPrefix + func.getName()).str()));
@@ -856,7 +1088,7 @@ static void evaluate(Candidate &candidate, const EvalContext &ec) {
   });
   std::set<std::string> variants, replaced;
   std::map<std::string, std::string> runs; // kernel -> what runs
-  for (gpu::GPUFuncOp func : kernels) {
+  for (gpu::GPUFuncOp func : funcs) {
     auto it = infos.find(func.getName());
     if (it == infos.end())
       continue;
@@ -909,13 +1141,13 @@ static void evaluate(Candidate &candidate, const EvalContext &ec) {
       cuSeqlens.push_back(i * sizes["t"]);
   uint64_t maxShared = 0;
   unsigned maxRegisterFootprint = 0, maxRegisters = 0;
-  for (gpu::GPUFuncOp func : kernels) {
+  for (gpu::GPUFuncOp func : funcs) {
     std::string name = func.getName().str();
     if (variants.count(name))
       continue;
     gpu::GPUFuncOp target = func;
     if (auto it = runs.find(name); it != runs.end())
-      for (gpu::GPUFuncOp other : kernels)
+      for (gpu::GPUFuncOp other : funcs)
         if (other.getName() == it->second)
           target = other;
     KernelResult result;
@@ -1380,12 +1612,18 @@ void Agent::evaluateAll() {
                          (1 << 20);
   ec.outputDir = options.outputDir;
   ec.maxTripCount = options.simMaxTripCount;
-  PTXOptions ptxOptions;
-  ec.ptxas = isPtxasAvailable(ptxOptions);
+  ec.ptxOptions.chip = profile->arch;
+  ec.ptxOptions.ptxas = options.ptxas;
+  ec.ptxOptions.nvlink = options.nvlink;
+  ec.ptxas = isPtxasAvailable(ec.ptxOptions);
+  ec.nvlink = ec.ptxas && isNvlinkAvailable(ec.ptxOptions);
   ec.progressMutex = &progressMutex;
   ec.progress = &progress;
   if (!ec.ptxas)
     say("ptxas not found: no cubins; registers estimated from the IR");
+  else if (!ec.nvlink)
+    say("nvlink not found: a candidate of several kernels is assembled "
+        "whole by ptxas, its kernels again for each candidate");
 
   for (auto [n, index] : llvm::enumerate(chosen)) {
     Candidate &candidate = generated[index];
@@ -1400,12 +1638,118 @@ void Agent::evaluateAll() {
       candidate.notes.push_back(llvm::toString(std::move(err)));
   }
   auto begin = std::chrono::steady_clock::now();
+  llvm::DefaultThreadPool pool(llvm::hardware_concurrency(options.jobs));
+  // 1. Per candidate: convert-kda2-to-gpu, one module per kernel.
+  for (unsigned index : chosen)
+    pool.async([&, index] { lowerCandidate(generated[index], ec); });
+  pool.wait();
+
+  // Candidates with a kernel whose fingerprint another candidate's kernel
+  // has: their kernels are printed, the cache's keys.
   {
-    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(options.jobs));
+    std::map<uint64_t, unsigned> holders;
+    for (unsigned index : chosen) {
+      std::set<uint64_t> own;
+      for (const Candidate::Kernel &kernel : generated[index].kernelKeys)
+        own.insert(kernel.fingerprint);
+      for (uint64_t fingerprint : own)
+        ++holders[fingerprint];
+    }
     for (unsigned index : chosen)
-      pool.async([&, index] { evaluate(generated[index], ec); });
+      if (llvm::any_of(generated[index].kernelKeys,
+                       [&](const Candidate::Kernel &kernel) {
+                         return holders[kernel.fingerprint] > 1;
+                       }))
+        pool.async([&, index] { printKernels(generated[index], ec); });
     pool.wait();
   }
+
+  // The compile cache: each distinct kernel module that several candidates
+  // hold once; a candidate holding none of those, whole. Numbered in the
+  // order of the candidates, so what each candidate gets does not depend on
+  // the threads.
+  std::vector<CompiledKernel> compiled;
+  std::vector<size_t> costs; // operations: the longest tasks start first
+  unsigned kernelCount = 0, distinctCount = 0;
+  {
+    // Keys refer to the candidates' texts until the entries take them.
+    std::map<StringRef, unsigned> holders, ids;
+    for (unsigned index : chosen) {
+      std::set<StringRef> own;
+      for (const Candidate::Kernel &kernel : generated[index].kernelKeys)
+        if (!kernel.text.empty())
+          own.insert(kernel.text);
+      for (StringRef text : own)
+        ++holders[text];
+    }
+    std::vector<std::string *> texts;
+    for (unsigned index : chosen) {
+      Candidate &candidate = generated[index];
+      if (!candidate.lowered)
+        continue;
+      kernelCount += candidate.kernelKeys.size();
+      if (llvm::none_of(
+              candidate.kernelKeys, [&](const Candidate::Kernel &kernel) {
+                return !kernel.text.empty() && holders[kernel.text] > 1;
+              })) {
+        CompiledKernel &whole = compiled.emplace_back();
+        whole.name = candidate.name;
+        whole.whole = &candidate;
+        whole.needExecutable = true;
+        size_t cost = 0;
+        for (const Candidate::Kernel &kernel : candidate.kernelKeys)
+          cost += kernel.operations;
+        costs.push_back(cost);
+        texts.push_back(nullptr);
+        candidate.kernelIds = {static_cast<unsigned>(compiled.size() - 1)};
+        distinctCount += candidate.kernelKeys.size();
+        continue;
+      }
+      for (Candidate::Kernel &kernel : candidate.kernelKeys) {
+        auto [it, inserted] = ids.try_emplace(kernel.text, compiled.size());
+        if (inserted) {
+          compiled.emplace_back().name = kernel.name;
+          costs.push_back(kernel.operations);
+          texts.push_back(&kernel.text);
+          ++distinctCount;
+        }
+        candidate.kernelIds.push_back(it->second);
+        CompiledKernel &entry = compiled[it->second];
+        if (candidate.kernelKeys.size() == 1)
+          entry.needExecutable = true;
+        else if (ec.nvlink)
+          entry.needLinkable = true;
+      }
+    }
+    holders.clear();
+    ids.clear();
+    for (auto [entry, text] : llvm::zip(compiled, texts))
+      if (text)
+        entry.text = std::move(*text);
+    for (unsigned index : chosen)
+      generated[index].kernelKeys.clear();
+  }
+  if (!compiled.empty())
+    say(llvm::formatv("compiling {0} distinct kernel(s) for {1} kernel(s) of "
+                      "the candidates",
+                      distinctCount, kernelCount));
+
+  // 2. Per entry, largest first: PTX, cubins.
+  std::vector<unsigned> order(compiled.size());
+  for (unsigned i = 0; i < order.size(); ++i)
+    order[i] = i;
+  llvm::stable_sort(
+      order, [&](unsigned a, unsigned b) { return costs[a] > costs[b]; });
+  for (unsigned id : order)
+    pool.async([&, id] { compileKernel(compiled[id], ec); });
+  pool.wait();
+
+  // 3. Per candidate: its PTX and cubin, simulation, constraints. (A
+  //    barrier, not each candidate as soon as its entries are done: these
+  //    short tasks after the compilations balance the cores better.)
+  for (unsigned index : chosen)
+    pool.async([&, index] { evaluate(generated[index], compiled, ec); });
+  pool.wait();
   evaluationSeconds = std::chrono::duration<double>(
                           std::chrono::steady_clock::now() - begin)
                           .count();

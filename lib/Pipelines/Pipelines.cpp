@@ -59,6 +59,11 @@ void mlir::kda2::buildLowerToNVVMPipeline(OpPassManager &pm,
   lowering.fastMath = options.fastMath;
   lowering.chip = options.chip;
   pm.addPass(createConvertKDA2ToGPUPass(lowering));
+  buildGPUToNVVMPipeline(pm, options);
+}
+
+void mlir::kda2::buildGPUToNVVMPipeline(OpPassManager &pm,
+                                        const LowerToNVVMOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 

@@ -2,7 +2,8 @@
 //
 // The back end of kda2-translate: runs kda2-lower-to-nvvm-pipeline on a
 // clone of the input, takes the PTX out of the resulting gpu.binary and, for
-// cubins, runs ptxas from the CUDA toolkit.
+// cubins, runs ptxas from the CUDA toolkit. kda2-agent also compiles kernels
+// one by one (splitKernels) and links their cubins with nvlink.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,10 +11,13 @@
 
 #include "kda2/InitAll.h"
 #include "kda2/Pipelines/Pipelines.h"
+#include "kda2/Runtime/Module.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -25,8 +29,10 @@
 using namespace mlir;
 using namespace mlir::kda2;
 
-FailureOr<std::string> mlir::kda2::compileToPTX(ModuleOp module,
-                                                const PTXOptions &options) {
+/// Runs kda2-lower-to-nvvm-pipeline (without its first stage when
+/// \p fromGPU) on a clone of \p module and returns the PTX of its binaries.
+static FailureOr<std::string>
+lowerToPTX(ModuleOp module, const PTXOptions &options, bool fromGPU) {
   if (!isSupportedChip(options.chip))
     return module.emitError() << "unsupported chip '" << options.chip
                               << "'; expected sm_80, sm_86, sm_89, sm_90 or "
@@ -41,7 +47,10 @@ FailureOr<std::string> mlir::kda2::compileToPTX(ModuleOp module,
   pipeline.fastMath = options.fastMath;
   pipeline.optLevel = options.optLevel;
   pipeline.cudaPath = options.cudaPath;
-  buildLowerToNVVMPipeline(pm, pipeline);
+  if (fromGPU)
+    buildGPUToNVVMPipeline(pm, pipeline);
+  else
+    buildLowerToNVVMPipeline(pm, pipeline);
   if (failed(pm.run(*clone)))
     return failure();
   std::string ptx;
@@ -52,6 +61,95 @@ FailureOr<std::string> mlir::kda2::compileToPTX(ModuleOp module,
   if (ptx.empty())
     return module.emitError() << "the module holds no kda2 kernel to compile";
   return ptx;
+}
+
+FailureOr<std::string> mlir::kda2::compileToPTX(ModuleOp module,
+                                                const PTXOptions &options) {
+  return lowerToPTX(module, options, /*fromGPU=*/false);
+}
+
+FailureOr<std::string> mlir::kda2::compileGPUToPTX(ModuleOp module,
+                                                   const PTXOptions &options) {
+  return lowerToPTX(module, options, /*fromGPU=*/true);
+}
+
+FailureOr<SmallVector<KernelModule>> mlir::kda2::splitKernels(ModuleOp module) {
+  SmallVector<std::string> kernels;
+  module.walk([&](gpu::GPUFuncOp func) {
+    if (func.isKernel())
+      kernels.push_back(func.getName().str());
+  });
+  if (kernels.empty())
+    return module.emitError() << "the module holds no kda2 kernel to compile";
+  std::string prefix = ::kda2::runtime::kMetadataSymbolPrefix;
+  SmallVector<KernelModule> pieces;
+  for (const std::string &kernel : kernels) {
+    OwningOpRef<ModuleOp> piece = module.clone();
+    for (gpu::GPUModuleOp gpuModule :
+         llvm::make_early_inc_range(piece->getOps<gpu::GPUModuleOp>())) {
+      // The other kernels and their metadata.
+      for (Operation &op :
+           llvm::make_early_inc_range(gpuModule.getBody()->getOperations())) {
+        auto symbol = dyn_cast<SymbolOpInterface>(op);
+        if (!symbol)
+          continue;
+        StringRef name = symbol.getName();
+        auto func = dyn_cast<gpu::GPUFuncOp>(op);
+        bool otherKernel = func && func.isKernel() && name != kernel;
+        bool otherMetadata =
+            name.starts_with(prefix) && name != prefix + kernel &&
+            llvm::is_contained(kernels, name.drop_front(prefix.size()));
+        if (otherKernel || otherMetadata)
+          op.erase();
+      }
+      // Then the private symbols nothing uses any more (to a fixed point:
+      // a helper may be used only by another helper).
+      for (bool erased = true; erased;) {
+        erased = false;
+        for (Operation &op :
+             llvm::make_early_inc_range(gpuModule.getBody()->getOperations())) {
+          auto symbol = dyn_cast<SymbolOpInterface>(op);
+          if (symbol && symbol.isPrivate() &&
+              SymbolTable::symbolKnownUseEmpty(&op, gpuModule)) {
+            op.erase();
+            erased = true;
+          }
+        }
+      }
+      bool hasKernel = false;
+      gpuModule.walk(
+          [&](gpu::GPUFuncOp func) { hasKernel |= func.isKernel(); });
+      if (!hasKernel)
+        gpuModule.erase();
+    }
+    pieces.push_back({kernel, std::move(piece)});
+  }
+  return pieces;
+}
+
+std::string mlir::kda2::combinePTX(ArrayRef<std::string> ptx) {
+  std::string out;
+  llvm::StringSet<> externs;
+  for (auto [index, text] : llvm::enumerate(ptx)) {
+    StringRef rest = text;
+    // The header ends with `.address_size`; later modules' headers repeat
+    // the first one's (same chip and PTX version) and are dropped.
+    size_t header = rest.find(".address_size");
+    if (index > 0 && header != StringRef::npos)
+      rest = rest.substr(rest.find('\n', header) + 1);
+    SmallVector<StringRef> lines;
+    rest.split(lines, '\n');
+    for (auto [n, line] : llvm::enumerate(lines)) {
+      // Unindented `.extern` lines are module-scope declarations (the
+      // dynamic shared memory): each once.
+      if (line.starts_with(".extern ") && !externs.insert(line).second)
+        continue;
+      out += line;
+      if (n + 1 < lines.size())
+        out += '\n';
+    }
+  }
+  return out;
 }
 
 /// Finds a CUDA toolkit program: the explicit path if given, else
@@ -82,8 +180,17 @@ static std::string findPtxas(const PTXOptions &options) {
   return findCudaTool("ptxas", options.ptxas, options);
 }
 
+/// Finds nvlink the same way.
+static std::string findNvlink(const PTXOptions &options) {
+  return findCudaTool("nvlink", options.nvlink, options);
+}
+
 bool mlir::kda2::isPtxasAvailable(const PTXOptions &options) {
   return !findPtxas(options).empty();
+}
+
+bool mlir::kda2::isNvlinkAvailable(const PTXOptions &options) {
+  return !findNvlink(options).empty();
 }
 
 /// The integer just before `suffix` in `line` ("... 64 registers" -> 64).
@@ -98,10 +205,9 @@ static unsigned countBefore(StringRef line, StringRef suffix) {
   return value;
 }
 
-FailureOr<std::string>
-mlir::kda2::assembleCubin(Location loc, StringRef ptx,
-                          const PTXOptions &options,
-                          SmallVectorImpl<KernelResources> *resources) {
+FailureOr<std::string> mlir::kda2::assembleCubin(
+    Location loc, StringRef ptx, const PTXOptions &options,
+    SmallVectorImpl<KernelResources> *resources, CubinKind kind) {
   std::string ptxas = findPtxas(options);
   if (ptxas.empty())
     return emitError(loc) << "ptxas not found: install the CUDA toolkit, set "
@@ -123,8 +229,10 @@ mlir::kda2::assembleCubin(Location loc, StringRef ptx,
   }
   std::string arch = "-arch=" + options.chip;
   std::string opt = "-O" + std::to_string(options.optLevel);
-  SmallVector<StringRef> args = {ptxas, arch, opt, "-v", ptxPath, "-o",
-                                 cubinPath};
+  SmallVector<StringRef> args = {ptxas, arch, opt, "-v"};
+  if (kind == CubinKind::Linkable)
+    args.push_back("-ewp");
+  args.append({ptxPath, "-o", cubinPath});
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
                                           StringRef(logPath)};
   std::string message;
@@ -182,6 +290,55 @@ mlir::kda2::assembleCubin(Location loc, StringRef ptx,
   if (!cubin)
     return emitError(loc) << "cannot read the cubin ptxas wrote";
   return (*cubin)->getBuffer().str();
+}
+
+FailureOr<std::string> mlir::kda2::linkCubins(Location loc,
+                                              ArrayRef<std::string> cubins,
+                                              const PTXOptions &options) {
+  std::string nvlink = findNvlink(options);
+  if (nvlink.empty())
+    return emitError(loc) << "nvlink not found: install the CUDA toolkit, "
+                             "set CUDA_HOME, or name it explicitly";
+  // Inputs, output and log in temporary files removed on every path.
+  SmallVector<SmallString<128>> inputs(cubins.size());
+  SmallString<128> outPath, logPath;
+  std::vector<std::unique_ptr<llvm::FileRemover>> removers;
+  for (auto [path, cubin] : llvm::zip(inputs, cubins)) {
+    if (llvm::sys::fs::createTemporaryFile("kda2", "cubin", path))
+      return emitError(loc) << "cannot create temporary files for nvlink";
+    removers.push_back(std::make_unique<llvm::FileRemover>(path));
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (ec)
+      return emitError(loc) << "cannot write " << path << ": " << ec.message();
+    os << cubin;
+  }
+  if (llvm::sys::fs::createTemporaryFile("kda2", "cubin", outPath) ||
+      llvm::sys::fs::createTemporaryFile("kda2", "log", logPath))
+    return emitError(loc) << "cannot create temporary files for nvlink";
+  removers.push_back(std::make_unique<llvm::FileRemover>(outPath));
+  removers.push_back(std::make_unique<llvm::FileRemover>(logPath));
+  std::string arch = "-arch=" + options.chip;
+  SmallVector<StringRef> args = {nvlink, arch};
+  for (const SmallString<128> &path : inputs)
+    args.push_back(path);
+  args.append({"-o", outPath});
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
+                                          StringRef(logPath)};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(nvlink, args, std::nullopt, redirects,
+                                     /*SecondsToWait=*/0, /*MemoryLimit=*/0,
+                                     &message);
+  if (rc != 0) {
+    auto log = llvm::MemoryBuffer::getFile(logPath);
+    return emitError(loc) << "nvlink failed (exit " << rc << ")"
+                          << (message.empty() ? "" : ": " + message) << "\n"
+                          << (log ? (*log)->getBuffer() : "");
+  }
+  auto linked = llvm::MemoryBuffer::getFile(outPath, /*IsText=*/false);
+  if (!linked || (*linked)->getBufferSize() == 0)
+    return emitError(loc) << "cannot read the cubin nvlink wrote";
+  return (*linked)->getBuffer().str();
 }
 
 //===----------------------------------------------------------------------===//

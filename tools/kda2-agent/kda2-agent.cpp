@@ -74,6 +74,16 @@ static cl::opt<int64_t> simMaxTripCount(
     cl::init(16), cl::cat(category));
 static cl::opt<unsigned> jobs("j", cl::desc("Worker threads (0: all cores)"),
                               cl::init(0), cl::cat(category));
+static cl::opt<std::string>
+    ptxas("ptxas",
+          cl::desc("ptxas executable (default: $CUDA_HOME/bin, "
+                   "/usr/local/cuda/bin, then PATH)"),
+          cl::init(""), cl::cat(category));
+static cl::opt<std::string>
+    nvlink("nvlink",
+           cl::desc("nvlink executable (default: $CUDA_HOME/bin, "
+                    "/usr/local/cuda/bin, then PATH)"),
+           cl::init(""), cl::cat(category));
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
@@ -94,6 +104,8 @@ int main(int argc, char **argv) {
   options.bindings.assign(bind.begin(), bind.end());
   options.feedbackPath = feedback;
   options.jobs = jobs;
+  options.ptxas = ptxas;
+  options.nvlink = nvlink;
   options.simMaxTripCount = simMaxTripCount;
   if (Error err = mlir::kda2::runAgent(options, outs(), errs())) {
     outs().flush();

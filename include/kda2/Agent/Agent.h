@@ -16,7 +16,8 @@
 /// matching rules of the rule base (RuleBase.h) order the rewrites (`prefer`)
 /// and skip some (`avoid`). Every candidate is a separate module whose
 /// choices are recorded in its `kda2.config` attribute; it is lowered through
-/// kda2-lower-to-nvvm-pipeline to PTX (and a cubin when ptxas is found),
+/// kda2-lower-to-nvvm-pipeline to PTX (and a cubin when ptxas is found;
+/// a kernel that several candidates share is compiled once for all of them),
 /// simulated (Simulator.h) at the requested shapes, checked against the hard
 /// constraints and ranked by predicted time. Rejections and measured
 /// regressions become rules in the rule base.
@@ -177,6 +178,9 @@ struct AgentOptions {
   std::string feedbackPath;
   /// Worker threads (0: the machine's cores).
   unsigned jobs = 0;
+  /// ptxas and nvlink to run; empty: found under $CUDA_HOME,
+  /// /usr/local/cuda or on PATH.
+  std::string ptxas, nvlink;
   /// The simulator samples loops longer than this many trips and
   /// extrapolates (LaunchOptions::maxTripCount; 0: only over its budget).
   int64_t simMaxTripCount = 16;

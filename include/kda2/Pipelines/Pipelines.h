@@ -54,6 +54,12 @@ std::string findLibdevice(llvm::StringRef cudaPath);
 void buildLowerToNVVMPipeline(OpPassManager &pm,
                               const LowerToNVVMOptions &options);
 
+/// The same pipeline without its first stage: from gpu.func kernels (the
+/// output of convert-kda2-to-gpu) to the gpu.binary. Running
+/// convert-kda2-to-gpu and then this is buildLowerToNVVMPipeline.
+void buildGPUToNVVMPipeline(OpPassManager &pm,
+                            const LowerToNVVMOptions &options);
+
 /// Registers `kda2-lower-to-nvvm-pipeline`.
 void registerKDA2Pipelines();
 
