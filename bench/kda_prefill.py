@@ -91,6 +91,10 @@ def main():
                              "(prep_us, scan_us: the simulator's fidelity study)")
     parser.add_argument("--no-reference", action="store_true",
                         help="skip the float64 reference (timing only; errors are not reported)")
+    parser.add_argument("--extra", action="append", default=[],
+                        help="NAME=CUBIN:C:VB: one more prep + scan variant (kda_chunk_split's "
+                             "kernels, K-first state) from any cubin, e.g. a kda2-agent "
+                             "candidate_N.cubin; add NAME to --variants")
     args = parser.parse_args()
     rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
     variants = args.variants.split(",")
@@ -113,9 +117,12 @@ def main():
             ("h32", f"kda_chunk_split_c32_k{d}", 32, False, 32),
             ("h32_vb16", f"kda_chunk_split_c32_vb16_k{d}", 32, False, 16),
             ("h32_vb8", f"kda_chunk_split_c32_vb8_k{d}", 32, False, 8),
-            ("h_vb16", f"kda_chunk_split_vb16_k{d}", 16, False, 16)):
+            ("h_vb16", f"kda_chunk_split_vb16_k{d}", 16, False, 16),
+            *((name, path, int(c), False, int(vb)) for name, path, c, vb in
+              ((e.split("=")[0], *e.split("=", 1)[1].split(":")) for e in args.extra))):
         if variant in variants:
-            module = rt.load(os.path.join(args.kernels, f"{cubin}.sm_90a.cubin"))
+            module = rt.load(cubin if cubin.endswith(".cubin") else
+                             os.path.join(args.kernels, f"{cubin}.sm_90a.cubin"))
             prep = rt.kernel(module, "kda_chunk_prep")
             if variant.startswith("h"):
                 hmod = rt.load(os.path.join(
