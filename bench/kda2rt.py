@@ -241,7 +241,8 @@ class Kernel:
         h, K, V] ("kv") or [slots, h, V, K] ("vk"), both updated in place; o [T, h,
         V]. h is the head count (not derivable from qkv alone). qkv_stride: the
         row stride of qkv in elements; None takes qkv.stride(0) (0 is dense, D).
-        lower_bound is ignored by GF 2 kernels."""
+        lower_bound is ignored by GF 2 kernels. A_log, dt_bias: None (NULL) for a
+        kernel built without them (AL=0, DB=0)."""
         rt = self.runtime.rt
         rt.kda2rt_kda_decode_conv.argtypes = [P, C.POINTER(KdaDecodeConvArgs), P, S, Z]
         rt.kda2rt_kda_decode_conv.restype = I
@@ -251,9 +252,9 @@ class Kernel:
         if qkv_stride is None:
             qkv_stride = qkv.stride(0) if total > 1 else 0
         args = KdaDecodeConvArgs(
-            *(x.data_ptr() for x in (qkv, conv_w, a, b, gout, A_log, dt_bias, norm_w,
-                                     cu_seqlens, state_indices, has_initial_state,
-                                     conv_state, pool, o)),
+            *(None if x is None else x.data_ptr()
+              for x in (qkv, conv_w, a, b, gout, A_log, dt_bias, norm_w, cu_seqlens,
+                        state_indices, has_initial_state, conv_state, pool, o)),
             n, total, h, kd, vd, conv_w.shape[-1], pool.shape[0], qkv_stride,
             scale, lower_bound, eps, dtype.encode(), state_dtype.encode(),
             state_layout.encode(), index_dtype.encode())

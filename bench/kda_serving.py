@@ -372,7 +372,7 @@ def event_time_us(fn, runs=20):
     return times[len(times) // 2]
 
 
-def act_inputs(gf, tt, H, hqk, K, V, seed, adversarial):
+def act_inputs(gf, tt, H, hqk, K, V, seed, adversarial, noal=False):
     """Raw activations for kda_chunk_prep_act (gf 1, 2: the gate's raw input,
     beta logits, q/k before the L2 norm; gf 0: a given log decay) and their
     float64 meaning. Adversarial: half the heads get a gate far below any
@@ -386,6 +386,8 @@ def act_inputs(gf, tt, H, hqk, K, V, seed, adversarial):
     v = r(tt, H, V).bfloat16()
     A_log = r(H) * 0.5
     dt_bias = r(H, K) * 0.1
+    if noal:  # a kernel without A_log and dt_bias computes with 0 for both
+        A_log, dt_bias = torch.zeros_like(A_log), torch.zeros_like(dt_bias)
     hard = torch.zeros(H, dtype=torch.bool, device="cuda")
     if adversarial:
         hard[H // 2:] = True
@@ -404,7 +406,7 @@ def act_inputs(gf, tt, H, hqk, K, V, seed, adversarial):
 
 
 def prefill_act_case(rt, kernels, gf, lengths, H, hqk, slots, fla, results, seed=21,
-                     adversarial=True, check=True):
+                     adversarial=True, check=True, noal=False):
     """Prefill with kda_chunk_prep_act (any gate, activations in the kernel)
     then kda_chunk_h's scan and output kernels (C = 32, VB = 8) on the pool:
     against the float64 recurrence of the activations' meaning, with padding
@@ -412,8 +414,8 @@ def prefill_act_case(rt, kernels, gf, lengths, H, hqk, slots, fla, results, seed
     flash-linear-attention's chunk_kda with the same options."""
     K = V = 128
     C, VB = 32, 8
-    prep = rt.kernel(rt.load(os.path.join(
-        kernels, f"kda_chunk_prep_act_c32_vb8_k128_gf{gf}.sm_90a.cubin")), "kda_chunk_prep")
+    name = f"kda_chunk_prep_act_c32_vb8_k128_gf{gf}" + ("_noal" if noal else "")
+    prep = rt.kernel(rt.load(os.path.join(kernels, f"{name}.sm_90a.cubin")), "kda_chunk_prep")
     hmod = rt.load(os.path.join(kernels, "kda_chunk_h_c32_vb8_k128.sm_90a.cubin"))
     scan, out = rt.kernel(hmod, "kda_chunk_scan_h"), rt.kernel(hmod, "kda_chunk_out")
     gen = torch.Generator().manual_seed(seed)
@@ -426,7 +428,7 @@ def prefill_act_case(rt, kernels, gf, lengths, H, hqk, slots, fla, results, seed
     has_init = (torch.rand(N, generator=gen) < 0.7).to(torch.int32)
     blocks = N * nc + 4
     cb = torch.randperm(blocks, generator=gen)[:N * nc].view(N, nc).to(torch.int32)
-    x = act_inputs(gf, tt, H, hqk, K, V, seed, adversarial)
+    x = act_inputs(gf, tt, H, hqk, K, V, seed, adversarial, noal)
     q, k, v, a, b = x["q"], x["k"], x["v"], x["a"], x["b"]
     scale = K ** -0.5
     pool = make_pool(slots, H, K, V, "f32", "kv", seed)
@@ -461,8 +463,8 @@ def prefill_act_case(rt, kernels, gf, lengths, H, hqk, slots, fla, results, seed
     dims = {"n": N, "h": H, "np1": N + 1, "nc": nc}
     stream = lambda: torch.cuda.current_stream().cuda_stream  # noqa: E731
     prep_launch = prep.prepare(
-        {"q": q, "k": k, "v": v, "g": a, "beta": b, "A_log": x["A_log"], "dt_bias": x["dt_bias"],
-         "cu_seqlens": cu_d, **mid},
+        {"q": q, "k": k, "v": v, "g": a, "beta": b, "A_log": a if noal else x["A_log"],
+         "dt_bias": a if noal else x["dt_bias"], "cu_seqlens": cu_d, **mid},
         {**dims, "tt": tt, "ncv": nc * (V // VB), "hqk": hqk},
         {"scale": scale, "lower_bound": x["lower_bound"], **rows(q=q, k=k, v=v, g=a, beta=b)},
         stream)
@@ -479,7 +481,8 @@ def prefill_act_case(rt, kernels, gf, lengths, H, hqk, slots, fla, results, seed
     for launch in launches:
         launch()
     torch.cuda.synchronize()
-    row = {"kernel": f"prefill-act-gf{gf}", "N": N, "T": tt, "H": f"{hqk}/{H}",
+    row = {"kernel": f"prefill-act-gf{gf}" + ("-noal" if noal else ""), "N": N, "T": tt,
+           "H": f"{hqk}/{H}",
            "adversarial": adversarial, "min_gate": x["min_gate"],
            "finite": bool(torch.isfinite(o).all())}
     if check:
@@ -499,8 +502,9 @@ def prefill_act_case(rt, kernels, gf, lengths, H, hqk, slots, fla, results, seed
                        T, scale, torch.cuda.current_stream().cuda_stream,
                        checkpoint_blocks=cb_d, ckpt=ckpt2,
                        gate_lower_bound=float("nan") if gf else float("-inf"),
-                       workspace_bytes=ws_bytes, hqk=hqk, A_log=x["A_log"],
-                       dt_bias=x["dt_bias"], lower_bound=x["lower_bound"])
+                       workspace_bytes=ws_bytes, hqk=hqk,
+                       A_log=None if noal else x["A_log"],
+                       dt_bias=None if noal else x["dt_bias"], lower_bound=x["lower_bound"])
         torch.cuda.synchronize()
         same = lambda p_, q_: torch.equal(p_.view(torch.uint8), q_.view(torch.uint8))  # noqa: E731
         row["c_abi_identical"] = bool(same(pool2, pool) and same(ckpt2, ckpt) and
@@ -523,9 +527,9 @@ def prefill_act_case(rt, kernels, gf, lengths, H, hqk, slots, fla, results, seed
     if fla is not None and hqk == H:
         extra = {}
         if gf > 0:
-            extra = dict(use_gate_in_kernel=True, A_log=x["A_log"],
-                         dt_bias=x["dt_bias"].reshape(-1), use_qk_l2norm_in_kernel=True,
-                         use_beta_sigmoid_in_kernel=True)
+            extra = dict(use_gate_in_kernel=True, A_log=None if noal else x["A_log"],
+                         dt_bias=None if noal else x["dt_bias"].reshape(-1),
+                         use_qk_l2norm_in_kernel=True, use_beta_sigmoid_in_kernel=True)
             if gf == 1:
                 extra.update(safe_gate=True, lower_bound=x["lower_bound"])
         h0 = pool_before[idx.clamp(min=0).long().cuda()].clone()
@@ -700,15 +704,17 @@ def serve_case(rt, kernels, gf, lengths, hqk, hv, slots, fla_fwd, results, seed=
     print(json.dumps(row), flush=True)
 
 
-def conv_case(rt, kernels, gf, lengths, H, slots, results, seed=13, W=4):
+def conv_case(rt, kernels, gf, lengths, H, slots, results, seed=13, W=4, noal=False):
     """kda_decode_conv (point 6): conv1d update + SiLU of the packed
     projection, q/k L2 norm, the gate of family gf, β sigmoid, the KDA update
     and the sigmoid-gated RMSNorm in one launch, against float64. qkv is a
     row slice of a wider tensor (runtime row stride); padding slots leave
-    both states untouched and give zero rows."""
+    both states untouched and give zero rows. noal: the kernel built without
+    A_log and dt_bias (AL=0, DB=0; the call passes NULL for both)."""
     K = V = 128
     D = 2 * H * K + H * V
-    kernel = rt.kernel(rt.load(os.path.join(kernels, f"kda_decode_conv_k128_gf{gf}.sm_90a.cubin")),
+    name = f"kda_decode_conv_k128_gf{gf}" + ("_noal" if noal else "")
+    kernel = rt.kernel(rt.load(os.path.join(kernels, f"{name}.sm_90a.cubin")),
                        "kda_decode_conv")
     gen = torch.Generator().manual_seed(seed)
     N, T = len(lengths), sum(lengths)
@@ -725,6 +731,8 @@ def conv_case(rt, kernels, gf, lengths, H, slots, results, seed=13, W=4):
     a, b = r(T, H, K), r(T, H)
     gout = r(T, H, V).bfloat16()
     A_log, dt_bias = r(H) * 0.5, r(H, K) * 0.1
+    if noal:  # what the kernel computes with: exp(A_log) = 1, dt_bias = 0
+        A_log, dt_bias = torch.zeros_like(A_log), torch.zeros_like(dt_bias)
     norm_w = 1 + 0.1 * r(V)
     lower_bound, eps, scale = -5.0, 1e-5, K ** -0.5
     pool = make_pool(slots, H, K, V, "f32", "kv", seed)
@@ -763,8 +771,9 @@ def conv_case(rt, kernels, gf, lengths, H, slots, results, seed=13, W=4):
     cu_d, idx_d, hi_d = cu.cuda(), idx.cuda(), has_init.cuda()
     o = torch.full((T, H, V), float("nan"), dtype=torch.bfloat16, device="cuda")
     launch = kernel.prepare(
-        {"qkv": qkv, "conv_w": conv_w, "a": a, "b": b, "gout": gout, "A_log": A_log,
-         "dt_bias": dt_bias, "norm_w": norm_w, "cu_seqlens": cu_d, "state_indices": idx_d,
+        {"qkv": qkv, "conv_w": conv_w, "a": a, "b": b, "gout": gout,
+         "A_log": a if noal else A_log, "dt_bias": a if noal else dt_bias,
+         "norm_w": norm_w, "cu_seqlens": cu_d, "state_indices": idx_d,
          "has_initial_state": hi_d, "conv_state": conv_state, "pool": pool, "o": o},
         {"tt": T, "D": D, "h": H, "np1": N + 1, "n": N, "slots": slots},
         {"sx": qkv.stride(0), "scale": scale, "lower_bound": lower_bound, "eps": eps},
@@ -773,7 +782,8 @@ def conv_case(rt, kernels, gf, lengths, H, slots, results, seed=13, W=4):
     torch.cuda.synchronize()
     row = check_pool(pool, pool_before, pool_exp, written, o, o_ref, padding_rows, "kv")
     conv = check_pool(conv_state, conv_before, conv_exp, written, o, o_ref, [], "kv")
-    row.update(kernel=f"conv-gf{gf}", st="f32", ss="kv", N=N, T=T, H=H, K=K, V=V,
+    row.update(kernel=f"conv-gf{gf}" + ("-noal" if noal else ""), st="f32", ss="kv", N=N, T=T,
+               H=H, K=K, V=V,
                slots=slots, padding=N - len(written),
                err_conv_state=rel_err(conv_state[written].float(), conv_exp[written].double()),
                conv_untouched_bitwise=conv["untouched_bitwise"])
@@ -781,7 +791,8 @@ def conv_case(rt, kernels, gf, lengths, H, slots, results, seed=13, W=4):
     # the same o, pool and conv_state as the generic launch.
     o2 = torch.full_like(o, float("nan"))
     pool2, conv2 = pool_before.clone(), conv_before.clone()
-    kernel.kda_decode_conv(qkv, conv_w, a, b, gout, A_log, dt_bias, norm_w, cu_d, idx_d, hi_d,
+    kernel.kda_decode_conv(qkv, conv_w, a, b, gout, None if noal else A_log,
+                           None if noal else dt_bias, norm_w, cu_d, idx_d, hi_d,
                            conv2, pool2, o2, H, scale, lower_bound, eps,
                            torch.cuda.current_stream().cuda_stream, dtype="bf16",
                            state_dtype="f32", state_layout="kv", index_dtype="i32",
@@ -851,6 +862,8 @@ def main():
     parser.add_argument("--fla", default=None)
     parser.add_argument("--only", default=None,
                         help="comma-separated case functions, e.g. conv_case,pool_case")
+    parser.add_argument("--checks-only", action="store_true",
+                        help="skip the prefill-with-activations speed cases (large shapes)")
     parser.add_argument("--profile-act", action="store_true",
                         help="launch kda_chunk_prep_act (GF 2) once at (1, 4096, 8) and stop "
                              "(for a profiler)")
@@ -899,6 +912,7 @@ def main():
         guarded(results, serve_case, rt, kernels, gf, mixed, 8, 16, 96, None, results)
         guarded(results, serve_case, rt, kernels, gf, [1] * 256, 16, 32, 300, fla_fwd, results,
                 seed=9, pad_p=0.0)
+    guarded(results, conv_case, rt, kernels, 1, mixed, 6, 96, results, seed=15, noal=True)
     for gf in (1, 2):
         guarded(results, conv_case, rt, kernels, gf, mixed, 6, 96, results)
         guarded(results, conv_case, rt, kernels, gf, [1] * 256, 32, 300, results, seed=14)
@@ -914,7 +928,10 @@ def main():
                 results)
     guarded(results, prefill_act_case, rt, kernels, 2, act_lengths, 8, 2, 20, None, results,
             seed=22)
-    for gf in (1, 2):
+    # A_log and dt_bias optional (AL=0, DB=0: lower_bound·sigmoid(a)).
+    guarded(results, prefill_act_case, rt, kernels, 1, act_lengths, 8, 8, 20, fla_chunk,
+            results, seed=23, noal=True)
+    for gf in (1, 2) if not args.checks_only else ():
         for lens in ([1024] * 2, [4096], [4096] * 8):
             h = 16 if len(lens) == 8 else 8
             guarded(results, prefill_act_case, rt, kernels, gf, lens, h, h, len(lens) + 2,

@@ -64,13 +64,13 @@ done
 for gf in 0 1 2; do
   fl=$([ $gf = 0 ] && echo 0 || echo 1)
   compile kda_decode_serve.tirx kda_decode_serve_k128_gf$gf \
-    "IN=bf16,ST=f32,SS=kv,IX=i32,GF=$gf,BS=$fl,QKN=$fl,K=128,V=128,VB=32,NVB=4,LANES=4"
+    "IN=bf16,ST=f32,SS=kv,IX=i32,GF=$gf,AL=1,DB=1,BS=$fl,QKN=$fl,K=128,V=128,VB=32,NVB=4,LANES=4"
 done
 # The whole decode of a layer in one launch: conv1d + SiLU of the packed
 # projection, gate family GF (1 bounded, 2 softplus), gated RMSNorm.
 for gf in 1 2; do
   compile kda_decode_conv.tirx kda_decode_conv_k128_gf$gf \
-    "IN=bf16,ST=f32,SS=kv,IX=i32,GF=$gf,K=128,V=128,W=4,W1=3,LANES=4"
+    "IN=bf16,ST=f32,SS=kv,IX=i32,GF=$gf,AL=1,DB=1,K=128,V=128,W=4,W1=3,LANES=4"
 done
 # The pool decode's value-block / lane splits (bench/kda_serving.py times them).
 for cfg in 32:4 64:2 64:4 128:2 128:4 16:8; do
@@ -118,8 +118,14 @@ compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k128_bf16_vk "IN=bf16,ST=bf16,SS=vk
 for gf in 0 1 2; do
   fl=$([ $gf = 0 ] && echo 0 || echo 1)
   compile kda_chunk_prep_act.tirx kda_chunk_prep_act_c32_vb8_k128_gf$gf \
-    "IN=bf16,IX=i32,GF=$gf,BS=$fl,QKN=$fl,K=128,V=128,C=32,HC=16,VB=8,NVB=16"
+    "IN=bf16,IX=i32,GF=$gf,AL=1,DB=1,BS=$fl,QKN=$fl,K=128,V=128,C=32,HC=16,VB=8,NVB=16"
 done
+# A_log and dt_bias optional (AL=0, DB=0: the bounded gate
+# lower_bound·sigmoid(a), flash-linear-attention's A_log=None).
+compile kda_chunk_prep_act.tirx kda_chunk_prep_act_c32_vb8_k128_gf1_noal \
+  "IN=bf16,IX=i32,GF=1,AL=0,DB=0,BS=1,QKN=1,K=128,V=128,C=32,HC=16,VB=8,NVB=16"
+compile kda_decode_conv.tirx kda_decode_conv_k128_gf1_noal \
+  "IN=bf16,ST=f32,SS=kv,IX=i32,GF=1,AL=0,DB=0,K=128,V=128,W=4,W1=3,LANES=4"
 # int64 index tensors (IX=i64: cu_seqlens, state_indices, num_accepted,
 # checkpoint_blocks as flash-linear-attention's LongTensor): the _i64 copies
 # of the serving decode and prefill kernels.

@@ -320,6 +320,11 @@ Status resolveConvDecodeFacts(const KernelInfo &info, KdaKernelFacts &f) {
                    ", not W - 1 = " + std::to_string(w - 1) + " (conv_w [D, " +
                    std::to_string(w) + "])");
   f.convWidth = w;
+  // A_log and dt_bias are optional inputs of the gate (`bind AL 0`,
+  // `bind DB 0`: exp(A_log) is 1, dt_bias 0); kernels without the lines
+  // read both.
+  f.readsALog = info.binding("AL").value_or(1) != 0;
+  f.readsDtBias = info.binding("DB").value_or(1) != 0;
   return resolveIndexAndPool(info, kind, {"cu_seqlens", "state_indices"},
                              {"has_initial_state"}, f);
 }
@@ -840,6 +845,15 @@ Status checkConvDType(const KdaKernelFacts &f, const char *dtype) {
   return checkIoDType(*f.info, dtype, names, f.convIo);
 }
 
+/// A_log or dt_bias of a conv decode call as launched: a kernel built
+/// without it (`bind AL 0` / `bind DB 0`) never reads it and the call may
+/// leave it NULL, so it gets `a` (a valid device pointer) in its place and
+/// the launch's non-NULL checks hold; a kernel that reads it was refused a
+/// NULL one by checkConvValues.
+const void *convGateInput(const void *ptr, const KdaDecodeConvArgs &a) {
+  return ptr ? ptr : a.a;
+}
+
 Status checkConvValues(const KdaKernelFacts &f, const KdaDecodeConvArgs &a) {
   KDA2RT_TRY(checkHeadDims(f, a.kDim, a.vDim));
   KDA2RT_TRY(checkConvDType(f, a.dtype));
@@ -875,8 +889,8 @@ Status checkConvValues(const KdaKernelFacts &f, const KdaDecodeConvArgs &a) {
                    {"a", a.a, 16, 0},
                    {"b", a.b, 16, 0},
                    {"gout", a.gout, 16, 0},
-                   {"A_log", a.aLog, 16, 0},
-                   {"dt_bias", a.dtBias, 16, 0},
+                   {"A_log", convGateInput(a.aLog, a), 16, 0},
+                   {"dt_bias", convGateInput(a.dtBias, a), 16, 0},
                    {"norm_w", a.normW, 16, 0},
                    {"cu_seqlens", a.cuSeqlens, ix, 0},
                    {"state_indices", a.stateIndices, ix, 0},
@@ -885,6 +899,10 @@ Status checkConvValues(const KdaKernelFacts &f, const KdaDecodeConvArgs &a) {
                    {"pool", a.pool, 16, 0},
                    {"o", a.o, 16, 0}};
   constexpr size_t N = std::size(ops);
+  // A_log and dt_bias a kernel does not read may be NULL (they get `a` in
+  // their place, convGateInput); the ones it reads may not.
+  ops[5].ptr = f.readsALog ? a.aLog : ops[5].ptr;
+  ops[6].ptr = f.readsDtBias ? a.dtBias : ops[6].ptr;
   KDA2RT_TRY(checkPointers(ops, N));
   size_t in = dtypeSize(f.convIo[0]);
   int64_t n = a.n, tt = a.totalTokens, h = a.h, k = a.kDim, v = a.vDim;
@@ -929,6 +947,10 @@ Status checkConvValues(const KdaKernelFacts &f, const KdaDecodeConvArgs &a) {
                    ", D = " + std::to_string(d) +
                    " channels is larger than 2^63 bytes");
   KDA2RT_TRY(poolBytes(a.slots, h, k, v, st, ops[12]));
+  if (!f.readsALog)
+    ops[5].bytes = 0;
+  if (!f.readsDtBias)
+    ops[6].bytes = 0;
   KDA2RT_TRY(checkWritten(ops, N, ops[11], /*inPlace=*/true));
   KDA2RT_TRY(checkWritten(ops, N, ops[12], /*inPlace=*/true));
   return checkWritten(ops, N, ops[13], /*inPlace=*/false);
@@ -1093,8 +1115,8 @@ struct ConvEntry {
     double floats[2];
     explicit Operands(const Args &a)
         : ptrs{a.qkv,          a.convW,        a.a,
-               a.b,            a.gout,         a.aLog,
-               a.dtBias,       a.normW,        a.cuSeqlens,
+               a.b,            a.gout,         convGateInput(a.aLog, a),
+               convGateInput(a.dtBias, a), a.normW, a.cuSeqlens,
                a.stateIndices, a.hasInitialState, a.convState,
                a.pool,         a.o},
           dims{a.totalTokens,
@@ -1637,6 +1659,11 @@ Status resolveActivationPrep(PrefillFacts &f, const KernelInfo &prep) {
   f.gateFamily = static_cast<int>(*gf);
   f.betaLogits = prep.binding("BS").value_or(0) == 1;
   f.qkNorm = prep.binding("QKN").value_or(0) == 1;
+  // A_log and dt_bias are optional inputs of the gate (`bind AL 0`,
+  // `bind DB 0`: exp(A_log) is 1, dt_bias 0); kernels without the lines
+  // read both.
+  f.readsALog = f.gateFamily != 0 && prep.binding("AL").value_or(1) != 0;
+  f.readsDtBias = f.gateFamily != 0 && prep.binding("DB").value_or(1) != 0;
   return Status::success();
 }
 
@@ -1937,8 +1964,10 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
                    {"dt_bias", a.dtBias, 4, 0, "f32 elements"}};
   const size_t count = checkpoints ? 13 : 11;
   KDA2RT_TRY(checkPointers(ops, count));
-  if (gateInKernel)
-    KDA2RT_TRY(checkPointers(ops + 13, 2));
+  if (f.readsALog)
+    KDA2RT_TRY(checkPointers(ops + 13, 1));
+  if (f.readsDtBias)
+    KDA2RT_TRY(checkPointers(ops + 14, 1));
   if (a.workspaceBytes < ws.bytes)
     return invalid("workspace_bytes = " + std::to_string(a.workspaceBytes) +
                    " is too small: n = " + std::to_string(a.n) +
@@ -1964,14 +1993,16 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
     return invalid("ckpt of blocks = " + std::to_string(a.blocks) + ", h = " +
                    std::to_string(h) + " states is larger than 2^63 bytes");
   // A_log [h] and dt_bias [h, K] f32, inputs of the gate in the kernel:
-  // the written operands must not overlap them either. Unread (GF 0 or an
-  // older prep), they keep 0 bytes and overlap nothing.
+  // the written operands must not overlap them either. Unread (GF 0, AL 0,
+  // DB 0 or an older prep), they keep 0 bytes and overlap nothing.
   size_t checked = count;
   if (gateInKernel) {
     // No overflow: the workspace's layout (< 2^63 bytes) holds qd, kl
     // and wn, each of at least h·K·2 bytes.
-    ops[13].bytes = static_cast<uint64_t>(h) * 4;
-    ops[14].bytes = static_cast<uint64_t>(h) * static_cast<uint64_t>(k) * 4;
+    if (f.readsALog)
+      ops[13].bytes = static_cast<uint64_t>(h) * 4;
+    if (f.readsDtBias)
+      ops[14].bytes = static_cast<uint64_t>(h) * static_cast<uint64_t>(k) * 4;
     // ckpt and checkpoint_blocks keep their 0 bytes without checkpoints.
     if (!checkpoints)
       ops[11].bytes = 0;
@@ -2081,10 +2112,11 @@ void prefillValues(const KdaPrefillArgs &a, const KdaPrefillWorkspace &ws,
   static_assert(std::size(prepPtrs) + 2 == std::size(kPrepActPointers));
   std::memcpy(out.prep, prepPtrs, sizeof(prepPtrs));
   std::memcpy(out.prepAct, prepPtrs, sizeof(prepPtrs));
-  // An activation prep of gate family 0 has the parameters A_log and
-  // dt_bias but never reads them, and the call may leave them NULL: it gets
-  // g (a valid device pointer) in their place, so that the launch's
-  // non-NULL checks hold. Families 1 and 2 were checked non-NULL.
+  // An activation prep of gate family 0 (or built with AL 0 / DB 0) has
+  // the parameters A_log and dt_bias but never reads them, and the call may
+  // leave them NULL: it gets g (a valid device pointer) in their place, so
+  // that the launch's non-NULL checks hold. The ones it reads were checked
+  // non-NULL.
   out.prepAct[std::size(prepPtrs)] = a.aLog ? a.aLog : a.g;
   out.prepAct[std::size(prepPtrs) + 1] = a.dtBias ? a.dtBias : a.g;
   out.lowerBound = a.lowerBound;

@@ -140,20 +140,22 @@ inline std::string poolDecodeMetadata(const std::string &name, int k, int v,
 
 /// Metadata of a fused layer decode kernel as templates/kda_decode_conv.tirx
 /// emits it (kda2-translate --import-tirx --tirx-bind=IN=bf16,ST=f32,SS=kv,
-/// IX=i32,GF=2,K=128,V=128,W=4,W1=3,LANES=4 | kda2-opt
+/// IX=i32,GF=2,AL=1,DB=1,K=128,V=128,W=4,W1=3,LANES=4 | kda2-opt
 /// --convert-kda2-to-gpu gives exactly the default): head dimensions k and
 /// v, conv width w (conv_w [D, w], conv_state [slots, D, w - 1]), the pool
 /// declared [slots, h, V, K] and stored in `layout` ("" for no `state`
 /// line), qkv/gout/conv_state/o of type `in`, the index arrays of type
 /// `ix`; grid (n, h); qkv read with the runtime row stride sx unless
-/// !strided. The gate family is not in the metadata.
+/// !strided; the `bind` lines of GF=2, LANES=4 and AL=`al`, DB=`db`
+/// (whether it reads A_log and dt_bias; -1 leaves the line out).
 inline std::string convDecodeMetadata(const std::string &name = "kda_decode_conv",
                                       int k = 128, int v = 128, int w = 4,
                                       const std::string &layout = "kv",
                                       const std::string &stateDtype = "f32",
                                       const std::string &in = "bf16",
                                       const std::string &ix = "i32",
-                                      bool strided = true) {
+                                      bool strided = true, int al = 1,
+                                      int db = 1) {
   std::string K = std::to_string(k), V = std::to_string(v),
               W = std::to_string(w), W1 = std::to_string(w - 1);
   std::string m = "kda2-kernel-v1\nname " + name +
@@ -181,6 +183,12 @@ inline std::string convDecodeMetadata(const std::string &name = "kda_decode_conv
                   "arg ptr o " + in + " out 3 tt h " + V + "\n"
                   "arg dim tt\narg dim D\narg dim h\narg dim np1\n"
                   "arg dim n\narg dim slots\n";
+  if (al >= 0)
+    m += "bind AL " + std::to_string(al) + "\n";
+  if (db >= 0)
+    m += "bind DB " + std::to_string(db) + "\n";
+  m += "bind GF 2\nbind K " + K + "\nbind LANES 4\nbind V " + V +
+       "\nbind W " + W + "\nbind W1 " + W1 + "\n";
   return m + "end\n";
 }
 
@@ -296,6 +304,8 @@ prefillPrepMetadata(const PrefillBinding &b = {},
 struct PrepActBinding {
   int gf = 2, bs = 1, qkn = 1;
   bool bindings = true;
+  /// AL and DB: whether the kernel reads A_log and dt_bias (-1: no line).
+  int al = 1, db = 1;
 };
 
 /// Metadata of the activation prep kda_chunk_prep as the compiler emits it
@@ -328,7 +338,11 @@ inline std::string prefillPrepActMetadata(const PrepActBinding &a = {}) {
       "arg dim nc\narg dim ncv\n";
   if (a.bindings) {
     // Sorted by name, as the GPU lowering writes them.
+    if (a.al >= 0)
+      m += "bind AL " + std::to_string(a.al) + "\n";
     m += "bind BS " + std::to_string(a.bs) + "\nbind C 32\n";
+    if (a.db >= 0)
+      m += "bind DB " + std::to_string(a.db) + "\n";
     if (a.gf >= 0)
       m += "bind GF " + std::to_string(a.gf) + "\n";
     m += "bind HC 16\nbind K 128\nbind NVB 16\nbind QKN " +

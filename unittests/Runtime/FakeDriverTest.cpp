@@ -2706,7 +2706,7 @@ TEST(FakeKernel, PrefillRefusesAKernelWithoutARangeOfG) {
 namespace {
 /// The metadata of the real activation prep: the __kda2_meta_kda_chunk_prep
 /// bytes of the PTX of `kda2-translate --import-tirx
-/// --tirx-bind=IN=bf16,IX=i32,GF=2,BS=1,QKN=1,K=128,V=128,C=32,HC=16,VB=8,NVB=16
+/// --tirx-bind=IN=bf16,IX=i32,GF=2,AL=1,DB=1,BS=1,QKN=1,K=128,V=128,C=32,HC=16,VB=8,NVB=16
 /// templates/kda_chunk_prep_act.tirx` then `--kda2-to-ptx`.
 constexpr const char *kRealPrepActMetadata = R"(kda2-kernel-v1
 name kda_chunk_prep
@@ -2749,8 +2749,10 @@ arg dim np1
 arg dim n
 arg dim nc
 arg dim ncv
+bind AL 1
 bind BS 1
 bind C 32
+bind DB 1
 bind GF 2
 bind HC 16
 bind K 128
@@ -2788,9 +2790,11 @@ std::string prefillImage(const std::string &prepMetadata) {
 /// QKN = 1) and a call that passes A_log [1] and dt_bias [1, 128].
 class FakePrefillAct : public FakePrefillPlan {
 protected:
-  explicit FakePrefillAct(int gf = 2) {
+  explicit FakePrefillAct(int gf = 2, int al = 1, int db = 1) {
     kda2::fake::PrepActBinding b;
     b.gf = gf;
+    b.al = al;
+    b.db = db;
     image = prefillImage(kda2::fake::prefillPrepActMetadata(b));
   }
   void SetUp() override {
@@ -2846,6 +2850,16 @@ protected:
 class FakePrefillActGF0 : public FakePrefillAct {
 protected:
   FakePrefillActGF0() : FakePrefillAct(0) {}
+};
+/// GF 1 built without A_log (AL = 0: the gate lower_bound·sigmoid(g +
+/// dt_bias)), and without either (AL = DB = 0).
+class FakePrefillActNoALog : public FakePrefillAct {
+protected:
+  FakePrefillActNoALog() : FakePrefillAct(1, 0, 1) {}
+};
+class FakePrefillActNoGateInputs : public FakePrefillAct {
+protected:
+  FakePrefillActNoGateInputs() : FakePrefillAct(1, 0, 0) {}
 };
 } // namespace
 
@@ -3036,6 +3050,39 @@ TEST_F(FakePrefillActGF0, GivenGateNeedsNoGateInputs) {
           "gate_lower_bound is NaN: give the lowest per-step log decay the "
           "gate can produce (-inf when unbounded)",
           "gate_lower_bound NaN");
+}
+
+TEST_F(FakePrefillActNoALog, OptionalALog) {
+  // AL = 0: A_log is not read and may be NULL (g fills its parameter);
+  // dt_bias still is, and a NULL one is refused by name.
+  kda2rt_kda_prefill_args a = args;
+  a.A_log = nullptr;
+  std::vector<uint64_t> p = accepted(a, "NULL A_log");
+  ASSERT_EQ(p.size(), size_t(kActParams));
+  EXPECT_EQ(p[kActALog], addr(args.g));
+  EXPECT_EQ(p[kActDtBias], addr(args.dt_bias));
+  a.dt_bias = nullptr;
+  refused(a, "argument 'dt_bias' is NULL", "NULL dt_bias");
+  // An unread A_log overlapping the output is no conflict.
+  a = args;
+  a.A_log = args.o;
+  accepted(a, "A_log on o");
+}
+
+TEST_F(FakePrefillActNoGateInputs, NeitherGateInputIsRead) {
+  kda2rt_kda_prefill_args a = args;
+  a.A_log = nullptr;
+  a.dt_bias = nullptr;
+  std::vector<uint64_t> p = accepted(a, "NULL A_log and dt_bias");
+  EXPECT_EQ(p[kActALog], addr(args.g));
+  EXPECT_EQ(p[kActDtBias], addr(args.g));
+  // lower_bound is still the family-1 bound.
+  a.lower_bound = NAN;
+  refused(a,
+          "argument 'lower_bound' is NaN: kernel 'kda_chunk_prep' computes "
+          "the gate lower_bound·sigmoid(exp(A_log)·(g + dt_bias)) (GF 1), "
+          "which needs a finite lower_bound <= 0 (in f32: >= -3.40282e+38)",
+          "lower_bound NaN");
 }
 
 TEST_F(FakePrefillAct, AllocationFreeAfterTheFirstCall) {

@@ -1562,7 +1562,7 @@ TEST(KdaPrefill, GroupedValueHeads) {
 
 namespace {
 /// The metadata kda2 emits for templates/kda_decode_conv.tirx bound with
-/// IN=bf16,ST=f32,SS=kv,IX=i32,GF=2,K=128,V=128,W=4,W1=3,LANES=4 (the
+/// IN=bf16,ST=f32,SS=kv,IX=i32,GF=2,AL=1,DB=1,K=128,V=128,W=4,W1=3,LANES=4 (the
 /// `__kda2_meta_` string of kda2-translate --import-tirx | kda2-opt
 /// --convert-kda2-to-gpu), verbatim.
 constexpr const char *kRealConvMetadata =
@@ -1578,7 +1578,9 @@ constexpr const char *kRealConvMetadata =
     "arg ptr pool f32 inout 4 slots h 128 128\nstate pool kv\n"
     "arg scalar sx i64\narg scalar scale f32\narg scalar lower_bound f32\n"
     "arg scalar eps f32\narg ptr o bf16 out 3 tt h 128\narg dim tt\n"
-    "arg dim D\narg dim h\narg dim np1\narg dim n\narg dim slots\nend\n";
+    "arg dim D\narg dim h\narg dim np1\narg dim n\narg dim slots\n"
+    "bind AL 1\nbind DB 1\nbind GF 2\nbind K 128\nbind LANES 4\nbind V 128\n"
+    "bind W 4\nbind W1 3\nend\n";
 
 /// checkKdaDecodeConv against the K = V = 128, W = 4 kernel: n = 4
 /// sequences, 10 tokens, h = 4 (D = 1536), 16 slots; operands 16 MiB apart.
@@ -1639,6 +1641,42 @@ TEST_F(KdaDecodeConvCheck, ValidCallBuildsTheKernelArguments) {
   const uint64_t dims[] = {10, 1536, 4, 5, 4, 16}; // tt D h np1 n slots
   for (size_t i = 0; i < 6; ++i)
     EXPECT_EQ(cfg.params[18 + i], dims[i]) << i;
+}
+
+TEST_F(KdaDecodeConvCheck, OptionalGateInputs) {
+  // Built with AL=1, DB=1 (the default): a NULL A_log or dt_bias is refused
+  // by name.
+  args.aLog = nullptr;
+  EXPECT_EQ(error(), "argument 'A_log' is NULL");
+  args.aLog = reinterpret_cast<void *>(0x6000000);
+  args.dtBias = nullptr;
+  EXPECT_EQ(error(), "argument 'dt_bias' is NULL");
+  // AL=0, DB=0: the kernel reads neither (exp(A_log) = 1, dt_bias = 0);
+  // NULL is accepted and `a` fills their parameters.
+  use(kda2::fake::convDecodeMetadata("kda_decode_conv", 128, 128, 4, "kv", "f32",
+                                     "bf16", "i32", true, 0, 0));
+  args.aLog = nullptr;
+  ASSERT_TRUE(checkKdaDecodeConv(info, args).ok());
+  LaunchArgs launch;
+  ASSERT_TRUE(kdaDecodeConvLaunchArgs(info, args, launch).ok());
+  LaunchConfig cfg;
+  ASSERT_TRUE(computeLaunchConfig(info, launch, cfg).ok());
+  EXPECT_EQ(cfg.params[5], 0x3000000u); // A_log <- a
+  EXPECT_EQ(cfg.params[6], 0x3000000u); // dt_bias <- a
+  // Given anyway, they are passed as they are (and checked like any
+  // operand).
+  args.aLog = reinterpret_cast<void *>(0x6000010);
+  ASSERT_TRUE(kdaDecodeConvLaunchArgs(info, args, launch).ok());
+  ASSERT_TRUE(computeLaunchConfig(info, launch, cfg).ok());
+  EXPECT_EQ(cfg.params[5], 0x6000010u);
+  args.aLog = reinterpret_cast<void *>(0x6000001);
+  EXPECT_EQ(error(), "argument 'A_log' is not 16-byte aligned (the kernel uses "
+                     "128-bit accesses)");
+  // AL=0 only: dt_bias is still read.
+  use(kda2::fake::convDecodeMetadata("kda_decode_conv", 128, 128, 4, "kv", "f32",
+                                     "bf16", "i32", true, 0, 1));
+  args.aLog = nullptr;
+  EXPECT_EQ(error(), "argument 'dt_bias' is NULL");
 }
 
 TEST_F(KdaDecodeConvCheck, RefusalsNameTheArgument) {

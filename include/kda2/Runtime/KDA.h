@@ -504,6 +504,9 @@ struct KdaKernelFacts {
   /// types of qkv, gout, conv_state and o.
   int64_t convWidth = 0;
   DType convIo[4] = {};
+  /// Fused decode kernels: whether they read A_log and dt_bias (not when
+  /// built with `bind AL 0` / `bind DB 0`).
+  bool readsALog = true, readsDtBias = true;
 };
 
 /// A decode launch prepared once per kernel, for the per-token hot path.
@@ -601,6 +604,9 @@ struct KdaPrefillFacts {
   bool activation = false;
   int gateFamily = 0;
   bool betaLogits = false, qkNorm = false;
+  /// Whether the prep reads A_log and dt_bias (gate family 1 or 2, unless
+  /// built without them: `bind AL 0`, `bind DB 0`).
+  bool readsALog = false, readsDtBias = false;
 };
 
 /// The prepared launch of kda2rt_kda_prefill (launchKdaPrefill's

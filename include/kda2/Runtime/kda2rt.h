@@ -265,8 +265,11 @@ typedef struct kda2rt_kda_decode_conv_args {
   const void *b;                 /* in  [total_tokens, h] fp32 beta logits */
   const void *gout;              /* in  [total_tokens, h, v_dim] dtype output
                                     gate (before the sigmoid) */
-  const void *A_log;             /* in  [h] fp32 */
-  const void *dt_bias;           /* in  [h, k_dim] fp32 */
+  const void *A_log;             /* in  [h] fp32; NULL allowed for a
+                                    kernel built without it (`bind AL 0`:
+                                    exp(A_log) is 1) */
+  const void *dt_bias;           /* in  [h, k_dim] fp32; NULL allowed with
+                                    `bind DB 0` (no dt_bias, 0) */
   const void *norm_w;            /* in  [v_dim] fp32 RMSNorm weight */
   const void *cu_seqlens;        /* in  [n + 1] index_dtype, device only */
   const void *state_indices;     /* in  [n] index_dtype slot per sequence */
@@ -449,8 +452,12 @@ typedef struct kda2rt_kda_prefill_args {
      other prep kernels). */
   const void *A_log;   /* in  [h] fp32, per value head; read with GF 1, 2:
                           non-NULL, 4-byte aligned, not overlapping pool,
-                          o, workspace or ckpt; GF 0: may be NULL (unread) */
-  const void *dt_bias; /* in  [h, k_dim] fp32; as A_log */
+                          o, workspace or ckpt; GF 0 or a kernel built
+                          without it (`bind AL 0`: exp(A_log) is 1, the
+                          gate lower_bound * sigmoid(x + dt_bias)): may be
+                          NULL (unread) */
+  const void *dt_bias; /* in  [h, k_dim] fp32; as A_log (`bind DB 0`: no
+                          dt_bias, 0) */
   double lower_bound;  /* GF 1: the gate's bound, <= 0 and finite as fp32
                           (passed as fp32); GF 0, 2: unread */
 } kda2rt_kda_prefill_args;
