@@ -247,6 +247,33 @@ def spec_case(rt, kernels, K, V, st, ss, N, t, slots, H, fla_fwd, results, seed=
     print(json.dumps(row), flush=True)
 
 
+def pool_prefill(prep_launch, scan, out, N, H, nc, C, K, V, VB, tt, cu_d, idx_d, hi_d, cb_d,
+                 pool, ckpt, slots, blocks, o, stream):
+    """The prefill through the pool with kda_chunk_h's kernels: the
+    intermediates (NaN-poisoned, the generic launches' own buffers) and the
+    three prepared launches. prep_launch(mid, dims) prepares the prep kernel
+    on them (its inputs differ per prep). Returns the launches, the
+    intermediates and the prep's sizes."""
+    e = lambda *s_, dt=torch.bfloat16: torch.full(s_, float("nan"), dtype=dt,  # noqa: E731
+                                                   device="cuda")
+    mid = {"qd": e(N, H, nc, C, K), "kl": e(N, H, nc, C, K), "wn": e(N, H, nc, C, K),
+           "tp": e(N, H, nc, C, C), "pb": e(N, H, nc, C, C),
+           "gl": e(N, H, nc, K, dt=torch.float32), "vc": e(N, H, nc * (V // VB), C, VB)}
+    hs = {"hs": e(N, H, nc, K, V), "us": e(N, H, nc, C, V)}
+    dims = {"n": N, "h": H, "np1": N + 1, "nc": nc}
+    prep_dims = {**dims, "tt": tt, "ncv": nc * (V // VB)}
+    return [
+        prep_launch(mid, prep_dims),
+        scan.prepare({**{x: mid[x] for x in ("vc", "kl", "wn", "tp", "gl")}, **hs,
+                      "cu_seqlens": cu_d, "state_indices": idx_d, "has_initial_state": hi_d,
+                      "checkpoint_blocks": cb_d, "pool": pool, "ckpt": ckpt},
+                     {**dims, "ncv": nc * (V // VB), "slots": slots, "blocks": blocks}, {},
+                     stream),
+        out.prepare({"qd": mid["qd"], "pb": mid["pb"], **hs, "cu_seqlens": cu_d,
+                     "state_indices": idx_d, "o": o}, {**dims, "tt": tt}, {"nslots": slots},
+                    stream)], mid, prep_dims
+
+
 def prefill_case(rt, kernels, st, ss, lengths, slots, H, results, seed=3, K=128, V=128,
                  pads_p=0.15):
     """Prefill on the pool (kda_chunk_split's prep, then kda_chunk_h's scan and
@@ -302,27 +329,15 @@ def prefill_case(rt, kernels, st, ss, lengths, slots, H, results, seed=3, K=128,
         written.append(slot)
         finals[n] = S
     cu_d, idx_d, hi_d, cb_d = cu.cuda(), idx.cuda(), has_init.cuda(), cb.cuda()
-    e = lambda *s, dt=torch.bfloat16: torch.full(s, float("nan"), dtype=dt,  # noqa: E731
-                                                  device="cuda")
-    mid = {"qd": e(N, H, nc, C, K), "kl": e(N, H, nc, C, K), "wn": e(N, H, nc, C, K),
-           "tp": e(N, H, nc, C, C), "pb": e(N, H, nc, C, C),
-           "gl": e(N, H, nc, K, dt=torch.float32), "vc": e(N, H, nc * (V // VB), C, VB)}
-    hs = {"hs": e(N, H, nc, K, V), "us": e(N, H, nc, C, V)}
     o = torch.full((tt, H, V), float("nan"), dtype=torch.bfloat16, device="cuda")
-    dims = {"n": N, "h": H, "np1": N + 1, "nc": nc}
     stream = lambda: torch.cuda.current_stream().cuda_stream  # noqa: E731
-    launches = [
-        prep.prepare({"q": q, "k": k, "v": v, "g": g, "beta": beta, "cu_seqlens": cu_d, **mid},
-                     {**dims, "tt": tt, "ncv": nc * (V // VB), "hqk": H},
-                     {"scale": scale, **rows(q=q, k=k, v=v, g=g, beta=beta)}, stream),
-        scan.prepare({**{x: mid[x] for x in ("vc", "kl", "wn", "tp", "gl")}, **hs,
-                      "cu_seqlens": cu_d, "state_indices": idx_d, "has_initial_state": hi_d,
-                      "checkpoint_blocks": cb_d, "pool": pool, "ckpt": ckpt},
-                     {**dims, "ncv": nc * (V // VB), "slots": slots, "blocks": blocks}, {},
-                     stream),
-        out.prepare({"qd": mid["qd"], "pb": mid["pb"], **hs, "cu_seqlens": cu_d,
-                     "state_indices": idx_d, "o": o}, {**dims, "tt": tt}, {"nslots": slots},
-                    stream)]
+    launches, _, _ = pool_prefill(
+        lambda mid, dims: prep.prepare(
+            {"q": q, "k": k, "v": v, "g": g, "beta": beta, "cu_seqlens": cu_d, **mid},
+            {**dims, "hqk": H}, {"scale": scale, **rows(q=q, k=k, v=v, g=g, beta=beta)},
+            stream),
+        scan, out, N, H, nc, C, K, V, VB, tt, cu_d, idx_d, hi_d, cb_d, pool, ckpt, slots,
+        blocks, o, stream)
     for launch in launches:
         launch()
     torch.cuda.synchronize()
@@ -453,31 +468,18 @@ def prefill_act_case(rt, kernels, gf, lengths, H, hqk, slots, fla, results, seed
         pool_exp[slot] = S.float()
         written.append(slot)
     cu_d, idx_d, hi_d, cb_d = cu.cuda(), idx.cuda(), has_init.cuda(), cb.cuda()
-    e = lambda *s, dt=torch.bfloat16: torch.full(s, float("nan"), dtype=dt,  # noqa: E731
-                                                  device="cuda")
-    mid = {"qd": e(N, H, nc, C, K), "kl": e(N, H, nc, C, K), "wn": e(N, H, nc, C, K),
-           "tp": e(N, H, nc, C, C), "pb": e(N, H, nc, C, C),
-           "gl": e(N, H, nc, K, dt=torch.float32), "vc": e(N, H, nc * (V // VB), C, VB)}
-    hs = {"hs": e(N, H, nc, K, V), "us": e(N, H, nc, C, V)}
     o = torch.full((tt, H, V), float("nan"), dtype=torch.bfloat16, device="cuda")
-    dims = {"n": N, "h": H, "np1": N + 1, "nc": nc}
     stream = lambda: torch.cuda.current_stream().cuda_stream  # noqa: E731
-    prep_launch = prep.prepare(
-        {"q": q, "k": k, "v": v, "g": a, "beta": b, "A_log": a if noal else x["A_log"],
-         "dt_bias": a if noal else x["dt_bias"], "cu_seqlens": cu_d, **mid},
-        {**dims, "tt": tt, "ncv": nc * (V // VB), "hqk": hqk},
-        {"scale": scale, "lower_bound": x["lower_bound"], **rows(q=q, k=k, v=v, g=a, beta=b)},
-        stream)
-    launches = [
-        prep_launch,
-        scan.prepare({**{n_: mid[n_] for n_ in ("vc", "kl", "wn", "tp", "gl")}, **hs,
-                      "cu_seqlens": cu_d, "state_indices": idx_d, "has_initial_state": hi_d,
-                      "checkpoint_blocks": cb_d, "pool": pool, "ckpt": ckpt},
-                     {**dims, "ncv": nc * (V // VB), "slots": slots, "blocks": blocks}, {},
-                     stream),
-        out.prepare({"qd": mid["qd"], "pb": mid["pb"], **hs, "cu_seqlens": cu_d,
-                     "state_indices": idx_d, "o": o}, {**dims, "tt": tt}, {"nslots": slots},
-                    stream)]
+    launches, mid, prep_dims = pool_prefill(
+        lambda mid, dims: prep.prepare(
+            {"q": q, "k": k, "v": v, "g": a, "beta": b, "A_log": a if noal else x["A_log"],
+             "dt_bias": a if noal else x["dt_bias"], "cu_seqlens": cu_d, **mid},
+            {**dims, "hqk": hqk},
+            {"scale": scale, "lower_bound": x["lower_bound"],
+             **rows(q=q, k=k, v=v, g=a, beta=b)}, stream),
+        scan, out, N, H, nc, C, K, V, VB, tt, cu_d, idx_d, hi_d, cb_d, pool, ckpt, slots,
+        blocks, o, stream)
+    prep_launch = launches[0]
     for launch in launches:
         launch()
     torch.cuda.synchronize()
@@ -521,7 +523,7 @@ def prefill_act_case(rt, kernels, gf, lengths, H, hqk, slots, fla, results, seed
         gq, bq = x["gd"].float(), x["bd"].float()
         fast_launch = fast.prepare(
             {"q": q, "k": k, "v": v, "g": gq, "beta": bq, "cu_seqlens": cu_d, **mid},
-            {**dims, "tt": tt, "ncv": nc * (V // VB), "hqk": hqk},
+            {**prep_dims, "hqk": hqk},
             {"scale": scale, **rows(q=q, k=k, v=v, g=gq, beta=bq)}, stream)
         row["fast_prep_us"] = graph_time_us(fast_launch, replays=10)
     if fla is not None and hqk == H:
