@@ -529,6 +529,22 @@ void mlir::kda2::registerPTXTranslations() {
         return success();
       },
       registerBackendDialects);
+  TranslateFromMLIRRegistration toMetadata(
+      "kda2-to-metadata",
+      "Compile kda2 kernels to PTX and print each kernel's launch metadata "
+      "(the text the runtime reads, docs/Runtime.md)",
+      [](Operation *op, raw_ostream &os) -> LogicalResult {
+        auto module = dyn_cast<ModuleOp>(op);
+        if (!module)
+          return op->emitError() << "expected a builtin.module";
+        FailureOr<std::string> ptx = compileToPTX(module, options.get());
+        if (failed(ptx))
+          return failure();
+        for (const auto &[kernel, text] : metadataFromPTX(*ptx))
+          os << text;
+        return success();
+      },
+      registerBackendDialects);
   TranslateFromMLIRRegistration toCubin(
       "kda2-to-cubin", "Compile kda2 kernels to a cubin (runs ptxas)",
       [](Operation *op, raw_ostream &os) -> LogicalResult {

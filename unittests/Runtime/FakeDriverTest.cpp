@@ -31,7 +31,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <new>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -2704,66 +2706,18 @@ TEST(FakeKernel, PrefillRefusesAKernelWithoutARangeOfG) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// The metadata of the real activation prep: the __kda2_meta_kda_chunk_prep
-/// bytes of the PTX of `kda2-translate --import-tirx
-/// --tirx-bind=IN=bf16,IX=i32,GF=2,AL=1,DB=1,BS=1,QKN=1,K=128,V=128,C=32,HC=16,VB=8,NVB=16
-/// templates/kda_chunk_prep_act.tirx` then `--kda2-to-ptx`.
-constexpr const char *kRealPrepActMetadata = R"(kda2-kernel-v1
-name kda_chunk_prep
-block 128 1 1
-grid.x nc
-grid.y n h
-smem 110080
-arg ptr q bf16 in 3 tt hqk 128
-stride q sq
-arg ptr k bf16 in 3 tt hqk 128
-stride k sk
-arg ptr v bf16 in 3 tt h 128
-stride v sv
-arg ptr g f32 in 3 tt h 128
-range g -inf inf
-stride g sg
-arg ptr beta f32 in 2 tt h
-stride beta sb
-arg ptr A_log f32 in 1 h
-arg ptr dt_bias f32 in 2 h 128
-arg ptr cu_seqlens i32 in 1 np1
-arg scalar scale f32
-arg scalar lower_bound f32
-arg scalar sq i64
-arg scalar sk i64
-arg scalar sv i64
-arg scalar sg i64
-arg scalar sb i64
-arg ptr qd bf16 out 5 n h nc 32 128
-arg ptr kl bf16 out 5 n h nc 32 128
-arg ptr wn bf16 out 5 n h nc 32 128
-arg ptr tp bf16 out 5 n h nc 32 32
-arg ptr pb bf16 out 5 n h nc 32 32
-arg ptr gl f32 out 4 n h nc 128
-arg ptr vc bf16 out 5 n h ncv 32 8
-arg dim tt
-arg dim hqk
-arg dim h
-arg dim np1
-arg dim n
-arg dim nc
-arg dim ncv
-bind AL 1
-bind BS 1
-bind C 32
-bind DB 1
-bind GF 2
-bind HC 16
-bind K 128
-bind NVB 16
-bind QKN 1
-bind V 128
-bind VB 8
-end
-)";
+/// The metadata of the real activation prep, compiled at build time from
+/// templates/kda_chunk_prep_act.tirx (GF=2, AL=1, DB=1, BS=1, QKN=1, K=V=128,
+/// C=32, HC=16, VB=8, NVB=16; unittests/Runtime/CMakeLists.txt) by
+/// `kda2-translate --kda2-to-metadata`.
+std::string realMetadata(const char *name) {
+  std::ifstream in(std::string(KDA2_REAL_METADATA_DIR) + "/" + name + ".meta");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
-/// The activation prep's parameter slots (kRealPrepActMetadata's order).
+/// The activation prep's parameter slots (its metadata's order).
 enum PrepActParam : size_t {
   kActG = 3,
   kActALog = 5,
@@ -2864,7 +2818,9 @@ protected:
 } // namespace
 
 TEST(KdaPrefillAct, FakeHelperIsTheRealKernelsMetadata) {
-  EXPECT_EQ(kda2::fake::prefillPrepActMetadata(), kRealPrepActMetadata);
+  const std::string real = realMetadata("prep_act");
+  ASSERT_FALSE(real.empty()) << "no " KDA2_REAL_METADATA_DIR "/prep_act.meta";
+  EXPECT_EQ(kda2::fake::prefillPrepActMetadata(), real);
 }
 
 TEST_F(FakePrefillAct, GateInputsReachThePrepKernel) {

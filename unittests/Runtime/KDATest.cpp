@@ -18,6 +18,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 using namespace kda2::runtime;
@@ -1562,25 +1564,15 @@ TEST(KdaPrefill, GroupedValueHeads) {
 
 namespace {
 /// The metadata kda2 emits for templates/kda_decode_conv.tirx bound with
-/// IN=bf16,ST=f32,SS=kv,IX=i32,GF=2,AL=1,DB=1,K=128,V=128,W=4,W1=3,LANES=4 (the
-/// `__kda2_meta_` string of kda2-translate --import-tirx | kda2-opt
-/// --convert-kda2-to-gpu), verbatim.
-constexpr const char *kRealConvMetadata =
-    "kda2-kernel-v1\nname kda_decode_conv\nblock 512 1 1\ngrid.x 1\n"
-    "grid.y n h\nsmem 0\narg ptr qkv bf16 in 2 tt D\nstride qkv sx\n"
-    "arg ptr conv_w f32 in 2 D 4\narg ptr a f32 in 3 tt h 128\n"
-    "arg ptr b f32 in 2 tt h\narg ptr gout bf16 in 3 tt h 128\n"
-    "arg ptr A_log f32 in 1 h\narg ptr dt_bias f32 in 2 h 128\n"
-    "arg ptr norm_w f32 in 1 128\narg ptr cu_seqlens i32 in 1 np1\n"
-    "arg ptr state_indices i32 in 1 n\n"
-    "arg ptr has_initial_state i32 in 1 n\n"
-    "arg ptr conv_state bf16 inout 3 slots D 3\n"
-    "arg ptr pool f32 inout 4 slots h 128 128\nstate pool kv\n"
-    "arg scalar sx i64\narg scalar scale f32\narg scalar lower_bound f32\n"
-    "arg scalar eps f32\narg ptr o bf16 out 3 tt h 128\narg dim tt\n"
-    "arg dim D\narg dim h\narg dim np1\narg dim n\narg dim slots\n"
-    "bind AL 1\nbind DB 1\nbind GF 2\nbind K 128\nbind LANES 4\nbind V 128\n"
-    "bind W 4\nbind W1 3\nend\n";
+/// IN=bf16,ST=f32,SS=kv,IX=i32,GF=2,AL=1,DB=1,K=128,V=128,W=4,W1=3,LANES=4,
+/// compiled at build time (unittests/Runtime/CMakeLists.txt, `kda2-translate
+/// --kda2-to-metadata`).
+std::string realConvMetadata() {
+  std::ifstream in(KDA2_REAL_METADATA_DIR "/decode_conv.meta");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 /// checkKdaDecodeConv against the K = V = 128, W = 4 kernel: n = 4
 /// sequences, 10 tokens, h = 4 (D = 1536), 16 slots; operands 16 MiB apart.
@@ -1611,7 +1603,9 @@ protected:
 };
 
 TEST(KdaDecodeConvMetadata, FakeHelperIsTheRealKernelsMetadata) {
-  EXPECT_EQ(kda2::fake::convDecodeMetadata(), kRealConvMetadata);
+  const std::string real = realConvMetadata();
+  ASSERT_FALSE(real.empty()) << "no " KDA2_REAL_METADATA_DIR "/decode_conv.meta";
+  EXPECT_EQ(kda2::fake::convDecodeMetadata(), real);
 }
 
 TEST_F(KdaDecodeConvCheck, ValidCallBuildsTheKernelArguments) {
