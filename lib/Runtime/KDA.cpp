@@ -889,8 +889,9 @@ Status checkConvValues(const KdaKernelFacts &f, const KdaDecodeConvArgs &a) {
                    {"a", a.a, 16, 0},
                    {"b", a.b, 16, 0},
                    {"gout", a.gout, 16, 0},
-                   {"A_log", convGateInput(a.aLog, a), 16, 0},
-                   {"dt_bias", convGateInput(a.dtBias, a), 16, 0},
+                   {"A_log", f.readsALog ? a.aLog : convGateInput(a.aLog, a), 16, 0},
+                   {"dt_bias", f.readsDtBias ? a.dtBias : convGateInput(a.dtBias, a),
+                    16, 0},
                    {"norm_w", a.normW, 16, 0},
                    {"cu_seqlens", a.cuSeqlens, ix, 0},
                    {"state_indices", a.stateIndices, ix, 0},
@@ -901,8 +902,6 @@ Status checkConvValues(const KdaKernelFacts &f, const KdaDecodeConvArgs &a) {
   constexpr size_t N = std::size(ops);
   // A_log and dt_bias a kernel does not read may be NULL (they get `a` in
   // their place, convGateInput); the ones it reads may not.
-  ops[5].ptr = f.readsALog ? a.aLog : ops[5].ptr;
-  ops[6].ptr = f.readsDtBias ? a.dtBias : ops[6].ptr;
   KDA2RT_TRY(checkPointers(ops, N));
   size_t in = dtypeSize(f.convIo[0]);
   int64_t n = a.n, tt = a.totalTokens, h = a.h, k = a.kDim, v = a.vDim;
