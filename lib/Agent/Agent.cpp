@@ -359,16 +359,20 @@ deriveSizes(const std::map<std::string, int64_t> &shapes,
     return std::nullopt;
   };
   auto t = known("t"), n = known("n");
-  // Chunks of C tokens, and chunks x value blocks.
+  // Chunks of C tokens per sequence (the checkpoint table's columns).
   if (auto c = binding("C"); c && t && !known("nc"))
     sizes["nc"] = (*t + *c - 1) / *c;
-  if (auto nc = known("nc"), nvb = binding("NVB"); nc && nvb && !known("ncv"))
-    sizes["ncv"] = *nc * *nvb;
   // The packed (varlen) batch: all tokens, and cu_seqlens' n + 1 entries.
   if (n && t && !known("tt"))
     sizes["tt"] = *n * *t;
   if (n && !known("np1"))
     sizes["np1"] = *n + 1;
+  // The prefill's chunk slots (kda_chunk_split.tirx): floor(tt / C) + n,
+  // and slots x value blocks.
+  if (auto c = binding("C"), tt = known("tt"); c && tt && n && !known("ns"))
+    sizes["ns"] = *tt / *c + *n;
+  if (auto ns = known("ns"), nvb = binding("NVB"); ns && nvb && !known("nsv"))
+    sizes["nsv"] = *ns * *nvb;
   // The q/k heads of grouped value heads (kda_chunk_split's prep): h, no
   // grouping, unless given.
   if (auto h = known("h"); h && !known("hqk"))

@@ -1,6 +1,6 @@
 // RUN: kda2-translate --import-tirx --tirx-bind=IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=32,NVB=4 %kda2_src/templates/kda_chunk_split.tirx \
 // RUN:   | kda2-opt --convert-kda2-to-gpu -o /dev/null \
-// RUN:       --kda2-test-simulator="shapes=n=1,h=8,hqk=8,tt=256,np1=2,nc=8,ncv=32 data=cu_seqlens=0/256 registers=128 trace=%t.json" \
+// RUN:       --kda2-test-simulator="shapes=n=1,h=8,hqk=8,tt=256,np1=2,ns=9,nsv=36 data=cu_seqlens=0/256 registers=128 trace=%t.json" \
 // RUN:   | FileCheck %s
 // RUN: FileCheck %s --input-file=%t.json --check-prefix=TRACE
 // The real prefill kernels (scripts/build-kernels.sh's kda_chunk_split_c32_k128)
@@ -11,7 +11,7 @@
 // gives); the trace has a track per warp.
 
 // CHECK-LABEL: simulator: @kda_chunk_prep on H200-SXM
-// CHECK: grid: 8x8x1 (64 CTAs), block: 128x1x1
+// CHECK: grid: 9x8x1 (72 CTAs), block: 128x1x1
 // CHECK: registers/thread: 128 (given)
 // CHECK: pipes (simulated SM): alu {{[1-9][0-9]*}}, sfu {{[1-9][0-9]*}}, tensor {{[1-9][0-9]*}}, shared {{[1-9][0-9]*}}, global {{[1-9][0-9]*}}, tma 0,
 // CHECK-LABEL: simulator: @kda_chunk_scan on H200-SXM
