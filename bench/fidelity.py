@@ -66,9 +66,15 @@ def load_cases(prefill_json, decode_json):
         bind = (f"IN=bf16,SL={b['SL']},IX=i32,GB=5,K={dim},V={dim},C={b['C']},"
                 f"VB={b['VB']},NVB={b['NVB']}")
         n, t, h = r["B"], r["T"], r["H"]
+        # The intermediates per chunk slot (templates as of 65e26a8): ns =
+        # tt // C + n slots, nsv = ns * NVB; the measured kernels' templates
+        # (--templates-rev abc9778) still size them by the longest sequence
+        # (nc, ncv). The simulator ignores sizes a kernel does not use, so
+        # both go in and either revision simulates.
         nc = (t + b["C"] - 1) // b["C"]
+        ns = n * t // b["C"] + n
         shapes = (f"n={n},h={h},tt={n * t},np1={n + 1},nc={nc},"
-                  f"ncv={nc * b['NVB']}")
+                  f"ncv={nc * b['NVB']},ns={ns},nsv={ns * b['NVB']}")
         cu = "/".join(str(i * t) for i in range(n + 1))
         for kernel, key in (("kda_chunk_prep", "prep_us"),
                             ("kda_chunk_scan", "scan_us")):
@@ -111,8 +117,11 @@ def prepare_module(args, tmp, template, bind):
         if not os.path.exists(source):
             text = run(["git", "-C", ROOT, "show",
                         f"{args.templates_rev}:templates/{template}"]).stdout
-            with open(source, "w") as f:
+            # Modules of one template are prepared in parallel: a reader must
+            # never see the file half written (write aside, then rename).
+            with tempfile.NamedTemporaryFile("w", dir=tmp, delete=False) as f:
                 f.write(text)
+            os.replace(f.name, source)
     run([args.translate, "--import-tirx", f"--tirx-bind={bind}", source,
          "-o", mlir])
     run([args.opt, "--convert-kda2-to-gpu", mlir, "-o", gpu])

@@ -2,15 +2,19 @@
 with different lengths (point 7), batch-packing determinism and prefill versus
 prefill + decode (point 10), one sequence past 2^31 elements (point 8), and
 int64 index tensors (points 2 and 8: the IX=i64 kernels equal the int32 ones),
-inputs sliced from fused projections (point 8: runtime row strides) and grouped
-value heads in the prefill (point 8: HV a multiple of HQK).
+inputs sliced from fused projections (point 8: runtime row strides), grouped
+value heads in the prefill (point 8: HV a multiple of HQK) and the prefill
+workspace sized by the call's tokens on a very uneven batch, eager and in a
+CUDA graph captured at the maxima (workspace).
 
-  python3 bench/kda_contract.py --kernels build/kernels [--only graph,determinism,long,int64,strided,gva]
+  python3 bench/kda_contract.py --kernels build/kernels [--only graph,determinism,long,int64,strided,gva,workspace]
 
 Every call goes through the typed C ABI (kda2rt_kda_prefill,
 kda2rt_kda_decode_pool, kda2rt_kda_decode_spec); outputs are poisoned with
 NaN before each run and checked against a float64 recurrence on random
-inputs. Prints one JSON line per check; writes $OUT/kda_contract.json.
+inputs. Prints one JSON line per check; writes $OUT/kda_contract.json. Exit
+status 1 when a check raised (the workspace check raises on any wrong
+result; the others record theirs).
 """
 import argparse
 import json
@@ -27,6 +31,9 @@ from kda_serving import make_pool, step, to_kmajor  # noqa: E402
 
 C = 32  # the prefill kernels' chunk (kda_chunk_split / kda_chunk_h, C = 32, VB = 8)
 GATE_LOWER_BOUND = -5.0  # kda_inputs' gate: 0.1 * logsigmoid(randn), far above -5
+# The largest relative error against float64 a strict check accepts (bf16
+# inputs and outputs: about 4e-3 for o, 3e-3 for the states, bench/RESULTS.md).
+TOL = 1e-2
 
 
 def stream():
@@ -42,11 +49,14 @@ def nan(*shape, dtype=torch.bfloat16):
 
 
 class Prefill:
-    """kda2rt_kda_prefill with its three kernels and a workspace for up to n
-    sequences of up to max_seqlen tokens over h heads."""
+    """kda2rt_kda_prefill with its three kernels and a workspace for calls of
+    up to n sequences and max_tokens tokens in all (the rows of q, padding
+    rows included: the intermediates are per chunk slot, max_tokens // C + n
+    of them, however the tokens are split), the longest max_seqlen tokens
+    (the checkpoint table's ceil(max_seqlen / C) columns), over h heads."""
 
-    def __init__(self, rt, kernels, n, max_seqlen, h, K=128, V=128, st="f32", ss="kv",
-                 ix="i32"):
+    def __init__(self, rt, kernels, n, max_tokens, max_seqlen, h, K=128, V=128, st="f32",
+                 ss="kv", ix="i32"):
         kv = f"k{K}" + (f"v{V}" if V != K else "")
         tail = "" if ix == "i32" else f"_{ix}"  # the IX=i64 builds: *_i64 cubins
         self.rt, self.st, self.ss, self.ix, self.max_seqlen = rt, st, ss, ix, max_seqlen
@@ -57,9 +67,22 @@ class Prefill:
         self.scan = rt.kernel(mod, "kda_chunk_scan_h")
         self.out = rt.kernel(mod, "kda_chunk_out")
         self.ws_bytes = rt.prefill_workspace_size(self.prep, self.scan, self.out, n,
-                                                  max_seqlen, h)
+                                                  max_tokens, h)
+        # ws: the first 1024-byte aligned address; the call is given exactly
+        # ws_bytes from it (the 1 to 1024 bytes after them: alignment slack).
         self.ws_raw = torch.empty(self.ws_bytes + 1024, dtype=torch.uint8, device="cuda")
         self.ws = (self.ws_raw.data_ptr() + 1023) // 1024 * 1024
+
+    def poison(self):
+        """Fills the whole allocation with 0xFF bytes (NaN in bf16 and fp32):
+        an intermediate read before it is written shows in the outputs."""
+        self.ws_raw.fill_(255)
+
+    def tail_untouched(self):
+        """Whether the bytes past the workspace's ws_bytes still hold
+        poison()'s 0xFF (the call wrote nothing past its size)."""
+        end = self.ws - self.ws_raw.data_ptr() + self.ws_bytes
+        return bool((self.ws_raw[end:] == 255).all())
 
     def __call__(self, q, k, v, g, beta, cu, idx, hi, pool, o, cb=None, ckpt=None,
                  strides=None, hqk=0):
@@ -144,16 +167,32 @@ def padding_rows(cu, idx, slots):
     return rows
 
 
-def graph_replay(rt, kernels, results):
+def graph_replay(rt, kernels, results, H=8, NP=8, TP=1024, MAXL=256, ND=64, TD=128,
+                 prefill_slots=32, decode_slots=64, batches=None, blocks=None, pad_below=None,
+                 label="graph-replay", strict=False):
     """Point 7: one CUDA graph holding a prefill (8 sequences, up to 256 tokens
     each, 1024 in all, checkpoints) and a decode (64 sequences, up to 128
     tokens) on one pool, captured once and replayed on three batches of
     different lengths, slots, padding and checkpoint tables written into the
-    same buffers. The first replay must equal the eager calls bitwise."""
-    H, K, V = 8, 128, 128
-    NP, TP, MAXL, ND, TD, SLOTS = 8, 1024, 256, 64, 128, 96
-    nc, blocks = MAXL // C, NP * (MAXL // C) + 8
-    prefill = Prefill(rt, kernels, NP, MAXL, H)
+    same buffers. The first replay must equal the eager calls bitwise.
+
+    The arguments give other maxima (the workspace check: 256 sequences and
+    32 768 tokens, one of them up to 16 384 tokens long): NP prefill
+    sequences, TP prefill tokens (the workspace's max_tokens), MAXL the
+    longest; ND, TD the decode's; the prefill's slots are [0,
+    prefill_slots), the decode's the next decode_slots. batches: (prefill
+    lengths, NP of them; decode lengths, ND) per replay. blocks: that many
+    checkpoint blocks at random chunks of each batch (None: a block for most
+    of the NP x ceil(MAXL / C) table's entries). pad_below: only sequences
+    shorter than that may be padding. strict: raise once all replays are
+    checked if one failed (verdict)."""
+    K, V = 128, 128
+    SLOTS = prefill_slots + decode_slots
+    nc = (MAXL + C - 1) // C
+    sparse = blocks is not None
+    if not sparse:
+        blocks = NP * nc + 8
+    prefill = Prefill(rt, kernels, NP, TP, MAXL, H)
     dec = decode_pool_kernel(rt, kernels)
     bf, f32, i32 = torch.bfloat16, torch.float32, torch.int32
     z = lambda *s, dt=bf: torch.zeros(*s, dtype=dt, device="cuda")  # noqa: E731
@@ -164,17 +203,22 @@ def graph_replay(rt, kernels, results):
              beta=z(TD, H, dt=f32), cu=z(ND + 1, dt=i32), idx=z(ND, dt=i32),
              hi=z(ND, dt=i32), o=z(TD, H, V))
     pool, ckpt = z(SLOTS, H, K, V, dt=f32), z(blocks, H, K, V, dt=f32)
-    batches = [
-        ([256, 1, 0, 31, 32, 100, 200, 64], [1] * 64),
-        ([5, 250, 33, 0, 0, 129, 256, 1], [1, 2, 0, 3] * 16),
-        ([17] * 8, [1] * 20 + [0] * 44),
-    ]
+    if batches is None:
+        batches = [
+            ([256, 1, 0, 31, 32, 100, 200, 64], [1] * 64),
+            ([5, 250, 33, 0, 0, 129, 256, 1], [1, 2, 0, 3] * 16),
+            ([17] * 8, [1] * 20 + [0] * 44),
+        ]
+    for pl, dl in batches:
+        assert len(pl) == NP and sum(pl) <= TP and max(pl) <= MAXL, "prefill batch too large"
+        assert len(dl) == ND and sum(dl) <= TD, "decode batch too large"
 
     def load(r):
         """Batch r into the captured buffers; returns what the checks need."""
         gen = torch.Generator().manual_seed(40 + r)
         pl, dl = batches[r]
-        for bufs, lengths, seed, lo, hi_slot in ((P, pl, 50 + r, 0, 32), (D, dl, 60 + r, 32, 96)):
+        for bufs, lengths, seed, lo, hi_slot in ((P, pl, 50 + r, 0, prefill_slots),
+                                                 (D, dl, 60 + r, prefill_slots, SLOTS)):
             N = len(lengths)
             T = bufs["q"].shape[0]
             q, k, v, g, beta, _ = kda_inputs(1, T, H, K, V, seed=seed)
@@ -183,13 +227,21 @@ def graph_replay(rt, kernels, results):
             bufs["cu"].copy_(packed(lengths))
             idx = (lo + torch.randperm(hi_slot - lo, generator=gen)[:N]).to(i32)
             pad = torch.rand(N, generator=gen) < 0.2
+            if pad_below is not None:
+                pad &= torch.tensor(lengths) < pad_below
             idx[pad] = torch.where(torch.rand(int(pad.sum()), generator=gen) < 0.5,
                                    torch.tensor(-1), torch.tensor(SLOTS + 5)).to(i32)
             bufs["idx"].copy_(idx)
             bufs["hi"].copy_((torch.rand(N, generator=gen) < 0.7).to(i32))
             bufs["o"].fill_(float("nan"))
-        cb = torch.randperm(blocks, generator=gen)[:NP * nc].view(NP, nc).to(i32)
-        cb[torch.rand(NP, nc, generator=gen) < 0.3] = -1
+        if sparse:  # `blocks` blocks at random chunks the batch has
+            cb = torch.full((NP, nc), -1, dtype=i32)
+            real = [(i, j) for i, L in enumerate(pl) for j in range((L + C - 1) // C)]
+            for b, at in enumerate(torch.randperm(len(real), generator=gen)[:blocks].tolist()):
+                cb[real[at]] = b
+        else:
+            cb = torch.randperm(blocks, generator=gen)[:NP * nc].view(NP, nc).to(i32)
+            cb[torch.rand(NP, nc, generator=gen) < 0.3] = -1
         P["cb"].copy_(cb)
         pool.copy_(make_pool(SLOTS, H, K, V, "f32", "kv", 70 + r))
         ckpt.copy_(make_pool(blocks, H, K, V, "f32", "kv", 80 + r))
@@ -211,12 +263,17 @@ def graph_replay(rt, kernels, results):
     with torch.cuda.graph(graph, stream=side):
         call()
     torch.cuda.synchronize()
+    failed = []
     for r in range(len(batches)):
         pool_before, ckpt_before = load(r)
         graph.replay()
         torch.cuda.synchronize()
-        row = {"check": "graph-replay", "replay": r, "prefill_lengths": batches[r][0],
+        pl = batches[r][0]
+        row = {"check": label, "replay": r,
+               "prefill_lengths": pl if len(pl) <= 16 else describe(pl),
                "decode_tokens": sum(batches[r][1])}
+        if label != "graph-replay":
+            row.update(h=H, max_tokens=TP, max_seqlen=MAXL, workspace_bytes=prefill.ws_bytes)
         refs = {prefix: recurrence(bufs["q"], bufs["k"], bufs["v"], bufs["g"], bufs["beta"],
                                    bufs["cu"], bufs["idx"], bufs["hi"], pool_before,
                                    cb=P["cb"] if bufs is P else None)
@@ -235,8 +292,40 @@ def graph_replay(rt, kernels, results):
         if r == 0:
             row["replay_equals_eager"] = all(
                 bitwise(a, b) for a, b in zip(eager, (P["o"], D["o"], pool, ckpt)))
+        if strict:
+            row["failed"] = verdict(row)
+            failed += [f"replay {r}: {key}" for key in row["failed"]]
         results.append(row)
         print(json.dumps(row), flush=True)
+    if failed:
+        raise AssertionError(f"{label}: " + ", ".join(failed))
+
+
+def verdict(row, tol=None):
+    """The failed entries of a check's row: the errors (keys ending in err_o,
+    err_state, err_ckpt; None: nothing to compare) not below tol (NaN
+    included), and every boolean that is False."""
+    tol = TOL if tol is None else tol
+    bad = []
+    for key, val in row.items():
+        if key.endswith(("err_o", "err_state", "err_ckpt")):
+            if val is not None and not val < tol:
+                bad.append(key)
+        elif isinstance(val, bool) and not val:
+            bad.append(key)
+    return bad
+
+
+def describe(lengths):
+    """A long list of lengths as runs: [16384, 64, 64, ...] -> '16384 + 64 x 255'."""
+    parts, i = [], 0
+    while i < len(lengths):
+        j = i
+        while j + 1 < len(lengths) and lengths[j + 1] == lengths[i]:
+            j += 1
+        parts.append(f"{lengths[i]}" + (f" x {j - i + 1}" if j > i else ""))
+        i = j + 1
+    return " + ".join(parts)
 
 
 def segment_batch(seqs, order, H, K, V):
@@ -280,7 +369,7 @@ def determinism(rt, kernels, results):
             if kind == "prefill":
                 maxl = max(lengths[i] for i in order)
                 if maxl not in prefills:
-                    prefills[maxl] = Prefill(rt, kernels, 8, maxl, H)
+                    prefills[maxl] = Prefill(rt, kernels, 8, sum(lengths), maxl, H)
                 nc = (maxl + C - 1) // C
                 cb = torch.arange(N * nc, dtype=torch.int32).view(N, nc)
                 ckpt = nan(N * nc, H, K, V, dtype=torch.float32)
@@ -382,7 +471,7 @@ def long_sequence(rt, kernels, results, T=540000, H=32):
     from the checkpoint before it (the first from the initial state)."""
     K = V = 128
     nc = (T + C - 1) // C
-    pf = Prefill(rt, kernels, 1, T, H)
+    pf = Prefill(rt, kernels, 1, T, T, H)
     row = {"check": "long-sequence", "T": T, "H": H, "workspace_gb": pf.ws_bytes / 1e9,
            "q_elements": T * H * K}
     q, k, v, g, beta, _ = kda_inputs(1, T, H, K, V, seed=900)
@@ -440,7 +529,7 @@ def int64_indices(rt, kernels, results):
     start = make_pool(slots, H, K, V, "f32", "kv", 1001)
     runs = {}
     for ix, dt in (("i32", torch.int32), ("i64", torch.int64)):
-        pf = Prefill(rt, kernels, N, maxl, H, ix=ix)
+        pf = Prefill(rt, kernels, N, T, maxl, H, ix=ix)
         dec = decode_pool_kernel(rt, kernels, ix=ix)
         pool_pf, pool_dec = start.clone(), start.clone()
         ckpt = nan(N * nc, H, K, V, dtype=torch.float32)
@@ -507,7 +596,7 @@ def strided_inputs(rt, kernels, results):
     cb[1::2, 0] = -1
     start = make_pool(slots, H, K, V, "f32", "kv", 1101)
     cu_d, idx_d, hi_d, cb_d = cu.cuda(), idx.cuda(), hi.cuda(), cb.cuda()
-    pf = Prefill(rt, kernels, N, maxl, H)
+    pf = Prefill(rt, kernels, N, T, maxl, H)
     dec = decode_pool_kernel(rt, kernels)
     runs = {}
     for name, ins, st in (("dense", (q, k, v, g, beta), None),
@@ -605,7 +694,7 @@ def grouped_value_heads(rt, kernels, results):
     cb[1::2, 0] = -1
     start = make_pool(slots, H, K, V, "f32", "kv", 1202)
     cu_d, idx_d, hi_d, cb_d = cu.cuda(), idx.cuda(), hi.cuda(), cb.cuda()
-    pf = Prefill(rt, kernels, N, maxl, H)
+    pf = Prefill(rt, kernels, N, T, maxl, H)
     runs = {}
     for name, qq, kk, hqk in (("gva", q, k, HQK), ("repeated", rq, rk, 0)):
         pool = start.clone()
@@ -637,10 +726,119 @@ def grouped_value_heads(rt, kernels, results):
     print(json.dumps(row), flush=True)
 
 
+def workspace(rt, kernels, results, H=4):
+    """The prefill workspace sized by the call's tokens, not its longest
+    sequence (chunk slots, docs/Prefill.md): a very uneven batch, one
+    sequence of 16 384 tokens and 255 of 64 (n = 256, tt = 32 704), through
+    kda2rt_kda_prefill with a workspace of exactly
+    kda2rt_kda_prefill_workspace_size(n, tt, h) bytes (poisoned with NaN
+    bytes; the bytes past its size must stay untouched), against the float64
+    recurrence: o (padding sequences' rows zero), the final states (other
+    pool slots bitwise unchanged) and checkpoints. Prints the workspace's
+    bytes next to those of the layout by the longest sequence (n ·
+    ceil(max_seqlen / C) chunks per head). The long sequence and two 64-token
+    ones (the first after it, the batch's last) alone, each with its own
+    exactly sized workspace: bitwise the o rows, final state and checkpoints
+    they get inside the batch (batch-packing determinism). Then the CUDA-graph
+    variant: graph_replay captured once at the maxima (256 sequences, 32 768
+    tokens, 16 384 the longest) and replayed on this packing, on 8 x 4096 among
+    248 empty sequences and on one of 32 386 tokens (1, 16 383, 254 x 63),
+    in the same workspace. Raises on any failure (TOL, verdict)."""
+    K = V = 128
+    lengths = [16384] + [64] * 255
+    n, tt, maxl = len(lengths), sum(lengths), max(lengths)
+    nc = (maxl + C - 1) // C
+    slots = n + 16
+    q, k, v, g, beta, _ = kda_inputs(1, tt, H, K, V, seed=1300)
+    q, k, v, g, beta = q[0], k[0], v[0], g[0], beta[0]
+    cu = packed(lengths)
+    gen = torch.Generator().manual_seed(1301)
+    idx = torch.randperm(slots, generator=gen)[:n].to(torch.int32)
+    idx[7], idx[100] = -1, slots + 3  # two padding sequences (64 tokens each)
+    hi = (torch.rand(n, generator=gen) < 0.7).to(torch.int32)
+    hi[0] = 1
+    # Checkpoints: six chunks of the long sequence (both ends, the middle),
+    # the first or the last chunk of every other short one.
+    cb = torch.full((n, nc), -1, dtype=torch.int32)
+    at = [(0, j) for j in (0, 1, nc // 2 - 1, nc // 2, nc - 2, nc - 1)]
+    at += [(i, 0 if i % 4 == 3 else 1) for i in range(1, n) if i % 2 == 1]
+    for b, ij in enumerate(at):
+        cb[ij] = b
+    blocks = len(at)
+    start = make_pool(slots, H, K, V, "f32", "kv", 1302)
+    cu_d, idx_d, hi_d, cb_d = cu.cuda(), idx.cuda(), hi.cuda(), cb.cuda()
+
+    pf = Prefill(rt, kernels, n, tt, maxl, H)
+    # The layout by the longest sequence had n · nc chunk slots per head:
+    # this layout's bytes at ns = max_tokens // C + n = n · nc.
+    try:
+        old = rt.prefill_workspace_size(pf.prep, pf.scan, pf.out, n, n * (nc - 1) * C, H)
+    except kda2rt.Error:  # past a limit of the call: in proportion to the slots
+        old = pf.ws_bytes * n * nc // (tt // C + n)
+    pf.poison()
+    pool, o = start.clone(), nan(tt, H, V)
+    ckpt = nan(blocks, H, K, V, dtype=torch.float32)
+    pf(q, k, v, g, beta, cu_d, idx_d, hi_d, pool, o, cb=cb_d, ckpt=ckpt)
+    torch.cuda.synchronize()
+    row = {"check": "workspace", "lengths": describe(lengths), "n": n, "tt": tt, "h": H,
+           "chunk_slots": tt // C + n, "old_chunk_slots": n * nc,
+           "workspace_bytes": pf.ws_bytes, "old_layout_bytes": old,
+           "old_over_new": old / pf.ws_bytes, "smaller_than_old": pf.ws_bytes < old,
+           "ws_tail_untouched": pf.tail_untouched()}
+    print(f"workspace: {pf.ws_bytes / 2**20:.1f} MiB for n = {n}, tt = {tt}, h = {H} "
+          f"({tt // C + n} chunk slots per head); the layout by the longest sequence "
+          f"({n} x {nc} chunks per head): {old / 2**30:.2f} GiB, {old / pf.ws_bytes:.0f} x",
+          flush=True)
+    o_ref, finals, ckpts = recurrence(q, k, v, g, beta, cu, idx, hi, start, cb=cb)
+    check(row, "", o, o_ref, list(range(tt)), pool, start, finals, "kv",
+          padding_rows(cu, idx, slots))
+    blks = sorted(ckpts)
+    row["ckpts_written"] = len(blks)
+    row["err_ckpt"] = rel_err(ckpt[blks].double(), torch.stack([ckpts[b] for b in blks]))
+    unwritten = [b for b in range(blocks) if b not in ckpts]  # the padding's
+    row["ckpt_others_nan"] = bool(torch.isnan(ckpt[unwritten]).all()) if unwritten else True
+    # Batch-packing determinism: each sequence alone, its own exact workspace.
+    for i in (0, 1, n - 1):
+        L, b, s = lengths[i], int(cu[i]), int(idx[i])
+        nci = (L + C - 1) // C
+        one = Prefill(rt, kernels, 1, L, L, H)
+        one.poison()
+        pool1, o1 = start.clone(), nan(L, H, V)
+        ckpt1 = nan(blocks, H, K, V, dtype=torch.float32)
+        one(q[b:b + L], k[b:b + L], v[b:b + L], g[b:b + L], beta[b:b + L], packed([L]).cuda(),
+            idx[i:i + 1].cuda(), hi[i:i + 1].cuda(), pool1, o1,
+            cb=cb[i:i + 1, :nci].contiguous().cuda(), ckpt=ckpt1)
+        torch.cuda.synchronize()
+        mine = [x for x in cb[i, :nci].tolist() if x >= 0]
+        row[f"alone{i}_o_bitwise"] = bitwise(o1, o[b:b + L])
+        row[f"alone{i}_state_bitwise"] = bitwise(pool1[s], pool[s])
+        row[f"alone{i}_ckpt_bitwise"] = bitwise(ckpt1[mine], ckpt[mine]) if mine else True
+        row[f"alone{i}_ws_tail_untouched"] = one.tail_untouched()
+        row[f"alone{i}_workspace_bytes"] = one.ws_bytes
+        del one
+    row["failed"] = verdict(row)
+    results.append(row)
+    print(json.dumps(row), flush=True)
+    del pf
+    torch.cuda.empty_cache()
+    try:
+        # Captured once at the maxima, replayed on other packings.
+        spread = [4096 if i % 32 == 0 else 0 for i in range(n)]  # 8 x 4096, 248 empty
+        unaligned = [1, 16383] + [63] * 254  # 32 386 tokens, most starts off a chunk edge
+        graph_replay(rt, kernels, results, H=H, NP=n, TP=32768, MAXL=maxl, ND=16, TD=64,
+                     prefill_slots=n + 16, decode_slots=32,
+                     batches=[(lengths, [4] * 16), (spread, [1, 2, 0, 3] * 4),
+                              (unaligned, [1] * 16)],
+                     blocks=96, pad_below=65, label="workspace-graph", strict=True)
+    finally:
+        if row["failed"]:
+            raise AssertionError("workspace: " + ", ".join(row["failed"]))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kernels", required=True)
-    parser.add_argument("--only", default="graph,determinism,long,int64,strided,gva")
+    parser.add_argument("--only", default="graph,determinism,long,int64,strided,gva,workspace")
     parser.add_argument("--long-tokens", type=int, default=540000)
     args = parser.parse_args()
     rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
@@ -650,17 +848,24 @@ def main():
               "long": lambda: long_sequence(rt, args.kernels, results, T=args.long_tokens),
               "int64": lambda: int64_indices(rt, args.kernels, results),
               "strided": lambda: strided_inputs(rt, args.kernels, results),
-              "gva": lambda: grouped_value_heads(rt, args.kernels, results)}
+              "gva": lambda: grouped_value_heads(rt, args.kernels, results),
+              "workspace": lambda: workspace(rt, args.kernels, results)}
+    failed = []
     for name in args.only.split(","):
         try:
             checks[name]()
         except Exception:  # report and go on with the next check
             traceback.print_exc()
             results.append({"check": name, "error": traceback.format_exc(limit=3)})
+            failed.append(name)
         torch.cuda.empty_cache()
     with open(os.path.join(os.environ.get("OUT", "."), "kda_contract.json"), "w") as f:
         json.dump({"results": results}, f, indent=1)
+    if failed:  # a check that raised (the strict ones on a wrong result): exit status 1
+        print("FAILED: " + ", ".join(failed), file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

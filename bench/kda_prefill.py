@@ -56,6 +56,25 @@ def inputs(B, T, H, K, V, seed, gate):
     return q, k, v, g, beta, h0
 
 
+def slot_intermediates(tt, n, H, C, K, V, VB, states=False):
+    """The split prefill's intermediates, NaN-poisoned, per chunk slot
+    (docs/Prefill.md): chunk c of sequence i lives in slot
+    floor(cu_seqlens[i] / C) + i + c, and ns = tt // C + n slots hold any
+    packing of tt tokens (padding included) into n sequences. Returns the
+    tensors ([H, ns, ...]; vc [H, nsv, C, VB], nsv = ns * V / VB; with
+    `states` also kda_chunk_h's hs and us) and their dims {"ns", "nsv"}."""
+    ns = tt // C + n
+    nsv = ns * (V // VB)
+    e = lambda *s, dt=torch.bfloat16: torch.full(  # noqa: E731
+        s, float("nan"), dtype=dt, device="cuda")
+    mid = {"qd": e(H, ns, C, K), "kl": e(H, ns, C, K), "wn": e(H, ns, C, K),
+           "tp": e(H, ns, C, C), "pb": e(H, ns, C, C), "gl": e(H, ns, K, dt=torch.float32),
+           "vc": e(H, nsv, C, VB)}  # NVB = V / VB blocks of VB columns per chunk
+    if states:
+        mid.update(hs=e(H, ns, K, V), us=e(H, ns, C, V))
+    return mid, {"ns": ns, "nsv": nsv}
+
+
 def flops(B, T, H, K, V):
     return B * T * H * (6 * K * V + 2 * 64 * (3 * K + 2 * V))
 
@@ -180,27 +199,23 @@ def main():
                     {"n": B, "h": H, "t": T}, {"scale": scale}, stream)
             else:
                 prep_kernel, scan_kernel, C, _, VB = split[variant]
-                nc = (T + C - 1) // C  # chunks of the longest sequence
-                e = lambda *s, dt=torch.bfloat16: torch.full(  # noqa: E731
-                    s, float("nan"), dtype=dt, device="cuda")
-                mid = {"qd": e(N, H, nc, C, K), "kl": e(N, H, nc, C, K), "wn": e(N, H, nc, C, K),
-                       "tp": e(N, H, nc, C, C), "pb": e(N, H, nc, C, C),
-                       "gl": e(N, H, nc, K, dt=torch.float32),
-                       "vc": e(N, H, nc * (V // VB), C, VB)}  # NVB blocks of VB
-                dims = {"n": N, "h": H, "tt": tt, "np1": N + 1, "nc": nc,
-                        "ncv": nc * (V // VB)}
+                nc = (T + C - 1) // C  # chunks of the longest sequence (checkpoint table)
+                # kda_chunk_h (a tuple of kernels) also takes hs and us.
+                mid, sizes = slot_intermediates(tt, N, H, C, K, V, VB,
+                                                states=isinstance(scan_kernel, tuple))
+                hs = {x: mid.pop(x) for x in ("hs", "us") if x in mid}
+                dims = {"n": N, "h": H, "tt": tt, "np1": N + 1, **sizes}
+                only = lambda *names: {x: dims[x] for x in names}  # noqa: E731
                 # The row strides of q, k, v, g, beta (sq .. sb): dense rows.
                 strides = {"s" + x[0]: flat(t).stride(0) for x, t in
                         (("q", q), ("k", k), ("v", v), ("g", g), ("b", beta))}
                 prep = prep_kernel.prepare({"q": flat(q), "k": flat(k), "v": flat(v),
                                             "g": flat(g), "beta": flat(beta),
                                             "cu_seqlens": cu, **mid},
-                                           {**dims, "hqk": H},  # q/k heads: no GVA
+                                           {**only("tt", "h", "np1", "ns", "nsv"),
+                                            "hqk": H},  # q/k heads: no GVA
                                            {"scale": scale, **strides}, stream)
                 if isinstance(scan_kernel, tuple):  # state scan + output kernel
-                    hs = {"hs": e(N, H, nc, K, V), "us": e(N, H, nc, C, V)}
-                    no = lambda *names: {k: v for k, v in dims.items()  # noqa: E731
-                                         if k not in names}
                     pick = lambda *names: {k: mid[k] for k in names}  # noqa: E731
                     # The state pool, in place: slot i for sequence i, no
                     # checkpoints (bench/kda_serving.py checks those).
@@ -210,15 +225,16 @@ def main():
                                                              device="cuda")}
                     ckpt = {"checkpoint_blocks": torch.full((N, nc), -1, dtype=torch.int32,
                                                             device="cuda"),
-                            "ckpt": e(1, H, K, V, dt=torch.float32)}
+                            "ckpt": torch.full((1, H, K, V), float("nan"), device="cuda")}
                     scan_h = scan_kernel[0].prepare(
                         {**pick("vc", "kl", "wn", "tp", "gl"), **hs, **slots, **ckpt,
                          "pool": ht, "cu_seqlens": cu},
-                        {**no("tt"), "slots": N, "blocks": 1}, {}, stream)
+                        {**only("n", "h", "np1", "ns", "nsv"), "nc": nc, "slots": N,
+                         "blocks": 1}, {}, stream)
                     out = scan_kernel[1].prepare(
                         {**pick("qd", "pb"), **hs, "cu_seqlens": cu,
                          "state_indices": slots["state_indices"], "o": flat(o)},
-                        no("ncv"), {"nslots": N}, stream)
+                        only("h", "ns", "np1", "n", "tt"), {"nslots": N}, stream)
 
                     def scan(scan_h=scan_h, out=out):
                         scan_h()

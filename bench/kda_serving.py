@@ -25,6 +25,7 @@ import torch
 sys.path.insert(0, os.path.dirname(__file__))
 import kda2rt  # noqa: E402
 from kda_decode import graph_time_us, kda_inputs, rel_err  # noqa: E402
+from kda_prefill import slot_intermediates  # noqa: E402
 
 TORCH_STATE = {"f32": torch.float32, "bf16": torch.bfloat16}
 PROFILE_ONLY = False
@@ -250,28 +251,25 @@ def spec_case(rt, kernels, K, V, st, ss, N, t, slots, H, fla_fwd, results, seed=
 def pool_prefill(prep_launch, scan, out, N, H, nc, C, K, V, VB, tt, cu_d, idx_d, hi_d, cb_d,
                  pool, ckpt, slots, blocks, o, stream):
     """The prefill through the pool with kda_chunk_h's kernels: the
-    intermediates (NaN-poisoned, the generic launches' own buffers) and the
-    three prepared launches. prep_launch(mid, dims) prepares the prep kernel
-    on them (its inputs differ per prep). Returns the launches, the
-    intermediates and the prep's sizes."""
-    e = lambda *s_, dt=torch.bfloat16: torch.full(s_, float("nan"), dtype=dt,  # noqa: E731
-                                                   device="cuda")
-    mid = {"qd": e(N, H, nc, C, K), "kl": e(N, H, nc, C, K), "wn": e(N, H, nc, C, K),
-           "tp": e(N, H, nc, C, C), "pb": e(N, H, nc, C, C),
-           "gl": e(N, H, nc, K, dt=torch.float32), "vc": e(N, H, nc * (V // VB), C, VB)}
-    hs = {"hs": e(N, H, nc, K, V), "us": e(N, H, nc, C, V)}
-    dims = {"n": N, "h": H, "np1": N + 1, "nc": nc}
-    prep_dims = {**dims, "tt": tt, "ncv": nc * (V // VB)}
+    intermediates (NaN-poisoned, the generic launches' own buffers, per chunk
+    slot: kda_prefill.slot_intermediates) and the three prepared launches.
+    prep_launch(mid, dims) prepares the prep kernel on them (its inputs differ
+    per prep). nc: the columns of the checkpoint table cb_d. Returns the
+    launches, the intermediates and the prep's sizes."""
+    mid, sizes = slot_intermediates(tt, N, H, C, K, V, VB, states=True)
+    hs = {x: mid.pop(x) for x in ("hs", "us")}
+    dims = {"n": N, "h": H, "np1": N + 1, **sizes}
+    prep_dims = {"tt": tt, "h": H, "np1": N + 1, **sizes}
     return [
         prep_launch(mid, prep_dims),
         scan.prepare({**{x: mid[x] for x in ("vc", "kl", "wn", "tp", "gl")}, **hs,
                       "cu_seqlens": cu_d, "state_indices": idx_d, "has_initial_state": hi_d,
                       "checkpoint_blocks": cb_d, "pool": pool, "ckpt": ckpt},
-                     {**dims, "ncv": nc * (V // VB), "slots": slots, "blocks": blocks}, {},
-                     stream),
+                     {**dims, "nc": nc, "slots": slots, "blocks": blocks}, {}, stream),
         out.prepare({"qd": mid["qd"], "pb": mid["pb"], **hs, "cu_seqlens": cu_d,
-                     "state_indices": idx_d, "o": o}, {**dims, "tt": tt}, {"nslots": slots},
-                    stream)], mid, prep_dims
+                     "state_indices": idx_d, "o": o},
+                    {"n": N, "h": H, "np1": N + 1, "ns": sizes["ns"], "tt": tt},
+                    {"nslots": slots}, stream)], mid, prep_dims
 
 
 def prefill_case(rt, kernels, st, ss, lengths, slots, H, results, seed=3, K=128, V=128,
@@ -348,9 +346,10 @@ def prefill_case(rt, kernels, st, ss, lengths, slots, H, results, seed=3, K=128,
                err_ckpt=ck.get("err_state", float("nan")),
                ckpt_untouched_bitwise=ck["untouched_bitwise"])
     final_pool = pool.clone()
-    # The typed C ABI (kda2rt_kda_prefill, its intermediates in one workspace):
-    # bitwise the same pool, checkpoints and outputs as the three launches.
-    ws_bytes = rt.prefill_workspace_size(prep, scan, out, N, T, H)
+    # The typed C ABI (kda2rt_kda_prefill, its intermediates in one workspace,
+    # sized by the call's tokens): bitwise the same pool, checkpoints and
+    # outputs as the three launches.
+    ws_bytes = rt.prefill_workspace_size(prep, scan, out, N, tt, H)
     ws_raw = torch.empty(ws_bytes + 1024, dtype=torch.uint8, device="cuda")
     ws_addr = (ws_raw.data_ptr() + 1023) // 1024 * 1024
     pool2, ckpt2 = pool_before.clone(), ckpt_before.clone()
@@ -495,7 +494,7 @@ def prefill_act_case(rt, kernels, gf, lengths, H, hqk, slots, fla, results, seed
         # The typed C ABI (kda2rt_kda_prefill with A_log, dt_bias, lower_bound;
         # gate_lower_bound NaN: ignored by gate-computing kernels): bitwise the
         # three launches.
-        ws_bytes = rt.prefill_workspace_size(prep, scan, out, N, T, H)
+        ws_bytes = rt.prefill_workspace_size(prep, scan, out, N, tt, H)
         ws_raw = torch.empty(ws_bytes + 1024, dtype=torch.uint8, device="cuda")
         ws_addr = (ws_raw.data_ptr() + 1023) // 1024 * 1024
         pool2, ckpt2 = pool_before.clone(), ckpt_before.clone()
