@@ -48,17 +48,20 @@ class Runtime:
         return Kernel(self, kernel)
 
 
-    def prefill_workspace_size(self, prep, scan, out, n_max, max_seqlen, h):
+    def prefill_workspace_size(self, prep, scan, out, n_max, max_total_tokens, h):
         """kda2rt_kda_prefill_workspace_size: bytes of the workspace of a prefill of
-        up to n_max sequences, the longest max_seqlen tokens, h heads (the kernels
-        are Kernel objects: kda_chunk_prep, kda_chunk_scan_h, kda_chunk_out)."""
+        up to n_max sequences and up to max_total_tokens tokens in all (a call's
+        total_tokens, padding included), h heads, whatever the lengths: the
+        intermediates are per chunk slot, floor(max_total_tokens / C) + n_max of
+        them per head (the kernels are Kernel objects: kda_chunk_prep,
+        kda_chunk_scan_h, kda_chunk_out)."""
         rt = self.rt
         rt.kda2rt_kda_prefill_workspace_size.argtypes = [
             P, P, P, C.c_int64, C.c_int64, C.c_int64, C.POINTER(Z), S, Z]
         rt.kda2rt_kda_prefill_workspace_size.restype = I
         size = Z()
         self._check(rt.kda2rt_kda_prefill_workspace_size(
-            prep.handle, scan.handle, out.handle, n_max, max_seqlen, h, C.byref(size),
+            prep.handle, scan.handle, out.handle, n_max, max_total_tokens, h, C.byref(size),
             self._err, 4096), "kda_prefill_workspace_size")
         return size.value
 
@@ -72,9 +75,12 @@ class Runtime:
         K]; v, o [T, h, V]; beta [T, h]; cu_seqlens [n + 1], state_indices [n] of index_dtype
         ("i32" or "i64": the kernels' IX), has_initial_state [n] int32;
         checkpoint_blocks [n, ceil(max_seqlen / C)] of index_dtype and ckpt
-        [blocks, h, ..] both or neither; pool [slots, h, K, V] ("kv")
-        or [slots, h, V, K] ("vk") in place; workspace: a 1024-byte aligned device
-        buffer (tensor or address) of prefill_workspace_size bytes or more.
+        [blocks, h, ..] both or neither (max_seqlen sizes only that table; a
+        longer sequence's later checkpoints repeat its last column); pool [slots,
+        h, K, V] ("kv") or [slots, h, V, K] ("vk") in place; workspace: a 1024-byte
+        aligned device buffer (tensor or address) of at least
+        prefill_workspace_size(prep, scan, out, n, T, h) bytes (n and T of this
+        call or more).
         gate_lower_bound: the lowest per-step log decay the gate can produce (-inf
         for the softplus family; -5 for a gate bounded at -5); the call refuses a prep
         kernel compiled for a narrower range of g. strides: the row strides

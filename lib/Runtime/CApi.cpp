@@ -626,7 +626,7 @@ int kda2rt_kda_decode_spec_query(kda2rt_kernel kernel,
 int kda2rt_kda_prefill_workspace_size(kda2rt_kernel prep_kernel,
                                       kda2rt_kernel scan_kernel,
                                       kda2rt_kernel out_kernel, int64_t n_max,
-                                      int64_t max_seqlen, int64_t h,
+                                      int64_t max_total_tokens, int64_t h,
                                       size_t *bytes, char *err,
                                       size_t errlen) noexcept {
   const char *fn = "kda2rt_kda_prefill_workspace_size";
@@ -637,7 +637,7 @@ int kda2rt_kda_prefill_workspace_size(kda2rt_kernel prep_kernel,
   if (s.ok())
     s = kdaPrefillWorkspace(
         prep_kernel->kernel.info(), scan_kernel->kernel.info(),
-        out_kernel->kernel.info(), n_max, max_seqlen, h, ws);
+        out_kernel->kernel.info(), n_max, max_total_tokens, h, ws);
   if (s.ok() && ws.bytes > SIZE_MAX)
     s = invalid(std::string(fn) + ": the workspace does not fit size_t");
   if (s.ok())

@@ -127,7 +127,6 @@ Status Driver::load(Driver &out, const char *library) {
   resolve(handle, "cuGraphLaunch", api.cuGraphLaunch);
   resolve(handle, "cuGraphExecDestroy", api.cuGraphExecDestroy);
   resolve(handle, "cuGraphDestroy", api.cuGraphDestroy);
-  resolve(handle, "cuMemsetD32Async", api.cuMemsetD32Async);
 
   out.handle_ = handle;
   out.library_ = std::move(lib);

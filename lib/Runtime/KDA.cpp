@@ -1612,6 +1612,33 @@ Status checkPrefillArg(const PrefillFacts &f, const KernelInfo &info,
                  " of kernel '" + f.prep->name + "')");
 }
 
+/// An intermediate of the prefill kernels is per (head, chunk slot):
+/// [h, ns, ..], vc [h, nsv, ..] (`slots`). Kernels built before the chunk
+/// slots laid them out per (sequence, head, chunk of the longest sequence),
+/// [n, h, nc, ..]: refused with what to rebuild.
+Status checkSlotLayout(const KernelInfo &info, const char *name,
+                       const char *slots) {
+  const ArgInfo &a = *info.findArg(name);
+  auto named = [&](size_t i, const char *dim) {
+    return a.shape.size() > i && a.shape[i].kind == ShapeDim::Named &&
+           a.shape[i].name == dim;
+  };
+  if (named(0, "h") && named(1, slots))
+    return Status::success();
+  if (named(0, "n") && named(1, "h"))
+    return invalid(kernelPrefix(info) + "argument '" + name + "' is " +
+                   showShape(a.shape, 0) +
+                   ", per (sequence, head, chunk): the layout of prefill "
+                   "kernels built before chunk slots; rebuild the three "
+                   "kernels from templates/kda_chunk_split.tirx (or "
+                   "templates/kda_chunk_prep_act.tirx) and "
+                   "templates/kda_chunk_h.tirx, whose intermediates are per "
+                   "chunk slot ([h, ns, ..])");
+  return invalid(kernelPrefix(info) + "argument '" + name + "' is " +
+                 showShape(a.shape, 0) + ", expected [h, " + slots +
+                 ", ..] (per head and chunk slot)");
+}
+
 /// The static size of dimension `index` of pointer argument `name` (0 when
 /// it has no such static dimension).
 int64_t staticDim(const KernelInfo &info, const char *name, size_t index) {
@@ -1685,9 +1712,24 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
   f.prep = &prep;
   f.scan = &scan;
   f.out = &out;
-  // C and VB from the intermediates' shapes: qd [n, h, nc, C, K], vc
-  // [n, h, ncv, C, VB].
-  f.chunk = staticDim(prep, "qd", 3);
+  // Every intermediate per chunk slot, in the kernels' order: an old set
+  // is refused at prep's qd, a mixed one at its first old kernel.
+  struct Intermediate {
+    const KernelInfo *info;
+    const char *name, *slots;
+  };
+  const Intermediate intermediates[] = {
+      {&prep, "qd", "ns"},  {&prep, "kl", "ns"},  {&prep, "wn", "ns"},
+      {&prep, "tp", "ns"},  {&prep, "pb", "ns"},  {&prep, "gl", "ns"},
+      {&prep, "vc", "nsv"}, {&scan, "vc", "nsv"}, {&scan, "kl", "ns"},
+      {&scan, "wn", "ns"},  {&scan, "tp", "ns"},  {&scan, "gl", "ns"},
+      {&scan, "hs", "ns"},  {&scan, "us", "ns"},  {&out, "qd", "ns"},
+      {&out, "pb", "ns"},   {&out, "hs", "ns"},   {&out, "us", "ns"}};
+  for (const Intermediate &m : intermediates)
+    KDA2RT_TRY(checkSlotLayout(*m.info, m.name, m.slots));
+  // C and VB from the intermediates' shapes: qd [h, ns, C, K], vc
+  // [h, nsv, C, VB].
+  f.chunk = staticDim(prep, "qd", 2);
   f.valueBlock = lastStaticDim(prep, "vc");
   f.kDim = lastStaticDim(prep, "q");
   f.vDim = lastStaticDim(prep, "v");
@@ -1696,8 +1738,8 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
       f.vDim % f.valueBlock != 0)
     return invalid(kernelPrefix(prep) +
                    "has no static chunk size, value block or head "
-                   "dimensions (expected qd [n, h, nc, C, K], vc [n, h, ncv, "
-                   "C, VB] with VB dividing V, q [.., K], v [.., V])");
+                   "dimensions (expected qd [h, ns, C, K], vc [h, nsv, C, "
+                   "VB] with VB dividing V, q [.., K], v [.., V])");
   const ArgInfo &pool = *scan.findArg("pool");
   if (pool.access != Access::InOut)
     return invalid(kernelPrefix(scan) + "argument 'pool' is declared '" +
@@ -1805,43 +1847,58 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
   return Status::success();
 }
 
-constexpr const char *kPrefillBufferNames[] = {
-    "qd", "kl", "wn", "tp", "pb", "gl", "vc", "hs", "us", "checkpoint_blocks"};
+constexpr const char *kPrefillBufferNames[] = {"qd", "kl", "wn", "tp", "pb",
+                                               "gl", "vc", "hs", "us"};
 
-/// The workspace of n sequences (the longest max_seqlen tokens) and h
-/// heads: each buffer at the next multiple of kKdaPrefillAlignment.
-Status prefillLayout(const PrefillFacts &f, int64_t n, int64_t maxSeqlen,
+/// The workspace of n sequences of totalTokens tokens in all and h heads:
+/// every intermediate per (head, chunk slot), ns = floor(totalTokens / C) +
+/// n slots (chunk c of sequence i in slot floor(cu_seqlens[i] / C) + i + c,
+/// the templates' headers), each buffer at the next multiple of
+/// kKdaPrefillAlignment. The sizes are worded as the call's (n,
+/// total_tokens, h): the call checks total_tokens first, so the token
+/// checks here word only kdaPrefillWorkspace's.
+Status prefillLayout(const PrefillFacts &f, int64_t n, int64_t totalTokens,
                      int64_t h, KdaPrefillWorkspace &ws) {
   ws = KdaPrefillWorkspace();
   if (n <= 0)
     return invalid("n must be positive (the number of sequences), got " +
                    std::to_string(n));
-  if (maxSeqlen < 1 || maxSeqlen > INT32_MAX)
-    return invalid("max_seqlen must be in [1, 2^31 - 1] (the tokens of the "
-                   "longest sequence; it sets the chunk count), got " +
-                   std::to_string(maxSeqlen));
+  if (totalTokens < 0)
+    return invalid("total_tokens must be >= 0 (the tokens of the call, "
+                   "padding included), got " +
+                   std::to_string(totalTokens));
+  if (f.index == DType::I32 && totalTokens > INT32_MAX)
+    return invalid("total_tokens = " + std::to_string(totalTokens) +
+                   " does not fit the int32 cu_seqlens of kernel '" +
+                   f.prep->name +
+                   "' (at most 2^31 - 1; kernels built with "
+                   "IX=i64 take more)");
   if (h <= 0)
     return invalid("h must be positive (the number of heads), got " +
                    std::to_string(h));
   const int64_t C = f.chunk, VB = f.valueBlock, K = f.kDim, V = f.vDim;
   ws.chunk = C;
   ws.valueBlock = VB;
-  ws.nc = (maxSeqlen + C - 1) / C;
-  ws.ncv = ws.nc * (V / VB);
+  // ns and nsv within 63 bits, then every buffer's bytes.
+  bool ok = n <= INT64_MAX - totalTokens / C;
+  if (ok) {
+    ws.ns = totalTokens / C + n;
+    ok = ws.ns <= INT64_MAX / (V / VB);
+  }
+  if (ok)
+    ws.nsv = ws.ns * (V / VB);
   const size_t in = dtypeSize(f.in);
-  const int64_t nc = ws.nc;
+  const int64_t ns = ws.ns;
   using B = KdaPrefillWorkspace;
-  bool ok = byteCount({n, h, nc, C, K}, in, ws.size[B::QD]) &&
-            byteCount({n, h, nc, C, K}, in, ws.size[B::KL]) &&
-            byteCount({n, h, nc, C, K}, in, ws.size[B::WN]) &&
-            byteCount({n, h, nc, C, C}, in, ws.size[B::TP]) &&
-            byteCount({n, h, nc, C, C}, in, ws.size[B::PB]) &&
-            byteCount({n, h, nc, K}, 4, ws.size[B::GL]) &&
-            byteCount({n, h, ws.ncv, C, VB}, in, ws.size[B::VC]) &&
-            byteCount({n, h, nc, K, V}, in, ws.size[B::HS]) &&
-            byteCount({n, h, nc, C, V}, in, ws.size[B::US]) &&
-            byteCount({n, nc}, dtypeSize(f.index),
-                      ws.size[B::CheckpointBlocks]);
+  ok = ok && byteCount({h, ns, C, K}, in, ws.size[B::QD]) &&
+       byteCount({h, ns, C, K}, in, ws.size[B::KL]) &&
+       byteCount({h, ns, C, K}, in, ws.size[B::WN]) &&
+       byteCount({h, ns, C, C}, in, ws.size[B::TP]) &&
+       byteCount({h, ns, C, C}, in, ws.size[B::PB]) &&
+       byteCount({h, ns, K}, 4, ws.size[B::GL]) &&
+       byteCount({h, ws.nsv, C, VB}, in, ws.size[B::VC]) &&
+       byteCount({h, ns, K, V}, in, ws.size[B::HS]) &&
+       byteCount({h, ns, C, V}, in, ws.size[B::US]);
   unsigned __int128 end = 0;
   for (int b = 0; ok && b < B::Count; ++b) {
     ws.offset[b] = static_cast<uint64_t>(end);
@@ -1851,8 +1908,9 @@ Status prefillLayout(const PrefillFacts &f, int64_t n, int64_t maxSeqlen,
     ok = end <= static_cast<unsigned __int128>(INT64_MAX);
   }
   if (!ok)
-    return invalid("n = " + std::to_string(n) + ", max_seqlen = " +
-                   std::to_string(maxSeqlen) + " and h = " + std::to_string(h) +
+    return invalid("n = " + std::to_string(n) +
+                   ", total_tokens = " + std::to_string(totalTokens) +
+                   " and h = " + std::to_string(h) +
                    " make a workspace larger than 2^63 bytes");
   ws.bytes = static_cast<uint64_t>(end);
   return Status::success();
@@ -1917,7 +1975,15 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
     return invalid("total_tokens = " + std::to_string(a.totalTokens) +
                    " does not fit the int32 cu_seqlens (index_dtype "
                    "\"i64\" with IX=i64 kernels does)");
-  KDA2RT_TRY(prefillLayout(f, a.n, a.maxSeqlen, a.h, ws));
+  KDA2RT_TRY(prefillLayout(f, a.n, a.totalTokens, a.h, ws));
+  // max_seqlen sizes only a caller's checkpoint table (nc = ceil(max_seqlen
+  // / C) columns); a longer sequence is no error: the scan reads column
+  // min(chunk, nc − 1), so its later checkpoints repeat the last column's.
+  if (a.maxSeqlen < 1 || a.maxSeqlen > INT32_MAX)
+    return invalid("max_seqlen must be in [1, 2^31 - 1] (the tokens of the "
+                   "longest sequence; it sets nc = ceil(max_seqlen / C), the "
+                   "columns of checkpoint_blocks), got " +
+                   std::to_string(a.maxSeqlen));
   KDA2RT_TRY(checkHeadsSlotsScale(a.h, a.slots, a.scale));
   // Grouped value heads: hqk q/k heads (0: h), h a multiple of it.
   if (a.hqk < 0 || (a.hqk > 0 && a.h % a.hqk != 0))
@@ -1970,8 +2036,8 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
   if (a.workspaceBytes < ws.bytes)
     return invalid("workspace_bytes = " + std::to_string(a.workspaceBytes) +
                    " is too small: n = " + std::to_string(a.n) +
-                   ", max_seqlen = " + std::to_string(a.maxSeqlen) +
-                   " and h = " + std::to_string(a.h) + " need " +
+                   " and total_tokens = " + std::to_string(a.totalTokens) +
+                   " with h = " + std::to_string(a.h) + " need " +
                    std::to_string(ws.bytes) +
                    " bytes (kda2rt_kda_prefill_workspace_size)");
   size_t in = dtypeSize(f.in);
@@ -1984,9 +2050,15 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
                               ops, hqk));
   KDA2RT_TRY(poolBytes(a.slots, h, k, v, st, ops[8]));
   // The workspace: the bytes the call writes (the layout's), not all of
-  // workspace_bytes.
+  // workspace_bytes. The caller's checkpoint table [n, nc]; without
+  // checkpoints the scan reads state_indices in its place (an operand
+  // already) and ckpt and checkpoint_blocks keep 0 bytes.
   ops[10].bytes = ws.bytes;
-  ops[11].bytes = ws.size[KdaPrefillWorkspace::CheckpointBlocks];
+  const int64_t nc = (a.maxSeqlen + ws.chunk - 1) / ws.chunk;
+  if (checkpoints && !byteCount({a.n, nc}, ix, ops[11].bytes))
+    return invalid("checkpoint_blocks of n = " + std::to_string(a.n) +
+                   " rows of nc = " + std::to_string(nc) +
+                   " entries is larger than 2^63 bytes");
   if (checkpoints &&
       !byteCount({a.blocks, h, k, v}, dtypeSize(st), ops[12].bytes))
     return invalid("ckpt of blocks = " + std::to_string(a.blocks) + ", h = " +
@@ -2002,9 +2074,6 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
       ops[13].bytes = static_cast<uint64_t>(h) * 4;
     if (f.readsDtBias)
       ops[14].bytes = static_cast<uint64_t>(h) * static_cast<uint64_t>(k) * 4;
-    // ckpt and checkpoint_blocks keep their 0 bytes without checkpoints.
-    if (!checkpoints)
-      ops[11].bytes = 0;
     checked = std::size(ops);
   }
   KDA2RT_TRY(checkWritten(ops, checked, ops[8], /*inPlace=*/true));
@@ -2039,20 +2108,21 @@ constexpr const char *kScanPointers[] = {"vc",
                                          "ckpt"};
 constexpr const char *kOutPointers[] = {
     "qd", "pb", "hs", "us", "cu_seqlens", "state_indices", "o"};
-/// Every size a prefill kernel may name; nslots is kda_chunk_out's integer
-/// scalar (the pool's slots); then the row strides of prep's inputs and
-/// hqk, the q/k heads (h when the call gives 0).
+/// Every size a prefill kernel may name: ns and nsv the chunk slots of
+/// the intermediates, nc the columns of the scan's checkpoint table;
+/// nslots is kda_chunk_out's integer scalar (the pool's slots); then the
+/// row strides of prep's inputs and hqk, the q/k heads (h when the call
+/// gives 0).
 constexpr const char *kPrefillDims[] = {
-    "tt",       "h",        "np1",      "n",        "nc",
-    "ncv",      "slots",    "blocks",   "nslots",   "q_stride",
-    "k_stride", "v_stride", "g_stride", "beta_stride", "hqk"};
+    "tt",       "h",        "np1",         "n",      "ns",       "nsv",
+    "nc",       "slots",    "blocks",      "nslots", "q_stride", "k_stride",
+    "v_stride", "g_stride", "beta_stride", "hqk"};
 constexpr size_t kNumPrefillDims = std::size(kPrefillDims);
 
 /// The values of a checked call's three launches: each kernel's pointers
 /// (kPrepPointers, kScanPointers, kOutPointers order; prepAct in
 /// kPrepActPointers order for an activation prep), the sizes
-/// (kPrefillDims order), the resolved scale, lower_bound and the -1 fill
-/// of the checkpoint table (fillCount 0: none).
+/// (kPrefillDims order), the resolved scale and lower_bound.
 struct PrefillValues {
   const void *prep[std::size(kPrepPointers)];
   const void *prepAct[std::size(kPrepActPointers)];
@@ -2060,8 +2130,6 @@ struct PrefillValues {
   const void *out[std::size(kOutPointers)];
   int64_t dims[kNumPrefillDims];
   double scale = 0, lowerBound = 0;
-  CUdeviceptr fillAddress = 0;
-  size_t fillCount = 0;
 };
 
 void prefillValues(const KdaPrefillArgs &a, const KdaPrefillWorkspace &ws,
@@ -2071,22 +2139,25 @@ void prefillValues(const KdaPrefillArgs &a, const KdaPrefillWorkspace &ws,
   const void *buf[B::Count];
   for (int b = 0; b < B::Count; ++b)
     buf[b] = base + ws.offset[b];
-  // Without checkpoints the scan reads a table of -1 (filled by the call)
-  // and gets blocks = 1 and the pool as ckpt: it writes ckpt[blk] only for
-  // 0 <= blk < blocks, so it never writes it, and the pool is a valid
-  // buffer of at least one state of ckpt's type and layout.
+  // Without checkpoints the scan gets blocks = 0, the pool as ckpt and
+  // state_indices as a table of one column (nc = 1; it reads column
+  // min(chunk, nc − 1)): it writes ckpt[blk] only for 0 <= blk < blocks,
+  // so it writes none, whatever the table holds; state_indices is a valid
+  // [n] array of the index type and the pool a valid state buffer of
+  // ckpt's type and layout (no table to fill, no dummy allocation).
   const bool checkpoints = a.checkpointBlocks != nullptr;
-  const void *table =
-      checkpoints ? a.checkpointBlocks : buf[B::CheckpointBlocks];
+  const void *table = checkpoints ? a.checkpointBlocks : a.stateIndices;
   const void *ckpt = checkpoints ? a.ckpt : a.pool;
-  const int64_t blocks = checkpoints ? a.blocks : 1;
+  const int64_t blocks = checkpoints ? a.blocks : 0;
+  const int64_t nc = checkpoints ? (a.maxSeqlen + ws.chunk - 1) / ws.chunk : 1;
   const int64_t hqk = a.hqk ? a.hqk : a.h;
   const int64_t dims[] = {a.totalTokens,
                           a.h,
                           a.n + 1,
                           a.n,
-                          ws.nc,
-                          ws.ncv,
+                          ws.ns,
+                          ws.nsv,
+                          nc,
                           a.slots,
                           blocks,
                           a.slots,
@@ -2123,15 +2194,6 @@ void prefillValues(const KdaPrefillArgs &a, const KdaPrefillWorkspace &ws,
   std::memcpy(out.out, outPtrs, sizeof(outPtrs));
   std::memcpy(out.dims, dims, sizeof(dims));
   out.scale = resolvedScale(a.scale, a.kDim);
-  out.fillAddress = 0;
-  out.fillCount = 0;
-  if (!checkpoints) {
-    // -1 is all-ones bytes in int32 and int64 alike: the table's bytes as
-    // 32-bit words of 0xFFFFFFFF.
-    out.fillAddress = word(buf[B::CheckpointBlocks]);
-    out.fillCount = static_cast<size_t>(ws.size[B::CheckpointBlocks] /
-                                        sizeof(uint32_t));
-  }
 }
 } // namespace
 
@@ -2140,11 +2202,13 @@ const char *kdaPrefillBufferName(KdaPrefillWorkspace::Buffer b) {
 }
 
 Status kdaPrefillWorkspace(const KernelInfo &prep, const KernelInfo &scan,
-                           const KernelInfo &out, int64_t n, int64_t maxSeqlen,
-                           int64_t h, KdaPrefillWorkspace &ws) {
+                           const KernelInfo &out, int64_t n,
+                           int64_t totalTokens, int64_t h,
+                           KdaPrefillWorkspace &ws) {
+  ws = KdaPrefillWorkspace();
   PrefillFacts f;
   KDA2RT_TRY(resolvePrefillFacts(prep, scan, out, f));
-  return prefillLayout(f, n, maxSeqlen, h, ws);
+  return prefillLayout(f, n, totalTokens, h, ws);
 }
 
 Status checkKdaPrefill(const KernelInfo &prep, const KernelInfo &scan,
@@ -2177,8 +2241,6 @@ Status kdaPrefillLaunchArgs(const KernelInfo &prep, const KernelInfo &scan,
                  launch.scan);
   fillLaunchArgs(out, kOutPointers, v.out, kPrefillDims, v.dims, nullptr,
                  launch.out);
-  launch.fillAddress = v.fillAddress;
-  launch.fillCount = v.fillCount;
   return Status::success();
 }
 
@@ -2195,18 +2257,14 @@ Status prepareKdaPrefill(const Kernel &prep, const Kernel &scan,
   KDA2RT_TRY(
       kdaPrefillLaunchArgs(prep.info(), scan.info(), out.info(), args, launch));
   // Every launch configuration before the first launch: a call that fails
-  // runs nothing.
+  // runs nothing. prep and out run on (ns, h): ns <= 2^31 - 1 and h <=
+  // 65535; the scan on (V / VB, n·h): n·h <= 65535. That last limit also
+  // keeps n below 2^16, which the binary search of cu_seqlens in prep and
+  // out (16 halvings of [0, n]) assumes.
   LaunchConfig cfg;
   KDA2RT_TRY(computeLaunchConfig(prep.info(), launch.prep, cfg));
   KDA2RT_TRY(computeLaunchConfig(scan.info(), launch.scan, cfg));
-  KDA2RT_TRY(computeLaunchConfig(out.info(), launch.out, cfg));
-  if (launch.fillCount && !scan.canFillAsync())
-    return Status::error(
-        ErrorCode::Cuda,
-        "checkpoint_blocks is NULL and the CUDA driver has no "
-        "cuMemsetD32Async (driver too old) to fill the workspace's "
-        "checkpoint table with -1; pass checkpoint_blocks (all -1) and ckpt");
-  return Status::success();
+  return computeLaunchConfig(out.info(), launch.out, cfg);
 }
 
 Status launchKdaPrefill(const Kernel &prep, const Kernel &scan,
@@ -2214,9 +2272,6 @@ Status launchKdaPrefill(const Kernel &prep, const Kernel &scan,
                         CUstream stream) {
   KdaPrefillLaunch launch;
   KDA2RT_TRY(prepareKdaPrefill(prep, scan, out, args, launch));
-  if (launch.fillCount)
-    KDA2RT_TRY(scan.fillAsync(launch.fillAddress, 0xFFFFFFFFu, launch.fillCount,
-                              stream));
   KDA2RT_TRY(prep.launch(launch.prep, stream));
   KDA2RT_TRY(scan.launch(launch.scan, stream));
   return out.launch(launch.out, stream);
@@ -2613,24 +2668,19 @@ Status KdaPrefillPlan::launch(const KdaPrefillArgs &args,
   StagedLaunch staged[3];
   const double lb = v.lowerBound;
   const bool ready =
-      (facts_.activation
-           ? kernelValues(v.prepAct, std::size(kPrepActPointers), v.dims,
-                          prepValues)
-           : kernelValues(v.prep, std::size(kPrepPointers), v.dims,
-                          prepValues)) &&
+      (facts_.activation ? kernelValues(v.prepAct, std::size(kPrepActPointers),
+                                        v.dims, prepValues)
+                         : kernelValues(v.prep, std::size(kPrepPointers),
+                                        v.dims, prepValues)) &&
       kernelValues(v.scan, std::size(kScanPointers), v.dims, scanValues) &&
       kernelValues(v.out, std::size(kOutPointers), v.dims, outValues) &&
       stageLaunch(kernels_[0], prepValues, v.scale, lb, staged[0]) &&
       stageLaunch(kernels_[1], scanValues, v.scale, lb, staged[1]) &&
-      stageLaunch(kernels_[2], outValues, v.scale, lb, staged[2]) &&
-      !(v.fillCount && !scan()->canFillAsync());
+      stageLaunch(kernels_[2], outValues, v.scale, lb, staged[2]);
   // What the prepared checks cannot word, the general path does (the same
   // checks again, then the message).
   if (!ready)
     return launchKdaPrefill(*prep(), *scan(), *out(), args, stream);
-  if (v.fillCount)
-    KDA2RT_TRY(
-        scan()->fillAsync(v.fillAddress, 0xFFFFFFFFu, v.fillCount, stream));
   // The encoded maps of one launch (cuLaunchKernel copies the parameters,
   // so the three launches reuse the storage).
   alignas(64) unsigned char maps[kMaxTensorMaps * 128];

@@ -1535,27 +1535,6 @@ Status Kernel::launchPreparedMaps(CUfunction func, const unsigned grid[3],
                std::to_string(info_.sharedBytes) + ")");
 }
 
-bool Kernel::canFillAsync() const {
-  return driver_ && driver_->api().cuMemsetD32Async;
-}
-
-Status Kernel::fillAsync(CUdeviceptr dst, uint32_t value, size_t count,
-                         CUstream stream) const {
-  if (!valid())
-    return Status::error(ErrorCode::InvalidArgument,
-                         "fill through an invalid (not loaded) kernel");
-  if (!canFillAsync())
-    return Status::error(ErrorCode::Cuda,
-                         "the CUDA driver has no cuMemsetD32Async (driver "
-                         "too old)");
-  if (count == 0)
-    return Status::success();
-  KDA2RT_TRY(makeCurrent(*driver_, ctx_));
-  return driver_->check(
-      driver_->api().cuMemsetD32Async(dst, value, count, stream),
-      "cuMemsetD32Async");
-}
-
 Status Kernel::readCounters(CUdeviceptr counters,
                             std::vector<CounterValue> &out) const {
   out.clear();

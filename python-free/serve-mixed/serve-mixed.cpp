@@ -400,9 +400,12 @@ int run(const Options &o) {
       !gpu.put(preInit, preRef.hasInitialState) ||
       !gpu.put(preTable, ckptTable) ||
       !gpu.alloc(ckpt, static_cast<size_t>(nc) * stateElems * 4) ||
+      // Sized by the call's sequences and tokens (its intermediates are
+      // per chunk slot: floor(138 / 32) + 3 = 7 slots per head), whatever
+      // the lengths; an engine sizes it once for its most.
       !gpu.ok(kda2rt_kda_prefill_workspace_size(prep, scan, out, preRef.n,
-                                                maxSeqlen, h, &wsBytes,
-                                                gpu.err, sizeof(gpu.err)),
+                                                pre.count, h, &wsBytes, gpu.err,
+                                                sizeof(gpu.err)),
               "sizing the prefill workspace") ||
       // The workspace must be 1024-byte aligned; kda2rt_mem_alloc
       // (cuMemAlloc) promises 256: over-allocate and round up.

@@ -57,7 +57,7 @@ std::string gLastKernel;
 unsigned gLastGrid[3] = {0, 0, 0};
 std::vector<uint64_t> gLastParams; // 8 bytes of each parameter slot
 int gLastNumParams = -1;
-/// The last kHistory direct launches and stream fills, in a ring of fixed
+/// The last kHistory direct launches, in a ring of fixed
 /// records (no allocation: the tests count operator new in this process).
 struct FakeEventRecord {
   char name[128] = {};
@@ -255,25 +255,6 @@ CUresult cuMemcpyDtoD_v2(uint64_t dst, uint64_t src, size_t bytes) {
 CUresult cuMemsetD8_v2(uint64_t dst, unsigned char value, size_t count) {
   std::memset(reinterpret_cast<void *>(static_cast<uintptr_t>(dst)), value,
               count);
-  return kOk;
-}
-
-CUresult cuMemsetD32Async(uint64_t dst, unsigned value, size_t count,
-                          void *stream) {
-  if (dst % 4 != 0)
-    return kInvalidValue;
-  if (stream && static_cast<FakeStream *>(stream)->capturing)
-    return kOk;
-  auto *p = reinterpret_cast<uint32_t *>(static_cast<uintptr_t>(dst));
-  for (size_t i = 0; i < count; ++i)
-    p[i] = value;
-  std::lock_guard<std::mutex> lock(gMutex);
-  FakeEventRecord &r = nextRecord();
-  std::snprintf(r.name, sizeof(r.name), "cuMemsetD32Async");
-  r.params[0] = dst;
-  r.params[1] = value;
-  r.params[2] = count;
-  r.numParams = 3;
   return kOk;
 }
 

@@ -234,17 +234,56 @@ inline std::string specDecodeMetadata(const std::string &name, int k, int v,
 /// and templates/kda_chunk_h.tirx): head dimensions, chunk C, value block
 /// VB (NVB = V / VB scan programs per (sequence, head)), types, state
 /// layout, the `range g` line of the prep kernel ("" for none) and the
-/// index type IX (cu_seqlens, state_indices, checkpoint_blocks).
+/// index type IX (cu_seqlens, state_indices, checkpoint_blocks). With the
+/// defaults the three helpers below write the real kernels' metadata
+/// (KdaPrefill.FakeHelpersAreTheRealKernelsMetadata).
 struct PrefillBinding {
   int k = 128, v = 128, c = 32, vb = 8;
   std::string in = "bf16", state = "f32", layout = "kv", ix = "i32";
   std::string range = "range g -5 0";
+  /// The gate bound GB of the prep kernel's `bind GB` line.
+  int gb = 5;
   /// The prep kernel reads q, k, v, g and beta with runtime row strides.
   bool strided = true;
   /// The prep kernel's q and k are [tt, hqk, K] (grouped value heads, the
-  /// template's hqk dimension); false: [tt, h, K] (kernels built before it).
+  /// template's hqk dimension); false: [tt, h, K].
   bool grouped = true;
+  /// The intermediates per (head, chunk slot), [h, ns, ..] (vc [h, nsv,
+  /// ..]); false: per (sequence, head, chunk), [n, h, nc, ..] (vc [n, h,
+  /// ncv, ..]), as kernels built before chunk slots declare them.
+  bool chunkSlots = true;
+  /// The `bind` lines the compiler records (sorted by name).
+  bool bindings = true;
 };
+
+/// An intermediate's `arg` shape: rank and dimensions, per chunk slot
+/// ("4 h ns C K") or, for kernels before chunk slots, per (sequence,
+/// head, chunk) ("5 n h nc C K"); `tail` its static dimensions and `vc`
+/// whether it is the value blocks (nsv, ncv).
+inline std::string prefillShape(const PrefillBinding &b,
+                                const std::string &tail, int tailRank,
+                                bool vc = false) {
+  if (b.chunkSlots)
+    return std::to_string(2 + tailRank) + (vc ? " h nsv " : " h ns ") + tail;
+  return std::to_string(3 + tailRank) + (vc ? " n h ncv " : " n h nc ") + tail;
+}
+
+/// A tensor map over an intermediate: its dimension order (innermost
+/// first) for the intermediate's rank, then `box`, padded with 1s.
+inline std::string prefillMap(const PrefillBinding &b, int tailRank,
+                              const std::string &box) {
+  const int rank = (b.chunkSlots ? 2 : 3) + tailRank;
+  std::string m = std::to_string(rank);
+  for (int d = rank - 1; d >= 0; --d)
+    m += " " + std::to_string(d);
+  m += " box " + box;
+  int boxRank = 1;
+  for (char ch : box)
+    boxRank += ch == ' ';
+  for (int d = boxRank; d < rank; ++d)
+    m += " 1";
+  return m;
+}
 
 /// Metadata of kda_chunk_prep as the compiler emits it (the bindings above;
 /// the `range g` line follows g's `arg` line).
@@ -255,45 +294,36 @@ prefillPrepMetadata(const PrefillBinding &b = {},
               C = std::to_string(b.c), VB = std::to_string(b.vb);
   const std::string &in = b.in;
   const std::string qkHeads = b.grouped ? "hqk" : "h";
-  std::string m = "kda2-kernel-v1\nname " + name +
-                  "\nblock 128 1 1\ngrid.x nc\ngrid.y n h\nsmem 68224\n"
-                  "arg ptr q " +
-                  in + " in 3 tt " + qkHeads + " " + K + "\n" +
-                  strideLine(b.strided, "q") + "arg ptr k " + in + " in 3 tt " +
-                  qkHeads + " " + K + "\n" +
-                  strideLine(b.strided, "k") + "arg ptr v " + in +
-                  " in 3 tt h " + V + "\n" + strideLine(b.strided, "v") +
-                  "arg ptr g f32 in 3 tt h " + K + "\n" +
-                  (b.range.empty() ? "" : b.range + "\n") +
-                  strideLine(b.strided, "g") + "arg ptr beta f32 in 2 tt h\n" +
-                  strideLine(b.strided, "beta") +
-                  "arg ptr cu_seqlens " + b.ix + " in 1 np1\n"
-                  "arg scalar scale f32\n" +
-                  strideScalars(b.strided) +
-                  "arg ptr qd " +
-                  in + " out 5 n h nc " + C + " " + K +
-                  "\n"
-                  "arg ptr kl " +
-                  in + " out 5 n h nc " + C + " " + K +
-                  "\n"
-                  "arg ptr wn " +
-                  in + " out 5 n h nc " + C + " " + K +
-                  "\n"
-                  "arg ptr tp " +
-                  in + " out 5 n h nc " + C + " " + C +
-                  "\n"
-                  "arg ptr pb " +
-                  in + " out 5 n h nc " + C + " " + C +
-                  "\n"
-                  "arg ptr gl f32 out 4 n h nc " +
-                  K +
-                  "\n"
-                  "arg ptr vc " +
-                  in + " out 5 n h ncv " + C + " " + VB +
-                  "\n"
-                  "arg dim tt\n" + (b.grouped ? "arg dim hqk\n" : "") +
-                  "arg dim h\narg dim np1\narg dim n\n"
-                  "arg dim nc\narg dim ncv\n";
+  std::string m =
+      "kda2-kernel-v1\nname " + name + "\nblock 128 1 1\n" +
+      (b.chunkSlots ? "grid.x ns\ngrid.y h\n" : "grid.x nc\ngrid.y n h\n") +
+      "smem 68224\n"
+      "arg ptr q " +
+      in + " in 3 tt " + qkHeads + " " + K + "\n" + strideLine(b.strided, "q") +
+      "arg ptr k " + in + " in 3 tt " + qkHeads + " " + K + "\n" +
+      strideLine(b.strided, "k") + "arg ptr v " + in + " in 3 tt h " + V +
+      "\n" + strideLine(b.strided, "v") + "arg ptr g f32 in 3 tt h " + K +
+      "\n" + (b.range.empty() ? "" : b.range + "\n") +
+      strideLine(b.strided, "g") + "arg ptr beta f32 in 2 tt h\n" +
+      strideLine(b.strided, "beta") + "arg ptr cu_seqlens " + b.ix +
+      " in 1 np1\n"
+      "arg scalar scale f32\n" +
+      strideScalars(b.strided) + "arg ptr qd " + in + " out " +
+      prefillShape(b, C + " " + K, 2) + "\narg ptr kl " + in + " out " +
+      prefillShape(b, C + " " + K, 2) + "\narg ptr wn " + in + " out " +
+      prefillShape(b, C + " " + K, 2) + "\narg ptr tp " + in + " out " +
+      prefillShape(b, C + " " + C, 2) + "\narg ptr pb " + in + " out " +
+      prefillShape(b, C + " " + C, 2) + "\narg ptr gl f32 out " +
+      prefillShape(b, K, 1) + "\narg ptr vc " + in + " out " +
+      prefillShape(b, C + " " + VB, 2, /*vc=*/true) + "\narg dim tt\n" +
+      (b.grouped ? "arg dim hqk\n" : "") +
+      (b.chunkSlots ? "arg dim h\narg dim np1\narg dim ns\narg dim nsv\n"
+                    : "arg dim h\narg dim np1\narg dim n\narg dim nc\n"
+                      "arg dim ncv\n");
+  if (b.bindings)
+    m += "bind C " + C + "\nbind GB " + std::to_string(b.gb) + "\nbind K " + K +
+         "\nbind NVB " + std::to_string(b.v / b.vb) + "\nbind V " + V +
+         "\nbind VB " + VB + "\n";
   return m + "end\n";
 }
 
@@ -314,8 +344,8 @@ struct PrepActBinding {
 /// KdaPrefillAct.FakeHelperIsTheRealKernelsMetadata).
 inline std::string prefillPrepActMetadata(const PrepActBinding &a = {}) {
   std::string m =
-      "kda2-kernel-v1\nname kda_chunk_prep\nblock 128 1 1\ngrid.x nc\n"
-      "grid.y n h\nsmem 110080\n"
+      "kda2-kernel-v1\nname kda_chunk_prep\nblock 128 1 1\ngrid.x ns\n"
+      "grid.y h\nsmem 110080\n"
       "arg ptr q bf16 in 3 tt hqk 128\nstride q sq\n"
       "arg ptr k bf16 in 3 tt hqk 128\nstride k sk\n"
       "arg ptr v bf16 in 3 tt h 128\nstride v sv\n"
@@ -327,15 +357,15 @@ inline std::string prefillPrepActMetadata(const PrepActBinding &a = {}) {
       "arg scalar scale f32\narg scalar lower_bound f32\n"
       "arg scalar sq i64\narg scalar sk i64\narg scalar sv i64\n"
       "arg scalar sg i64\narg scalar sb i64\n"
-      "arg ptr qd bf16 out 5 n h nc 32 128\n"
-      "arg ptr kl bf16 out 5 n h nc 32 128\n"
-      "arg ptr wn bf16 out 5 n h nc 32 128\n"
-      "arg ptr tp bf16 out 5 n h nc 32 32\n"
-      "arg ptr pb bf16 out 5 n h nc 32 32\n"
-      "arg ptr gl f32 out 4 n h nc 128\n"
-      "arg ptr vc bf16 out 5 n h ncv 32 8\n"
-      "arg dim tt\narg dim hqk\narg dim h\narg dim np1\narg dim n\n"
-      "arg dim nc\narg dim ncv\n";
+      "arg ptr qd bf16 out 4 h ns 32 128\n"
+      "arg ptr kl bf16 out 4 h ns 32 128\n"
+      "arg ptr wn bf16 out 4 h ns 32 128\n"
+      "arg ptr tp bf16 out 4 h ns 32 32\n"
+      "arg ptr pb bf16 out 4 h ns 32 32\n"
+      "arg ptr gl f32 out 3 h ns 128\n"
+      "arg ptr vc bf16 out 4 h nsv 32 8\n"
+      "arg dim tt\narg dim hqk\narg dim h\narg dim np1\narg dim ns\n"
+      "arg dim nsv\n";
   if (a.bindings) {
     // Sorted by name, as the GPU lowering writes them.
     if (a.al >= 0)
@@ -360,100 +390,83 @@ prefillScanMetadata(const PrefillBinding &b = {},
               C = std::to_string(b.c), VB = std::to_string(b.vb),
               NVB = std::to_string(b.v / b.vb);
   const std::string &in = b.in, &st = b.state;
-  std::string m = "kda2-kernel-v1\nname " + name + "\nblock 128 1 1\ngrid.x " +
-                  NVB +
-                  "\ngrid.y n h\nsmem 0\n"
-                  "arg ptr vc " +
-                  in + " in 5 n h ncv " + C + " " + VB +
-                  "\n"
-                  "arg ptr kl " +
-                  in + " in 5 n h nc " + C + " " + K +
-                  "\n"
-                  "arg ptr wn " +
-                  in + " in 5 n h nc " + C + " " + K +
-                  "\n"
-                  "arg ptr tp " +
-                  in + " in 5 n h nc " + C + " " + C +
-                  "\n"
-                  "arg ptr gl f32 in 4 n h nc " +
-                  K +
-                  "\n"
-                  "arg ptr cu_seqlens " + b.ix + " in 1 np1\n"
-                  "arg ptr state_indices " + b.ix + " in 1 n\n"
-                  "arg ptr has_initial_state i32 in 1 n\n"
-                  "arg ptr checkpoint_blocks " + b.ix + " in 2 n nc\n"
-                  "arg ptr pool " +
-                  st + " inout 4 slots h " + K + " " + V + "\n" +
-                  (b.layout.empty() ? "" : "state pool " + b.layout + "\n") +
-                  "arg ptr hs " + in + " out 5 n h nc " + K + " " + V +
-                  "\n"
-                  "arg ptr us " +
-                  in + " out 5 n h nc " + C + " " + V +
-                  "\n"
-                  "arg ptr ckpt " +
-                  st + " out 4 blocks h " + K + " " + V + "\n" +
-                  (b.layout.empty() ? "" : "state ckpt " + b.layout + "\n") +
-                  "arg dim n\narg dim h\narg dim ncv\narg dim nc\narg dim np1\n"
-                  "arg dim slots\narg dim blocks\n"
-                  "arg tensormap kl__tma0 kl 5 4 3 2 1 0 box 64 " +
-                  C +
-                  " 1 1 1 swizzle 128\n"
-                  "arg tensormap wn__tma1 wn 5 4 3 2 1 0 box 64 " +
-                  C +
-                  " 1 1 1 swizzle 128\n"
-                  "arg tensormap tp__tma2 tp 5 4 3 2 1 0 box " +
-                  C + " " + C +
-                  " 1 1 1\n"
-                  "arg tensormap gl__tma3 gl 4 3 2 1 0 box " +
-                  K +
-                  " 1 1 1\n"
-                  "arg tensormap vc__tma4 vc 5 4 3 2 1 0 box " +
-                  VB + " " + C + " 1 1 1\n";
+  std::string m =
+      "kda2-kernel-v1\nname " + name + "\nblock 128 1 1\ngrid.x " + NVB +
+      "\ngrid.y n h\nsmem 0\n"
+      "arg ptr vc " +
+      in + " in " + prefillShape(b, C + " " + VB, 2, /*vc=*/true) +
+      "\narg ptr kl " + in + " in " + prefillShape(b, C + " " + K, 2) +
+      "\narg ptr wn " + in + " in " + prefillShape(b, C + " " + K, 2) +
+      "\narg ptr tp " + in + " in " + prefillShape(b, C + " " + C, 2) +
+      "\narg ptr gl f32 in " + prefillShape(b, K, 1) + "\narg ptr cu_seqlens " +
+      b.ix +
+      " in 1 np1\n"
+      "arg ptr state_indices " +
+      b.ix +
+      " in 1 n\n"
+      "arg ptr has_initial_state i32 in 1 n\n"
+      "arg ptr checkpoint_blocks " +
+      b.ix +
+      " in 2 n nc\n"
+      "arg ptr pool " +
+      st + " inout 4 slots h " + K + " " + V + "\n" +
+      (b.layout.empty() ? "" : "state pool " + b.layout + "\n") +
+      "arg ptr hs " + in + " out " + prefillShape(b, K + " " + V, 2) +
+      "\narg ptr us " + in + " out " + prefillShape(b, C + " " + V, 2) +
+      "\narg ptr ckpt " + st + " out 4 blocks h " + K + " " + V + "\n" +
+      (b.layout.empty() ? "" : "state ckpt " + b.layout + "\n") +
+      (b.chunkSlots ? "arg dim h\narg dim nsv\narg dim ns\narg dim np1\n"
+                      "arg dim n\narg dim nc\narg dim slots\narg dim blocks\n"
+                    : "arg dim n\narg dim h\narg dim ncv\narg dim nc\n"
+                      "arg dim np1\narg dim slots\narg dim blocks\n") +
+      "arg tensormap kl__tma0 kl " + prefillMap(b, 2, "64 " + C) +
+      " swizzle 128\narg tensormap wn__tma1 wn " + prefillMap(b, 2, "64 " + C) +
+      " swizzle 128\narg tensormap tp__tma2 tp " +
+      prefillMap(b, 2, C + " " + C) + "\narg tensormap gl__tma3 gl " +
+      prefillMap(b, 1, K) + "\narg tensormap vc__tma4 vc " +
+      prefillMap(b, 2, VB + " " + C) + "\n";
+  if (b.bindings)
+    m += "bind C " + C + "\nbind K " + K + "\nbind NVB " + NVB + "\nbind V " +
+         V + "\nbind VB " + VB + "\n";
   return m + "end\n";
 }
 
-/// Metadata of kda_chunk_out (grid (nc, n h), tensor maps of qd, pb, hs,
-/// us; the pool's slot count as the i32 scalar nslots).
+/// Metadata of kda_chunk_out (grid (ns, h), tensor maps of qd, pb, hs, us;
+/// the pool's slot count as the i32 scalar nslots).
 inline std::string
 prefillOutMetadata(const PrefillBinding &b = {},
                    const std::string &name = "kda_chunk_out") {
   std::string K = std::to_string(b.k), V = std::to_string(b.v),
               C = std::to_string(b.c);
   const std::string &in = b.in;
-  return "kda2-kernel-v1\nname " + name +
-         "\nblock 128 1 1\ngrid.x nc\ngrid.y n h\nsmem 68608\n"
-         "arg ptr qd " +
-         in + " in 5 n h nc " + C + " " + K +
-         "\n"
-         "arg ptr pb " +
-         in + " in 5 n h nc " + C + " " + C +
-         "\n"
-         "arg ptr hs " +
-         in + " in 5 n h nc " + K + " " + V +
-         "\n"
-         "arg ptr us " +
-         in + " in 5 n h nc " + C + " " + V +
-         "\n"
-         "arg ptr cu_seqlens " + b.ix + " in 1 np1\n"
-         "arg ptr state_indices " + b.ix + " in 1 n\n"
-         "arg scalar nslots i32\n"
-         "arg ptr o " +
-         in + " out 3 tt h " + V +
-         "\n"
-         "arg dim n\narg dim h\narg dim nc\narg dim np1\narg dim tt\n"
-         "arg tensormap qd__tma0 qd 5 4 3 2 1 0 box 64 " +
-         C +
-         " 1 1 1 swizzle 128\n"
-         "arg tensormap pb__tma1 pb 5 4 3 2 1 0 box " +
-         C + " " + C +
-         " 1 1 1\n"
-         "arg tensormap hs__tma2 hs 5 4 3 2 1 0 box 64 " +
-         K +
-         " 1 1 1 swizzle 128\n"
-         "arg tensormap us__tma3 us 5 4 3 2 1 0 box 64 " +
-         C +
-         " 1 1 1 swizzle 128\n"
-         "end\n";
+  std::string m =
+      "kda2-kernel-v1\nname " + name + "\nblock 128 1 1\n" +
+      (b.chunkSlots ? "grid.x ns\ngrid.y h\n" : "grid.x nc\ngrid.y n h\n") +
+      "smem 68608\n"
+      "arg ptr qd " +
+      in + " in " + prefillShape(b, C + " " + K, 2) + "\narg ptr pb " + in +
+      " in " + prefillShape(b, C + " " + C, 2) + "\narg ptr hs " + in + " in " +
+      prefillShape(b, K + " " + V, 2) + "\narg ptr us " + in + " in " +
+      prefillShape(b, C + " " + V, 2) + "\narg ptr cu_seqlens " + b.ix +
+      " in 1 np1\n"
+      "arg ptr state_indices " +
+      b.ix +
+      " in 1 n\n"
+      "arg scalar nslots i32\n"
+      "arg ptr o " +
+      in + " out 3 tt h " + V + "\n" +
+      (b.chunkSlots ? "arg dim h\narg dim ns\narg dim np1\narg dim n\n"
+                      "arg dim tt\n"
+                    : "arg dim n\narg dim h\narg dim nc\narg dim np1\n"
+                      "arg dim tt\n") +
+      "arg tensormap qd__tma0 qd " + prefillMap(b, 2, "64 " + C) +
+      " swizzle 128\narg tensormap pb__tma1 pb " +
+      prefillMap(b, 2, C + " " + C) + "\narg tensormap hs__tma2 hs " +
+      prefillMap(b, 2, "64 " + K) + " swizzle 128\narg tensormap us__tma3 us " +
+      prefillMap(b, 2, "64 " + C) + " swizzle 128\n";
+  if (b.bindings)
+    m += "bind C " + C + "\nbind K " + K + "\nbind V " + V + "\n";
+  return m + "end\n";
 }
 
 } // namespace kda2::fake
@@ -469,12 +482,11 @@ typedef const char *(*kda2_fake_cuda_last_kernel_fn)(void);
 /// parameters (-1 when the function has no metadata of its own).
 typedef int (*kda2_fake_cuda_last_launch_fn)(unsigned *grid, uint64_t *params,
                                              int capacity);
-/// The `back`-th most recent of the last 16 direct launches and
-/// cuMemsetD32Async fills (0: the latest): its name (the function's, or
-/// "cuMemsetD32Async"), grid (zeros for a fill) and the first 8 bytes of
-/// each parameter (a fill: dst, value, count; a tensor map: the address of
-/// its tensor); returns the number of parameters, -2 when there is no such
-/// event. The name stays valid until 16 more events are recorded.
+/// The `back`-th most recent of the last 16 direct launches (0: the
+/// latest): its function's name, grid and the first 8 bytes of each
+/// parameter (a tensor map: the address of its tensor); returns the number
+/// of parameters, -2 when there is no such event. The name stays valid until 16
+/// more events are recorded.
 typedef int (*kda2_fake_cuda_event_fn)(int back, const char **name,
                                        unsigned *grid, uint64_t *params,
                                        int capacity);

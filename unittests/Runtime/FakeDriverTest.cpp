@@ -1621,7 +1621,7 @@ TEST_F(FakeConvKernel, KernelWithCountersTakesTheGeneralPath) {
 } // namespace
 
 //===----------------------------------------------------------------------===//
-// Prefill: kda2rt_kda_prefill's three launches and its -1 fill
+// Prefill: kda2rt_kda_prefill's three launches
 //===----------------------------------------------------------------------===//
 
 namespace {
@@ -1660,7 +1660,8 @@ uint64_t addr(const void *p) {
 
 /// The three prefill kernels of the default binding (K = V = 128, C = 32,
 /// VB = 8, bf16, f32 kv state, range g -5 0) in one module, and a valid
-/// call: n = 2 sequences, 50 tokens, the longest 40 (nc = 2), h = 1.
+/// call: n = 2 sequences of 40 tokens, 80 in all (ns = floor(80 / 32) + 2
+/// = 4 chunk slots; nc = 2 for a checkpoint table), h = 1.
 class FakePrefill : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -1695,9 +1696,9 @@ protected:
     uintptr_t w =
         (reinterpret_cast<uintptr_t>(b) + (16 << 20) + 1023) & ~uintptr_t(1023);
     args.workspace = reinterpret_cast<void *>(w);
-    args.workspace_bytes = 314368; // KdaPrefill.WorkspaceLayout
+    args.workspace_bytes = 313344; // KdaPrefill.WorkspaceLayout
     args.n = 2;
-    args.total_tokens = 50;
+    args.total_tokens = 80;
     args.max_seqlen = 40;
     args.h = 1;
     args.k_dim = 128;
@@ -1724,27 +1725,64 @@ protected:
 } // namespace
 
 TEST_F(FakePrefill, WorkspaceSize) {
-  char err[512];
+  char err[512], reason[512];
   size_t bytes = 0;
-  ASSERT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2, 40, 1, &bytes,
+  // n_max = 2, max_total_tokens = 80, h = 1: 4 chunk slots.
+  ASSERT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2, 80, 1, &bytes,
                                               err, sizeof(err)),
             KDA2RT_OK)
       << err;
-  EXPECT_EQ(bytes, 314368u); // worked out in KdaPrefill.WorkspaceLayout
-  EXPECT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2, 0, 1, &bytes,
+  EXPECT_EQ(bytes, 313344u); // worked out in KdaPrefill.WorkspaceLayout
+  // A workspace sized for (n_max, max_total_tokens) holds any call with no
+  // more sequences and tokens, however uneven (one sequence of 79 tokens
+  // and one of 1: the longest is no input of the size).
+  for (int64_t n : {1, 2})
+    for (int64_t tt : {0, 1, 31, 32, 79, 80}) {
+      kda2rt_kda_prefill_args a = args;
+      a.n = n;
+      a.total_tokens = tt;
+      a.max_seqlen = tt ? tt : 1;
+      EXPECT_EQ(
+          kda2rt_kda_prefill_query(prep, scan, out, &a, reason, sizeof(reason)),
+          1)
+          << n << " " << tt << ": " << reason;
+    }
+  const std::pair<int64_t, const char *> refused[] = {
+      {-1, "total_tokens must be >= 0 (the tokens of the call, padding "
+           "included), got -1"},
+      {int64_t(1) << 31,
+       "total_tokens = 2147483648 does not fit the int32 cu_seqlens of "
+       "kernel 'kda_chunk_prep' (at most 2^31 - 1; kernels built with IX=i64 "
+       "take more)"}};
+  for (const auto &[tt, want] : refused) {
+    EXPECT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2, tt, 1,
+                                                &bytes, err, sizeof(err)),
+              KDA2RT_ERROR_INVALID_ARGUMENT);
+    EXPECT_STREQ(err, want);
+  }
+  EXPECT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 0, 80, 1, &bytes,
                                               err, sizeof(err)),
             KDA2RT_ERROR_INVALID_ARGUMENT);
-  EXPECT_STREQ(err, "max_seqlen must be in [1, 2^31 - 1] (the tokens of the "
-                    "longest sequence; it sets the chunk count), got 0");
-  EXPECT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2, 40, 1,
+  EXPECT_STREQ(err, "n must be positive (the number of sequences), got 0");
+  EXPECT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2, 80, 0, &bytes,
+                                              err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "h must be positive (the number of heads), got 0");
+  EXPECT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, int64_t(1) << 40,
+                                              INT32_MAX, 1024, &bytes, err,
+                                              sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "n = 1099511627776, total_tokens = 2147483647 and h = "
+                    "1024 make a workspace larger than 2^63 bytes");
+  EXPECT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2, 80, 1,
                                               nullptr, err, sizeof(err)),
             KDA2RT_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(err, "kda2rt_kda_prefill_workspace_size: bytes is NULL");
-  EXPECT_EQ(kda2rt_kda_prefill_workspace_size(prep, nullptr, out, 2, 40, 1,
+  EXPECT_EQ(kda2rt_kda_prefill_workspace_size(prep, nullptr, out, 2, 80, 1,
                                               &bytes, err, sizeof(err)),
             KDA2RT_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(err, "kda2rt_kda_prefill_workspace_size: scan_kernel is NULL");
-  EXPECT_EQ(kda2rt_kda_prefill_workspace_size(out, scan, prep, 2, 40, 1, &bytes,
+  EXPECT_EQ(kda2rt_kda_prefill_workspace_size(out, scan, prep, 2, 80, 1, &bytes,
                                               err, sizeof(err)),
             KDA2RT_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(err, "argument 'prep_kernel': kernel 'kda_chunk_out' is not a "
@@ -1753,8 +1791,8 @@ TEST_F(FakePrefill, WorkspaceSize) {
 }
 
 TEST_F(FakePrefill, RowStridesReachThePrepKernel) {
-  // q, k, v as column slices of one bf16 [50, 448] projection, g and beta
-  // of an f32 [50, 132] one (rows 896 and 528 bytes apart).
+  // q, k, v as column slices of one bf16 [80, 448] projection, g and beta
+  // of an f32 [80, 132] one (rows 896 and 528 bytes apart).
   char err[512];
   char *fused = static_cast<char *>(const_cast<void *>(args.q));
   args.k = fused + 128 * 2;
@@ -1771,7 +1809,7 @@ TEST_F(FakePrefill, RowStridesReachThePrepKernel) {
   FakeEvent p;
   ASSERT_TRUE(fakeEvent(2, p));
   EXPECT_EQ(p.name, "kda_chunk_prep");
-  ASSERT_EQ(p.params.size(), 26u);
+  ASSERT_EQ(p.params.size(), 25u);
   EXPECT_EQ(p.params[1], addr(args.k));
   EXPECT_EQ(p.params[4], addr(args.beta));
   const uint64_t want[] = {448, 448, 448, 132, 132};
@@ -1808,7 +1846,8 @@ TEST_F(FakePrefill, GroupedValueHeadsReachThePrepKernel) {
     FakeEvent p;
     ASSERT_TRUE(fakeEvent(2, p));
     ASSERT_EQ(p.name, "kda_chunk_prep");
-    EXPECT_EQ(p.grid[1], 16u); // n · h
+    EXPECT_EQ(p.grid[0], 4u); // ns
+    EXPECT_EQ(p.grid[1], 8u); // h
     params = p.params;
   };
   const struct {
@@ -1824,7 +1863,7 @@ TEST_F(FakePrefill, GroupedValueHeadsReachThePrepKernel) {
         << reason;
     std::vector<uint64_t> params;
     prepParams(params);
-    ASSERT_EQ(params.size(), 26u);
+    ASSERT_EQ(params.size(), 25u);
     EXPECT_EQ(params[20], c.bound) << c.hqk;
     EXPECT_EQ(params[21], 8u) << c.hqk; // h
     EXPECT_EQ(params[7], c.qkStride) << c.hqk;
@@ -1898,9 +1937,9 @@ TEST_F(FakePrefillOldPrep, TakesOnlyHqkZeroOrH) {
     FakeEvent p;
     ASSERT_TRUE(fakeEvent(2, p));
     ASSERT_EQ(p.name, "kda_chunk_prep");
-    ASSERT_EQ(p.params.size(), 25u); // no hqk parameter
+    ASSERT_EQ(p.params.size(), 24u); // no hqk parameter
     EXPECT_EQ(p.params[7], 1024u);   // sq: h·K
-    EXPECT_EQ(p.params[19], 50u);    // tt
+    EXPECT_EQ(p.params[19], 80u);    // tt
     EXPECT_EQ(p.params[20], 8u);     // h
   }
   args.hqk = 2;
@@ -1923,11 +1962,11 @@ TEST_F(FakePrefillOldPrep, TakesOnlyHqkZeroOrH) {
 TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
   char err[512];
   const uint64_t ws = addr(args.workspace);
-  // The layout of KdaPrefill.WorkspaceLayout (n = 2, nc = 2, h = 1).
+  // The layout of KdaPrefill.WorkspaceLayout (n = 2, 80 tokens: ns = 4,
+  // h = 1).
   const uint64_t qd = ws, kl = ws + 32768, wn = ws + 65536, tp = ws + 98304,
                  pb = ws + 106496, gl = ws + 114688, vc = ws + 116736,
-                 hs = ws + 149504, us = ws + 280576, table = ws + 313344;
-  std::memset(reinterpret_cast<void *>(table), 0, 16);
+                 hs = ws + 149504, us = ws + 280576;
   fakeClearEvents();
   int64_t before = fakeLaunches();
   ASSERT_EQ(
@@ -1936,24 +1975,16 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
       << err;
   EXPECT_STREQ(err, "");
   EXPECT_EQ(fakeLaunches(), before + 3);
-  FakeEvent fill, p, s, o;
-  ASSERT_TRUE(fakeEvent(3, fill));
+  FakeEvent none, p, s, o;
+  EXPECT_FALSE(fakeEvent(3, none)); // the three launches only: no memset
   ASSERT_TRUE(fakeEvent(2, p));
   ASSERT_TRUE(fakeEvent(1, s));
   ASSERT_TRUE(fakeEvent(0, o));
-  // No checkpoints: n * nc = 4 words of -1 at the table, before the scan.
-  EXPECT_EQ(fill.name, "cuMemsetD32Async");
-  ASSERT_EQ(fill.params.size(), 3u);
-  EXPECT_EQ(fill.params[0], table);
-  EXPECT_EQ(fill.params[1], 0xFFFFFFFFu);
-  EXPECT_EQ(fill.params[2], 4u);
-  const int32_t *t = reinterpret_cast<const int32_t *>(table);
-  EXPECT_EQ(t[0] & t[1] & t[2] & t[3], -1);
-  // kda_chunk_prep: grid (nc, n h); the `arg` order of the metadata.
+  // kda_chunk_prep: grid (ns, h); the `arg` order of the metadata.
   EXPECT_EQ(p.name, "kda_chunk_prep");
-  EXPECT_EQ(p.grid[0], 2u);
-  EXPECT_EQ(p.grid[1], 2u);
-  ASSERT_EQ(p.params.size(), 26u);
+  EXPECT_EQ(p.grid[0], 4u);
+  EXPECT_EQ(p.grid[1], 1u);
+  ASSERT_EQ(p.params.size(), 25u);
   const uint64_t prepWant[] = {addr(args.q),
                                addr(args.k),
                                addr(args.v),
@@ -1973,26 +2004,25 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
                                pb,
                                gl,
                                vc,
-                               50 /* tt */,
+                               80 /* tt */,
                                1 /* hqk: 0 gives h */,
                                1 /* h */,
                                3 /* np1 */,
-                               2 /* n */,
-                               2 /* nc */,
-                               32 /* ncv */};
-  for (int i = 0; i < 26; ++i)
+                               4 /* ns */,
+                               64 /* nsv */};
+  for (int i = 0; i < 25; ++i)
     if (i != 6)
       EXPECT_EQ(p.params[i], prepWant[i]) << "prep parameter " << i;
   float scale = 0;
   std::memcpy(&scale, &p.params[6], sizeof(scale));
   EXPECT_EQ(scale, 0.125f);
   // kda_chunk_scan_h: grid (NVB = 16, n h); the fake tensor maps carry the
-  // address of their tensor; no checkpoints: the table, the pool as ckpt,
-  // blocks = 1.
+  // address of their tensor. No checkpoints: state_indices as the table of
+  // one column (nc = 1), blocks = 0, the pool as ckpt.
   EXPECT_EQ(s.name, "kda_chunk_scan_h");
   EXPECT_EQ(s.grid[0], 16u);
   EXPECT_EQ(s.grid[1], 2u);
-  ASSERT_EQ(s.params.size(), 25u);
+  ASSERT_EQ(s.params.size(), 26u);
   const uint64_t scanWant[] = {vc,
                                kl,
                                wn,
@@ -2001,29 +2031,30 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
                                addr(args.cu_seqlens),
                                addr(args.state_indices),
                                addr(args.has_initial_state),
-                               table,
+                               addr(args.state_indices) /* table */,
                                addr(args.pool),
                                hs,
                                us,
                                addr(args.pool) /* ckpt */,
-                               2 /* n */,
                                1 /* h */,
-                               32 /* ncv */,
-                               2 /* nc */,
+                               64 /* nsv */,
+                               4 /* ns */,
                                3 /* np1 */,
+                               2 /* n */,
+                               1 /* nc */,
                                4 /* slots */,
-                               1 /* blocks */,
+                               0 /* blocks */,
                                kl,
                                wn,
                                tp,
                                gl,
                                vc};
-  for (int i = 0; i < 25; ++i)
+  for (int i = 0; i < 26; ++i)
     EXPECT_EQ(s.params[i], scanWant[i]) << "scan parameter " << i;
-  // kda_chunk_out: grid (nc, n h), nslots = slots.
+  // kda_chunk_out: grid (ns, h), nslots = slots.
   EXPECT_EQ(o.name, "kda_chunk_out");
-  EXPECT_EQ(o.grid[0], 2u);
-  EXPECT_EQ(o.grid[1], 2u);
+  EXPECT_EQ(o.grid[0], 4u);
+  EXPECT_EQ(o.grid[1], 1u);
   ASSERT_EQ(o.params.size(), 17u);
   const uint64_t outWant[] = {qd,
                               pb,
@@ -2033,11 +2064,11 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
                               addr(args.state_indices),
                               4 /* nslots */,
                               addr(args.o),
-                              2 /* n */,
                               1 /* h */,
-                              2 /* nc */,
+                              4 /* ns */,
                               3 /* np1 */,
-                              50 /* tt */,
+                              2 /* n */,
+                              80 /* tt */,
                               qd,
                               pb,
                               hs,
@@ -2046,7 +2077,8 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
     EXPECT_EQ(o.params[i] & (i == 6 ? 0xFFFFFFFFu : ~uint64_t(0)), outWant[i])
         << "out parameter " << i;
 
-  // With checkpoints: no fill; the caller's table, ckpt and blocks.
+  // With checkpoints: the caller's table of nc = ceil(40 / 32) = 2
+  // columns, ckpt and blocks; nothing else changes.
   char *b = static_cast<char *>(buffer);
   args.checkpoint_blocks = b + (5 << 20) + 12288;
   args.ckpt = b + (12 << 20);
@@ -2057,13 +2089,31 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
       KDA2RT_OK)
       << err;
   EXPECT_EQ(fakeLaunches(), before + 6);
+  EXPECT_FALSE(fakeEvent(3, none));
   ASSERT_TRUE(fakeEvent(2, p));
   EXPECT_EQ(p.name, "kda_chunk_prep");
-  EXPECT_FALSE(fakeEvent(3, fill)); // no fill
+  for (int i = 0; i < 25; ++i)
+    if (i != 6)
+      EXPECT_EQ(p.params[i], prepWant[i]) << "prep parameter " << i;
   ASSERT_TRUE(fakeEvent(1, s));
-  EXPECT_EQ(s.params[8], addr(args.checkpoint_blocks));
-  EXPECT_EQ(s.params[12], addr(args.ckpt));
-  EXPECT_EQ(s.params[19], 8u);
+  ASSERT_EQ(s.params.size(), 26u);
+  for (int i = 0; i < 26; ++i)
+    EXPECT_EQ(s.params[i], i == 8    ? addr(args.checkpoint_blocks)
+                           : i == 12 ? addr(args.ckpt)
+                           : i == 18 ? 2u
+                           : i == 20 ? 8u
+                                     : scanWant[i])
+        << "scan parameter " << i;
+  // A longer max_seqlen widens only the table (nc = 5).
+  args.max_seqlen = 150;
+  ASSERT_EQ(
+      kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
+      KDA2RT_OK)
+      << err;
+  ASSERT_TRUE(fakeEvent(1, s));
+  EXPECT_EQ(s.params[18], 5u);
+  ASSERT_TRUE(fakeEvent(2, p));
+  EXPECT_EQ(p.params[23], 4u); // ns
 }
 
 /// FakePrefill with the kernels of IX=i64: int64 cu_seqlens, state_indices
@@ -2080,18 +2130,22 @@ protected:
   }
 };
 
-TEST_F(FakePrefillI64, FillsAnInt64CheckpointTable) {
+TEST_F(FakePrefillI64, PassesInt64StateIndicesAsTheTable) {
   char err[512], reason[512];
-  // n = 2, nc = 2: the table is 4 int64 entries (32 bytes) at the same
-  // offset as the int32 one; the workspace size is unchanged after rounding.
+  // The workspace holds no index array: the size of the int32 kernels.
   size_t bytes = 0;
-  ASSERT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2, 40, 1, &bytes,
+  ASSERT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2, 80, 1, &bytes,
                                               err, sizeof(err)),
             KDA2RT_OK)
       << err;
-  EXPECT_EQ(bytes, 314368u);
-  const uint64_t table = addr(args.workspace) + 313344;
-  std::memset(reinterpret_cast<void *>(table), 0, 32);
+  EXPECT_EQ(bytes, 313344u);
+  // ... and more than 2^31 - 1 tokens (ns = 2^26 + 2).
+  ASSERT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2,
+                                              int64_t(1) << 31, 1, &bytes, err,
+                                              sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  EXPECT_EQ(bytes, ((uint64_t(1) << 26) + 2) * 78336u);
   fakeClearEvents();
   int64_t before = fakeLaunches();
   const char *refused = "argument 'index_dtype' is NULL (i32) but kernel "
@@ -2112,20 +2166,13 @@ TEST_F(FakePrefillI64, FillsAnInt64CheckpointTable) {
       KDA2RT_OK)
       << err;
   EXPECT_EQ(fakeLaunches(), before + 3);
-  FakeEvent fill, s;
-  ASSERT_TRUE(fakeEvent(3, fill));
+  FakeEvent none, s;
+  EXPECT_FALSE(fakeEvent(3, none)); // no memset
   ASSERT_TRUE(fakeEvent(1, s));
-  // 8 words of 0xFFFFFFFF: -1 in each of the 4 int64 entries.
-  EXPECT_EQ(fill.name, "cuMemsetD32Async");
-  ASSERT_EQ(fill.params.size(), 3u);
-  EXPECT_EQ(fill.params[0], table);
-  EXPECT_EQ(fill.params[1], 0xFFFFFFFFu);
-  EXPECT_EQ(fill.params[2], 8u);
-  const int64_t *t = reinterpret_cast<const int64_t *>(table);
-  for (int i = 0; i < 4; ++i)
-    EXPECT_EQ(t[i], -1) << i;
   EXPECT_EQ(s.name, "kda_chunk_scan_h");
-  EXPECT_EQ(s.params[8], table);
+  EXPECT_EQ(s.params[8], addr(args.state_indices)); // the int64 table
+  EXPECT_EQ(s.params[18], 1u);                      // nc
+  EXPECT_EQ(s.params[20], 0u);                      // blocks
   // cu_seqlens needs 8-byte alignment.
   args.cu_seqlens = static_cast<const char *>(args.cu_seqlens) + 4;
   EXPECT_EQ(
@@ -2133,6 +2180,70 @@ TEST_F(FakePrefillI64, FillsAnInt64CheckpointTable) {
       0);
   EXPECT_STREQ(reason, "argument 'cu_seqlens' is not 8-byte aligned (int64 "
                        "elements)");
+}
+
+namespace {
+/// FakePrefill with kernels of a kda2 before chunk slots (qd [n, h, nc,
+/// C, K], ...).
+class FakePrefillOldLayout : public FakePrefill {
+protected:
+  FakePrefillOldLayout() {
+    kda2::fake::PrefillBinding b;
+    b.chunkSlots = false;
+    image = kda2::fake::fakeCubin(
+        {{"kda_chunk_prep", kda2::fake::prefillPrepMetadata(b)},
+         {"kda_chunk_scan_h", kda2::fake::prefillScanMetadata(b)},
+         {"kda_chunk_out", kda2::fake::prefillOutMetadata(b)}});
+  }
+};
+} // namespace
+
+TEST_F(FakePrefillOldLayout, RefusedByTheCallTheQueryAndTheSize) {
+  char err[512], reason[512];
+  const char *want =
+      "kernel 'kda_chunk_prep': argument 'qd' is [n, h, nc, 32, 128], per "
+      "(sequence, head, chunk): the layout of prefill kernels built before "
+      "chunk slots; rebuild the three kernels from "
+      "templates/kda_chunk_split.tirx (or templates/kda_chunk_prep_act.tirx) "
+      "and templates/kda_chunk_h.tirx, whose intermediates are per chunk "
+      "slot ([h, ns, ..])";
+  size_t bytes = 7;
+  EXPECT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2, 80, 1, &bytes,
+                                              err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, want);
+  EXPECT_EQ(bytes, 7u);
+  const int64_t before = fakeLaunches();
+  EXPECT_EQ(
+      kda2rt_kda_prefill_query(prep, scan, out, &args, reason, sizeof(reason)),
+      0);
+  EXPECT_STREQ(reason, want);
+  EXPECT_EQ(
+      kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
+      KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, want);
+  // A new prep kernel with the old scan and out: the scan is named.
+  std::string mixed = kda2::fake::fakeCubin(
+      {{"kda_chunk_prep", kda2::fake::prefillPrepMetadata()}});
+  kda2rt_module m = nullptr;
+  kda2rt_kernel newPrep = nullptr;
+  ASSERT_EQ(kda2rt_module_load_data(0, mixed.data(), mixed.size(), &m, err,
+                                    sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  ASSERT_EQ(kda2rt_kernel_get(m, "kda_chunk_prep", &newPrep, err, sizeof(err)),
+            KDA2RT_OK);
+  EXPECT_EQ(
+      kda2rt_kda_prefill(newPrep, scan, out, &args, nullptr, err, sizeof(err)),
+      KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(std::string(err).rfind("kernel 'kda_chunk_scan_h': argument 'vc' "
+                                   "is [n, h, ncv, 32, 8], per (sequence, "
+                                   "head, chunk): ",
+                                   0),
+            0u)
+      << err;
+  EXPECT_EQ(fakeLaunches(), before);
+  kda2rt_module_unload(m, nullptr, 0);
 }
 
 TEST_F(FakePrefill, QueryAgreesWithTheCall) {
@@ -2196,7 +2307,13 @@ TEST_F(FakePrefill, QueryAgreesWithTheCall) {
       {"max_seqlen", [](A &a, char *) { a.max_seqlen = 0; },
        KDA2RT_ERROR_INVALID_ARGUMENT,
        "max_seqlen must be in [1, 2^31 - 1] (the tokens of the longest "
-       "sequence; it sets the chunk count), got 0"},
+       "sequence; it sets nc = ceil(max_seqlen / C), the columns of "
+       "checkpoint_blocks), got 0"},
+      {"max_seqlen 2^31", [](A &a, char *) { a.max_seqlen = int64_t(1) << 31; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "max_seqlen must be in [1, 2^31 - 1] (the tokens of the longest "
+       "sequence; it sets nc = ceil(max_seqlen / C), the columns of "
+       "checkpoint_blocks), got 2147483648"},
       {"h", [](A &a, char *) { a.h = 0; }, KDA2RT_ERROR_INVALID_ARGUMENT,
        "h must be positive (the number of heads), got 0"},
       {"slots", [](A &a, char *) { a.slots = 0; },
@@ -2242,10 +2359,14 @@ TEST_F(FakePrefill, QueryAgreesWithTheCall) {
        KDA2RT_ERROR_INVALID_ARGUMENT,
        "argument 'workspace' is not 1024-byte aligned (the intermediates "
        "inside it are read with TMA)"},
-      {"workspace too small", [](A &a, char *) { a.workspace_bytes = 314367; },
+      {"workspace too small", [](A &a, char *) { a.workspace_bytes = 313343; },
        KDA2RT_ERROR_INVALID_ARGUMENT,
-       "workspace_bytes = 314367 is too small: n = 2, max_seqlen = 40 and h "
-       "= 1 need 314368 bytes (kda2rt_kda_prefill_workspace_size)"},
+       "workspace_bytes = 313343 is too small: n = 2 and total_tokens = 80 "
+       "with h = 1 need 313344 bytes (kda2rt_kda_prefill_workspace_size)"},
+      {"one more slot than the workspace holds",
+       [](A &a, char *) { a.total_tokens = 96; }, KDA2RT_ERROR_INVALID_ARGUMENT,
+       "workspace_bytes = 313344 is too small: n = 2 and total_tokens = 96 "
+       "with h = 1 need 392192 bytes (kda2rt_kda_prefill_workspace_size)"},
       {"o inside the pool", [](A &a, char *b) { a.o = b + (6 << 20) + 1024; },
        KDA2RT_ERROR_INVALID_ARGUMENT,
        nullptr /* arguments 'pool' and 'o' overlap */},
@@ -2259,13 +2380,13 @@ TEST_F(FakePrefill, QueryAgreesWithTheCall) {
          a.blocks = 1;
        },
        KDA2RT_ERROR_INVALID_ARGUMENT, nullptr},
-      {"grid.y over 65535",
+      {"scan grid.y over 65535",
        [](A &a, char *) {
          a.n = 70000;
          a.workspace_bytes = SIZE_MAX;
        },
        KDA2RT_ERROR_LAUNCH_CONFIG,
-       "kernel 'kda_chunk_prep': grid.y = n(70000) * h(1) = 70000 exceeds "
+       "kernel 'kda_chunk_scan_h': grid.y = n(70000) * h(1) = 70000 exceeds "
        "the CUDA limit of 65535"},
   };
   // The overlap cases, by the start of their message.
@@ -2297,7 +2418,7 @@ TEST_F(FakePrefill, QueryAgreesWithTheCall) {
   EXPECT_EQ(overlap, 3u);
   EXPECT_EQ(fakeLaunches(), before); // nothing ran
   FakeEvent e;
-  EXPECT_FALSE(fakeEvent(0, e)); // and nothing was filled
+  EXPECT_FALSE(fakeEvent(0, e));
   // NULL handles: -1 from the query, the argument named by both.
   EXPECT_EQ(kda2rt_kda_prefill_query(prep, scan, nullptr, &args, reason,
                                      sizeof(reason)),
@@ -2434,9 +2555,9 @@ protected:
 
 TEST_F(FakePrefillPlan, CallsMatchTheGeneralPath) {
   // The first call makes the plan, the second reuses it: both make the
-  // general path's driver calls (fill, prep, scan, out; nine maps).
+  // general path's driver calls (prep, scan, out; nine maps).
   const std::string want = general(args);
-  EXPECT_EQ(std::count(want.begin(), want.end(), '\n'), 4 + 9) << want;
+  EXPECT_EQ(std::count(want.begin(), want.end(), '\n'), 3 + 9) << want;
   EXPECT_EQ(prepared(args), want);
   EXPECT_EQ(prepared(args), want);
   // Each per-call value reaches the kernels as the general path passes it.
@@ -2446,9 +2567,9 @@ TEST_F(FakePrefillPlan, CallsMatchTheGeneralPath) {
     void (*change)(A &, char *);
   };
   const Change changes[] = {
-      {"total_tokens", [](A &a, char *) { a.total_tokens = 30; }},
+      {"total_tokens (ns = 2)", [](A &a, char *) { a.total_tokens = 30; }},
       {"no tokens", [](A &a, char *) { a.total_tokens = 0; }},
-      {"max_seqlen (nc = 1)", [](A &a, char *) { a.max_seqlen = 20; }},
+      {"total_tokens, the same ns", [](A &a, char *) { a.total_tokens = 95; }},
       {"n", [](A &a, char *) { a.n = 1; }},
       {"scale 0 (K^-1/2)", [](A &a, char *) { a.scale = 0; }},
       {"slots", [](A &a, char *) { a.slots = 3; }},
@@ -2470,6 +2591,13 @@ TEST_F(FakePrefillPlan, CallsMatchTheGeneralPath) {
          a.ckpt = b + (12 << 20);
          a.blocks = 8;
        }},
+      {"checkpoints, max_seqlen 20 (nc = 1)",
+       [](A &a, char *b) {
+         a.checkpoint_blocks = b + (5 << 20) + 12288;
+         a.ckpt = b + (12 << 20);
+         a.blocks = 8;
+         a.max_seqlen = 20;
+       }},
   };
   char *b = static_cast<char *>(buffer);
   for (const Change &c : changes) {
@@ -2479,6 +2607,11 @@ TEST_F(FakePrefillPlan, CallsMatchTheGeneralPath) {
     EXPECT_NE(g, want) << c.what;
     EXPECT_EQ(prepared(a), g) << c.what;
   }
+  // Without checkpoints max_seqlen reaches no kernel.
+  A same = args;
+  same.max_seqlen = 20;
+  EXPECT_EQ(general(same), want);
+  EXPECT_EQ(prepared(same), want);
   // A later call's sizes reach the kernels: tt (prep parameter 19).
   A a = args;
   a.total_tokens = 30;
@@ -2569,12 +2702,9 @@ TEST_F(FakePrefillPlan, IndexTypeAndCrossModuleKernels) {
                                sizeof(err)),
             KDA2RT_OK)
       << err;
-  const std::string t64 = fakeTrace();
-  FakeEvent fill;
-  ASSERT_TRUE(fakeEvent(3, fill));
-  EXPECT_EQ(fill.name, "cuMemsetD32Async");
-  EXPECT_EQ(fill.params[2], 8u); // 4 int64 entries of -1
-  EXPECT_NE(t64, want);
+  // The index type changes no launch value: the same driver calls (the
+  // int64 state_indices as the scan's table).
+  EXPECT_EQ(fakeTrace(), want);
   kda2rt_module_unload(m64, nullptr, 0);
   kda2rt_module_unload(again, nullptr, 0);
 }
@@ -2624,15 +2754,15 @@ TEST_F(FakePrefillPlan, LaterErrorsKeepTheirMessages) {
        "argument 'g_stride' is 130: the row stride must be a multiple of 16 "
        "bytes (4 elements of f32)"},
       {[](A &a) { a.workspace_bytes = 1024; }, KDA2RT_ERROR_INVALID_ARGUMENT,
-       "workspace_bytes = 1024 is too small: n = 2, max_seqlen = 40 and h = "
-       "1 need 314368 bytes (kda2rt_kda_prefill_workspace_size)"},
+       "workspace_bytes = 1024 is too small: n = 2 and total_tokens = 80 "
+       "with h = 1 need 313344 bytes (kda2rt_kda_prefill_workspace_size)"},
       // Worded by the general path (computeLaunchConfig).
       {[](A &a) {
          a.n = 70000;
          a.workspace_bytes = SIZE_MAX;
        },
        KDA2RT_ERROR_LAUNCH_CONFIG,
-       "kernel 'kda_chunk_prep': grid.y = n(70000) * h(1) = 70000 exceeds "
+       "kernel 'kda_chunk_scan_h': grid.y = n(70000) * h(1) = 70000 exceeds "
        "the CUDA limit of 65535"},
       // 2^31 slots (the pool above every other operand): out's i32 nslots.
       {[](A &a) {
@@ -2724,7 +2854,7 @@ enum PrepActParam : size_t {
   kActDtBias = 6,
   kActScale = 8,
   kActLowerBound = 9,
-  kActParams = 29
+  kActParams = 28
 };
 
 float floatParam(uint64_t slot) {
@@ -2758,7 +2888,7 @@ protected:
     args.dt_bias = b + (5 << 20) + 20480;
     args.lower_bound = -5;
   }
-  /// The prep launch of the last call (fill, prep, scan, out).
+  /// The prep launch of the last call (prep, scan, out).
   std::vector<uint64_t> prepParams() {
     FakeEvent p;
     EXPECT_TRUE(fakeEvent(2, p));
@@ -2827,7 +2957,7 @@ TEST_F(FakePrefillAct, GateInputsReachThePrepKernel) {
   // GF 2: A_log, dt_bias and lower_bound (passed, unread) in their slots,
   // the same through the plan and launchKdaPrefill.
   const std::string want = general(args);
-  EXPECT_EQ(std::count(want.begin(), want.end(), '\n'), 4 + 9) << want;
+  EXPECT_EQ(std::count(want.begin(), want.end(), '\n'), 3 + 9) << want;
   EXPECT_EQ(prepared(args), want);
   EXPECT_EQ(prepared(args), want); // the plan again
   std::vector<uint64_t> p = prepParams();
@@ -2841,7 +2971,7 @@ TEST_F(FakePrefillAct, GateInputsReachThePrepKernel) {
   EXPECT_EQ(floatParam(p[kActScale]), 0.125f);
   EXPECT_EQ(floatParam(p[kActLowerBound]), -5.0f);
   EXPECT_EQ(p[10], 128u); // sq, dense
-  EXPECT_EQ(p[22], 50u);  // tt
+  EXPECT_EQ(p[22], 80u);  // tt
   // Each new value reaches the kernel as the general path passes it.
   char *b = static_cast<char *>(buffer);
   struct Change {
@@ -3064,7 +3194,7 @@ TEST_F(FakePrefillAct, AllocationFreeAfterTheFirstCall) {
 
 TEST_F(FakePrefillPlan, OldPrepIgnoresTheActivationFields) {
   // A prep kernel without A_log never reads the new fields: garbage there
-  // changes nothing (26 parameters, the same driver calls).
+  // changes nothing (25 parameters, the same driver calls).
   const std::string want = general(args);
   kda2rt_kda_prefill_args a = args;
   a.A_log = reinterpret_cast<const void *>(uintptr_t(3));
@@ -3079,7 +3209,7 @@ TEST_F(FakePrefillPlan, OldPrepIgnoresTheActivationFields) {
   EXPECT_EQ(prepared(a), want);
   FakeEvent p;
   ASSERT_TRUE(fakeEvent(2, p));
-  EXPECT_EQ(p.params.size(), 26u);
+  EXPECT_EQ(p.params.size(), 25u);
 }
 
 TEST(FakeKernel, PrefillActivationPrepMetadataIsChecked) {
@@ -3165,7 +3295,7 @@ TEST(FakeKernel, PrefillActivationPrepMetadataIsChecked) {
         << c.what;
     EXPECT_EQ(std::string(err), c.message) << c.what;
     size_t bytes = 0;
-    EXPECT_EQ(kda2rt_kda_prefill_workspace_size(k[0], k[1], k[2], 2, 40, 1,
+    EXPECT_EQ(kda2rt_kda_prefill_workspace_size(k[0], k[1], k[2], 2, 80, 1,
                                                 &bytes, err, sizeof(err)),
               KDA2RT_ERROR_INVALID_ARGUMENT)
         << c.what;

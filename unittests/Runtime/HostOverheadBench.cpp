@@ -4,11 +4,11 @@
 // fake driver (FakeCuda.h: cuLaunchKernel only counts), so it runs without
 // a GPU and measures the runtime alone: dispatch, route and state-pool
 // lookups, argument checks, parameter packing. Compare:
-//   BundleDecode        kda2rt_bundle_kda_decode (cached route + prepared launch)
-//   BundleDecodeTimed   the same with CUDA-event timing on (pooled events)
-//   BundleDecodeStep    kda2rt_bundle_decode_step of 64 sequences (pool lookup)
-//   KernelDecodePlan    KdaDecodePlan::launch alone
-//   KernelDecodeGeneric launchKdaDecode: LaunchArgs by name + computeLaunchConfig
+//   BundleDecode        kda2rt_bundle_kda_decode (cached route + prepared
+//   launch) BundleDecodeTimed   the same with CUDA-event timing on (pooled
+//   events) BundleDecodeStep    kda2rt_bundle_decode_step of 64 sequences (pool
+//   lookup) KernelDecodePlan    KdaDecodePlan::launch alone KernelDecodeGeneric
+//   launchKdaDecode: LaunchArgs by name + computeLaunchConfig
 //                       (the path every decode call took before the plan)
 //   CApiDecode          kda2rt_kda_decode (the kernel handle's cached plan)
 //   CApiPoolDecode      kda2rt_kda_decode_pool of 64 sequences (cached
@@ -17,8 +17,8 @@
 //                       point took before its plan)
 //   CApiSpecDecode      kda2rt_kda_decode_spec, 64 sequences of 4 tokens
 //   CApiPrefill         kda2rt_kda_prefill: 3 sequences, 138 tokens, 4 heads
-//                       (-1 fill, prep, scan, out; nine tensor maps)
-//   CApiPrefillCheckpoints  the same with checkpoint_blocks and ckpt (no fill)
+//                       (prep, scan, out; nine tensor maps)
+//   CApiPrefillCheckpoints  the same with checkpoint_blocks and ckpt
 //   KernelPrefillGeneric    launchKdaPrefill (LaunchArgs by name +
 //                       computeLaunchConfig for each kernel: the general path)
 // On a GPU, kda2-perf --host-overhead reports the same quantity against the
@@ -116,7 +116,7 @@ struct Fixture {
 
   /// The three prefill kernels of the fake default binding (K = V = 128,
   /// C = 32, VB = 8, bf16, f32 kv state) through the C ABI: 3 sequences,
-  /// 138 tokens (the longest 64), 4 heads, 16 slots.
+  /// 138 tokens (the longest 64; 7 chunk slots), 4 heads, 16 slots.
   std::string prefillImage;
   kda2rt_module prefillModule = nullptr;
   kda2rt_kernel prefillKernels[3] = {};
@@ -151,7 +151,7 @@ struct Fixture {
     size_t bytes = 0;
     if (ok && s.ok())
       ok = kda2rt_kda_prefill_workspace_size(
-               prefillKernels[0], prefillKernels[1], prefillKernels[2], 3, 64,
+               prefillKernels[0], prefillKernels[1], prefillKernels[2], 3, 138,
                4, &bytes, err, sizeof(err)) == 0;
     if (!ok || !s.ok()) {
       error = ok ? s.message() : err;

@@ -1085,6 +1085,95 @@ std::string replaced(std::string text, const std::string &from,
 }
 } // namespace
 
+namespace {
+/// The metadata of `name` in the file KDA2_REAL_METADATA_DIR/`file`.meta,
+/// which holds the kernels of one template (unittests/Runtime/CMakeLists.txt
+/// compiles it at build time): the text from its kda2-kernel-v1 line to
+/// its end line ("" when absent).
+std::string realKernelMetadata(const std::string &file,
+                               const std::string &name) {
+  std::ifstream in(std::string(KDA2_REAL_METADATA_DIR) + "/" + file + ".meta");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string all = text.str();
+  const std::string head = "kda2-kernel-v1\nname " + name + "\n";
+  size_t at = all.find(head);
+  if (at == std::string::npos)
+    return "";
+  size_t end = all.find("\nend\n", at);
+  return end == std::string::npos ? "" : all.substr(at, end + 5 - at);
+}
+
+/// A prefill call on K = V = 128, C = 32, VB = 8 bf16 kernels with the
+/// operands `spacing` bytes apart (never dereferenced) and the workspace
+/// last: n sequences, tt tokens, the longest maxSeqlen, h heads.
+KdaPrefillArgs prefillCall(int64_t n, int64_t tt, int64_t maxSeqlen, int64_t h,
+                           uint64_t spacing) {
+  KdaPrefillArgs a;
+  const void **in[] = {&a.q,
+                       &a.k,
+                       &a.v,
+                       &a.g,
+                       &a.beta,
+                       &a.cuSeqlens,
+                       &a.stateIndices,
+                       &a.hasInitialState};
+  for (size_t i = 0; i < 8; ++i)
+    *in[i] = reinterpret_cast<void *>(uintptr_t(i + 1) * spacing);
+  a.pool = reinterpret_cast<void *>(uintptr_t(9) * spacing);
+  a.o = reinterpret_cast<void *>(uintptr_t(10) * spacing);
+  a.workspace = reinterpret_cast<void *>(uintptr_t(11) * spacing);
+  a.workspaceBytes = spacing;
+  a.n = n;
+  a.totalTokens = tt;
+  a.maxSeqlen = maxSeqlen;
+  a.h = h;
+  a.kDim = a.vDim = 128;
+  a.slots = 4;
+  a.stateLayout = "kv";
+  a.gateLowerBound = -5;
+  return a;
+}
+
+/// The launch configurations of a call (an empty string), or the first
+/// message of kdaPrefillLaunchArgs and computeLaunchConfig.
+std::string prefillLaunch(const KernelInfo &p, const KernelInfo &s,
+                          const KernelInfo &o, const KdaPrefillArgs &a,
+                          LaunchConfig cfg[3]) {
+  KdaPrefillLaunch launch;
+  Status st = kdaPrefillLaunchArgs(p, s, o, a, launch);
+  if (st.ok())
+    st = computeLaunchConfig(p, launch.prep, cfg[0]);
+  if (st.ok())
+    st = computeLaunchConfig(s, launch.scan, cfg[1]);
+  if (st.ok())
+    st = computeLaunchConfig(o, launch.out, cfg[2]);
+  return st.ok() ? "" : st.message();
+}
+} // namespace
+
+TEST(KdaPrefill, FakeHelpersAreTheRealKernelsMetadata) {
+  // templates/kda_chunk_split.tirx and templates/kda_chunk_h.tirx bound as
+  // the helpers' defaults (IN=bf16, IX=i32, GB=5, K=V=128, C=32, VB=8,
+  // NVB=16; ST=f32, SS=kv).
+  const std::string prep = realKernelMetadata("chunk_split", "kda_chunk_prep");
+  const std::string scan = realKernelMetadata("chunk_h", "kda_chunk_scan_h");
+  const std::string out = realKernelMetadata("chunk_h", "kda_chunk_out");
+  ASSERT_FALSE(prep.empty())
+      << "no kda_chunk_prep in " KDA2_REAL_METADATA_DIR "/chunk_split.meta";
+  ASSERT_FALSE(scan.empty()) << "no kda_chunk_scan_h in chunk_h.meta";
+  ASSERT_FALSE(out.empty()) << "no kda_chunk_out in chunk_h.meta";
+  EXPECT_EQ(kda2::fake::prefillPrepMetadata(), prep);
+  EXPECT_EQ(kda2::fake::prefillScanMetadata(), scan);
+  EXPECT_EQ(kda2::fake::prefillOutMetadata(), out);
+  // And the runtime takes them.
+  KernelInfo p = parsed(prep), s = parsed(scan), o = parsed(out);
+  KdaPrefillWorkspace ws;
+  Status st = kdaPrefillWorkspace(p, s, o, 2, 80, 1, ws);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(ws.bytes, 313344u); // KdaPrefill.WorkspaceLayout
+}
+
 TEST(KdaPrefill, WorkspaceLayout) {
   using kda2::fake::prefillOutMetadata;
   using kda2::fake::prefillPrepMetadata;
@@ -1094,56 +1183,225 @@ TEST(KdaPrefill, WorkspaceLayout) {
              out = parsed(prefillOutMetadata());
   using B = KdaPrefillWorkspace;
   KdaPrefillWorkspace ws;
-  // K = V = 128, C = 32, VB = 8, bf16; n = 1, max_seqlen = 1, h = 1: nc = 1,
-  // ncv = nc * V / VB = 16. Sizes, each buffer at the next multiple of 1024:
-  //   qd, kl, wn [1,1,1,32,128] bf16 = 8192 at 0, 8192, 16384
-  //   tp, pb     [1,1,1,32,32]  bf16 = 2048 at 24576, 26624
-  //   gl         [1,1,1,128]    f32  =  512 at 28672 (end 29184 -> 29696)
-  //   vc         [1,1,16,32,8]  bf16 = 8192 at 29696
-  //   hs         [1,1,1,128,128] bf16 = 32768 at 37888
-  //   us         [1,1,1,32,128] bf16 = 8192 at 70656
-  //   checkpoint_blocks [1,1] i32 = 4 at 78848 (end 78852 -> 79872)
+  // K = V = 128, C = 32, VB = 8, bf16; n = 1, total_tokens = 1, h = 1: ns =
+  // floor(1 / 32) + 1 = 1 chunk slot, nsv = ns * V / VB = 16. Sizes, each
+  // buffer at the next multiple of 1024:
+  //   qd, kl, wn [1,1,32,128]  bf16 = 8192 at 0, 8192, 16384
+  //   tp, pb     [1,1,32,32]   bf16 = 2048 at 24576, 26624
+  //   gl         [1,1,128]     f32  =  512 at 28672 (end 29184 -> 29696)
+  //   vc         [1,16,32,8]   bf16 = 8192 at 29696
+  //   hs         [1,1,128,128] bf16 = 32768 at 37888
+  //   us         [1,1,32,128]  bf16 = 8192 at 70656 (end 78848)
   ASSERT_TRUE(kdaPrefillWorkspace(prep, scan, out, 1, 1, 1, ws).ok());
   EXPECT_EQ(ws.chunk, 32);
   EXPECT_EQ(ws.valueBlock, 8);
-  EXPECT_EQ(ws.nc, 1);
-  EXPECT_EQ(ws.ncv, 16);
+  EXPECT_EQ(ws.ns, 1);
+  EXPECT_EQ(ws.nsv, 16);
   const uint64_t offsets[] = {0,     8192,  16384, 24576, 26624,
-                              28672, 29696, 37888, 70656, 78848};
+                              28672, 29696, 37888, 70656};
   const uint64_t sizes[] = {8192, 8192, 8192,  2048, 2048,
-                            512,  8192, 32768, 8192, 4};
+                            512,  8192, 32768, 8192};
+  static_assert(std::size(offsets) == B::Count);
   for (int b = 0; b < B::Count; ++b) {
     EXPECT_EQ(ws.offset[b], offsets[b])
         << kdaPrefillBufferName(static_cast<B::Buffer>(b));
     EXPECT_EQ(ws.size[b], sizes[b])
         << kdaPrefillBufferName(static_cast<B::Buffer>(b));
   }
-  EXPECT_EQ(ws.bytes, 79872u);
-  // n = 2, max_seqlen = 40 (nc = 2, ncv = 32), h = 1: every buffer is a
-  // multiple of 1024 but the last: qd, kl, wn 32768 each; tp, pb 8192; gl
-  // 2048; vc 32768; hs 131072; us 32768; checkpoint_blocks 16 at 313344,
-  // total 313344 + 16 rounded up = 314368.
-  ASSERT_TRUE(kdaPrefillWorkspace(prep, scan, out, 2, 40, 1, ws).ok());
-  EXPECT_EQ(ws.nc, 2);
-  EXPECT_EQ(ws.ncv, 32);
-  EXPECT_EQ(ws.offset[B::CheckpointBlocks], 313344u);
-  EXPECT_EQ(ws.bytes, 314368u);
+  EXPECT_EQ(ws.bytes, 78848u);
+  // No tokens: one slot per sequence all the same (ns = n).
+  ASSERT_TRUE(kdaPrefillWorkspace(prep, scan, out, 1, 0, 1, ws).ok());
+  EXPECT_EQ(ws.ns, 1);
+  EXPECT_EQ(ws.bytes, 78848u);
+  // n = 2, total_tokens = 80 (ns = 2 + 2 = 4, nsv = 64), h = 1: every
+  // buffer a multiple of 1024, 78336 bytes per slot: qd, kl, wn 32768
+  // each; tp, pb 8192; gl 2048; vc 32768; hs 131072; us 32768 at 280576,
+  // total 4 · 78336 = 313344.
+  ASSERT_TRUE(kdaPrefillWorkspace(prep, scan, out, 2, 80, 1, ws).ok());
+  EXPECT_EQ(ws.ns, 4);
+  EXPECT_EQ(ws.nsv, 64);
+  EXPECT_EQ(ws.offset[B::US], 280576u);
+  EXPECT_EQ(ws.bytes, 313344u);
   EXPECT_STREQ(kdaPrefillBufferName(B::VC), "vc");
+  EXPECT_STREQ(kdaPrefillBufferName(B::US), "us");
+  EXPECT_STREQ(kdaPrefillBufferName(B::Count), "");
+  // ns = floor(tt / C) + n: 95 tokens still 4 slots, 96 five; h scales
+  // every buffer (h = 3: gl's 3 · 5 · 512 = 7680 bytes round up to 8192).
+  ASSERT_TRUE(kdaPrefillWorkspace(prep, scan, out, 2, 95, 1, ws).ok());
+  EXPECT_EQ(ws.bytes, 313344u);
+  ASSERT_TRUE(kdaPrefillWorkspace(prep, scan, out, 2, 96, 3, ws).ok());
+  EXPECT_EQ(ws.ns, 5);
+  EXPECT_EQ(ws.size[B::GL], 7680u);
+  EXPECT_EQ(ws.bytes, 3u * 5u * 78336u + 512u);
 
-  auto error = [&](int64_t n, int64_t len, int64_t h) {
-    Status s = kdaPrefillWorkspace(prep, scan, out, n, len, h, ws);
+  auto error = [&](int64_t n, int64_t tt, int64_t h) {
+    Status s = kdaPrefillWorkspace(prep, scan, out, n, tt, h, ws);
     return s.ok() ? std::string() : s.message();
   };
   EXPECT_EQ(error(0, 1, 1),
             "n must be positive (the number of sequences), got 0");
-  EXPECT_EQ(error(1, 0, 1),
-            "max_seqlen must be in [1, 2^31 - 1] (the tokens of the longest "
-            "sequence; it sets the chunk count), got 0");
+  EXPECT_EQ(error(1, -1, 1), "total_tokens must be >= 0 (the tokens of the "
+                             "call, padding included), got -1");
+  EXPECT_EQ(error(1, int64_t(1) << 31, 1),
+            "total_tokens = 2147483648 does not fit the int32 cu_seqlens of "
+            "kernel 'kda_chunk_prep' (at most 2^31 - 1; kernels built with "
+            "IX=i64 take more)");
   EXPECT_EQ(error(1, 1, -2),
             "h must be positive (the number of heads), got -2");
-  EXPECT_EQ(error(int64_t(1) << 40, 1 << 30, 64),
-            "n = 1099511627776, max_seqlen = 1073741824 and h = 64 make a "
-            "workspace larger than 2^63 bytes");
+  EXPECT_EQ(error(int64_t(1) << 40, INT32_MAX, 1024),
+            "n = 1099511627776, total_tokens = 2147483647 and h = 1024 make "
+            "a workspace larger than 2^63 bytes");
+  // ns itself past 63 bits.
+  EXPECT_EQ(error(INT64_MAX, INT32_MAX, 1),
+            "n = 9223372036854775807, total_tokens = 2147483647 and h = 1 "
+            "make a workspace larger than 2^63 bytes");
+  EXPECT_EQ(error(1, INT32_MAX, 1), "");
+}
+
+TEST(KdaPrefill, UnevenBatchNeedsTheTokensNotTheLongestSequence) {
+  // One sequence of 16384 tokens and 255 of 64, h = 32, K = V = 128,
+  // C = 32, bf16: tt = 32704, ns = floor(32704 / 32) + 256 = 1278 chunk
+  // slots of 78336 bytes per head (every buffer a multiple of 1024), about
+  // 3.2 GB, where a layout by the longest sequence (256 · 32 · 512 chunks)
+  // took 329 GB.
+  using kda2::fake::prefillOutMetadata;
+  using kda2::fake::prefillPrepMetadata;
+  using kda2::fake::prefillScanMetadata;
+  KernelInfo p = parsed(prefillPrepMetadata()),
+             s = parsed(prefillScanMetadata()),
+             o = parsed(prefillOutMetadata());
+  const int64_t n = 256, tt = 16384 + 255 * 64, h = 32;
+  KdaPrefillWorkspace ws;
+  ASSERT_TRUE(kdaPrefillWorkspace(p, s, o, n, tt, h, ws).ok());
+  EXPECT_EQ(ws.ns, 1278);
+  EXPECT_EQ(ws.nsv, 1278 * 16);
+  const uint64_t perSlot = 3 * 32 * 128 * 2 + 2 * 32 * 32 * 2 + 128 * 4 +
+                           32 * 128 * 2 + 128 * 128 * 2 + 32 * 128 * 2;
+  EXPECT_EQ(perSlot, 78336u);
+  EXPECT_EQ(ws.bytes, uint64_t(h) * 1278 * perSlot);
+  EXPECT_EQ(ws.bytes, 3203629056u);
+  EXPECT_EQ(ws.size[KdaPrefillWorkspace::HS], uint64_t(h) * 1278 * 32768);
+  // The call passes the checks with that workspace (operands 16 GiB apart,
+  // never dereferenced), whatever the longest sequence; grids (ns, h),
+  // (V / VB, n·h), (ns, h).
+  KdaPrefillArgs a = prefillCall(n, tt, 16384, h, uint64_t(1) << 34);
+  a.workspaceBytes = ws.bytes;
+  Status st = checkKdaPrefill(p, s, o, a);
+  EXPECT_TRUE(st.ok()) << st.message();
+  LaunchConfig cfg[3];
+  EXPECT_EQ(prefillLaunch(p, s, o, a, cfg), "");
+  EXPECT_EQ(cfg[0].grid[0], 1278u);
+  EXPECT_EQ(cfg[0].grid[1], 32u);
+  EXPECT_EQ(cfg[1].grid[0], 16u);
+  EXPECT_EQ(cfg[1].grid[1], 256u * 32u);
+  EXPECT_EQ(cfg[2].grid[0], 1278u);
+  EXPECT_EQ(cfg[2].grid[1], 32u);
+  // The workspace follows the tokens only: max_seqlen changes nothing.
+  a.maxSeqlen = 64;
+  EXPECT_EQ(prefillLaunch(p, s, o, a, cfg), "");
+  a.workspaceBytes = ws.bytes - 1;
+  EXPECT_EQ(checkKdaPrefill(p, s, o, a).message(),
+            "workspace_bytes = 3203629055 is too small: n = 256 and "
+            "total_tokens = 32704 with h = 32 need 3203629056 bytes "
+            "(kda2rt_kda_prefill_workspace_size)");
+}
+
+TEST(KdaPrefill, GridsOverTheCudaLimits) {
+  using kda2::fake::prefillOutMetadata;
+  using kda2::fake::prefillPrepMetadata;
+  using kda2::fake::prefillScanMetadata;
+  PrefillBinding b64;
+  b64.ix = "i64";
+  KernelInfo p = parsed(prefillPrepMetadata(b64)),
+             s = parsed(prefillScanMetadata(b64)),
+             o = parsed(prefillOutMetadata(b64));
+  LaunchConfig cfg[3];
+  // Operands 2^52 bytes apart (never dereferenced), workspace_bytes the
+  // spacing: the checks before the launch configurations pass.
+  const uint64_t far = uint64_t(1) << 52;
+  // prep and out: grid.y = h <= 65535 (prep is checked first).
+  KdaPrefillArgs a = prefillCall(1, 32, 32, 70000, far);
+  a.indexDtype = "i64";
+  EXPECT_EQ(prefillLaunch(p, s, o, a, cfg),
+            "kernel 'kda_chunk_prep': grid.y = h(70000) = 70000 exceeds the "
+            "CUDA limit of 65535");
+  // The scan: grid.y = n·h <= 65535 (which keeps n below 2^16, as the
+  // binary search of cu_seqlens in prep and out needs).
+  a = prefillCall(65536, 65536, 1, 1, far);
+  a.indexDtype = "i64";
+  EXPECT_EQ(prefillLaunch(p, s, o, a, cfg),
+            "kernel 'kda_chunk_scan_h': grid.y = n(65536) * h(1) = 65536 "
+            "exceeds the CUDA limit of 65535");
+  a = prefillCall(65535, 65535, 1, 1, far);
+  a.indexDtype = "i64";
+  EXPECT_EQ(prefillLaunch(p, s, o, a, cfg), "");
+  EXPECT_EQ(cfg[0].grid[0], 65535u + 2047u); // ns = floor(65535 / 32) + n
+  // prep and out: grid.x = ns <= 2^31 - 1: 2^36 tokens (IX=i64).
+  a = prefillCall(1, int64_t(1) << 36, 32, 1, far);
+  a.indexDtype = "i64";
+  EXPECT_EQ(prefillLaunch(p, s, o, a, cfg),
+            "kernel 'kda_chunk_prep': grid.x = max(ns(2147483649)) = "
+            "2147483649 exceeds the CUDA limit of 2147483647");
+  a = prefillCall(1, (int64_t(1) << 36) - 64, 32, 1, far);
+  a.indexDtype = "i64";
+  EXPECT_EQ(prefillLaunch(p, s, o, a, cfg), "");
+  EXPECT_EQ(cfg[0].grid[0], 2147483647u);
+}
+
+TEST(KdaPrefill, KernelsBeforeChunkSlotsAreRefused) {
+  // Kernels built before the per-chunk-slot layout (qd [n, h, nc, C, K],
+  // vc [n, h, ncv, C, VB], ...): refused by name with what to rebuild, the
+  // first old kernel of (prep, scan, out).
+  using kda2::fake::prefillOutMetadata;
+  using kda2::fake::prefillPrepMetadata;
+  using kda2::fake::prefillScanMetadata;
+  PrefillBinding old;
+  old.chunkSlots = false;
+  const std::string rebuild =
+      ", per (sequence, head, chunk): the layout of prefill kernels built "
+      "before chunk slots; rebuild the three kernels from "
+      "templates/kda_chunk_split.tirx (or templates/kda_chunk_prep_act.tirx) "
+      "and templates/kda_chunk_h.tirx, whose intermediates are per chunk "
+      "slot ([h, ns, ..])";
+  EXPECT_EQ(prefillKernelsError(prefillPrepMetadata(old),
+                                prefillScanMetadata(old),
+                                prefillOutMetadata(old)),
+            "kernel 'kda_chunk_prep': argument 'qd' is [n, h, nc, 32, 128]" +
+                rebuild);
+  EXPECT_EQ(prefillKernelsError(prefillPrepMetadata(), prefillScanMetadata(old),
+                                prefillOutMetadata(old)),
+            "kernel 'kda_chunk_scan_h': argument 'vc' is [n, h, ncv, 32, 8]" +
+                rebuild);
+  EXPECT_EQ(prefillKernelsError(prefillPrepMetadata(), prefillScanMetadata(),
+                                prefillOutMetadata(old)),
+            "kernel 'kda_chunk_out': argument 'qd' is [n, h, nc, 32, 128]" +
+                rebuild);
+  // The call refuses them as the size does.
+  KernelInfo p = parsed(prefillPrepMetadata(old)),
+             s = parsed(prefillScanMetadata(old)),
+             o = parsed(prefillOutMetadata(old));
+  KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
+  EXPECT_EQ(checkKdaPrefill(p, s, o, a).message(),
+            "kernel 'kda_chunk_prep': argument 'qd' is [n, h, nc, 32, 128]" +
+                rebuild);
+  // One intermediate of another shape: what is expected.
+  const std::string prep = prefillPrepMetadata();
+  EXPECT_EQ(prefillKernelsError(replaced(prep, "arg ptr gl f32 out 3 h ns 128",
+                                         "arg ptr gl f32 out 3 ns h 128"),
+                                prefillScanMetadata(), prefillOutMetadata()),
+            "kernel 'kda_chunk_prep': argument 'gl' is [ns, h, 128], expected "
+            "[h, ns, ..] (per head and chunk slot)");
+  EXPECT_EQ(prefillKernelsError(prep, prefillScanMetadata(),
+                                replaced(prefillOutMetadata(),
+                                         "arg ptr us bf16 in 4 h ns 32 128",
+                                         "arg ptr us bf16 in 4 h nsv 32 128")),
+            "kernel 'kda_chunk_out': argument 'us' is [h, nsv, 32, 128], "
+            "expected [h, ns, ..] (per head and chunk slot)");
+  EXPECT_EQ(prefillKernelsError(replaced(prep, "arg ptr vc bf16 out 4 h nsv",
+                                         "arg ptr vc bf16 out 4 h ns"),
+                                prefillScanMetadata(), prefillOutMetadata()),
+            "kernel 'kda_chunk_prep': argument 'vc' is [h, ns, 32, 8], "
+            "expected [h, nsv, ..] (per head and chunk slot)");
 }
 
 TEST(KdaPrefill, KernelKindsAndAgreement) {
@@ -1203,12 +1461,12 @@ TEST(KdaPrefill, KernelKindsAndAgreement) {
             "kernel 'kda_chunk_scan_h': argument 'state_indices' is i64, "
             "expected i32");
   EXPECT_EQ(
-      prefillKernelsError(replaced(prep, "arg ptr qd bf16 out 5 n h nc 32 128",
-                                   "arg ptr qd bf16 out 5 n h nc C 128"),
+      prefillKernelsError(replaced(prep, "arg ptr qd bf16 out 4 h ns 32 128",
+                                   "arg ptr qd bf16 out 4 h ns C 128"),
                           scan, out),
       "kernel 'kda_chunk_prep': has no static chunk size, value block or "
-      "head dimensions (expected qd [n, h, nc, C, K], vc [n, h, ncv, C, "
-      "VB] with VB dividing V, q [.., K], v [.., V])");
+      "head dimensions (expected qd [h, ns, C, K], vc [h, nsv, C, VB] with "
+      "VB dividing V, q [.., K], v [.., V])");
   // The state: pool inout, ckpt of the pool's type, layout and shape.
   EXPECT_EQ(prefillKernelsError(
                 prep,
@@ -1265,45 +1523,26 @@ TEST(KdaPrefill, Int64IndexKernels) {
             "kernel 'kda_chunk_scan_h': argument 'has_initial_state' is i64, "
             "expected i32");
 
-  // The checkpoint table has 8-byte entries: n = 2, nc = 2 is 32 bytes at
-  // 313344 (KdaPrefill.WorkspaceLayout), the same total after rounding; at
-  // n = 300, max_seqlen = 32 (nc = 1) the table is 2400 bytes, not 1200.
+  // The workspace holds no index array: the same for both index types;
+  // the int64 kernels take more than 2^31 - 1 tokens.
   KernelInfo p = parsed(prep), s = parsed(scan), o = parsed(out);
   KernelInfo p32 = parsed(prefillPrepMetadata()),
              s32 = parsed(prefillScanMetadata()),
              o32 = parsed(prefillOutMetadata());
-  using B = KdaPrefillWorkspace;
   KdaPrefillWorkspace ws, ws32;
-  ASSERT_TRUE(kdaPrefillWorkspace(p, s, o, 2, 40, 1, ws).ok());
-  EXPECT_EQ(ws.offset[B::CheckpointBlocks], 313344u);
-  EXPECT_EQ(ws.size[B::CheckpointBlocks], 32u);
-  EXPECT_EQ(ws.bytes, 314368u);
-  ASSERT_TRUE(kdaPrefillWorkspace(p, s, o, 300, 32, 1, ws).ok());
-  ASSERT_TRUE(kdaPrefillWorkspace(p32, s32, o32, 300, 32, 1, ws32).ok());
-  EXPECT_EQ(ws.size[B::CheckpointBlocks], 2400u);
-  EXPECT_EQ(ws32.size[B::CheckpointBlocks], 1200u);
-  EXPECT_EQ(ws.offset[B::CheckpointBlocks], ws32.offset[B::CheckpointBlocks]);
-  EXPECT_EQ(ws.bytes, ws32.bytes + 1024);
+  ASSERT_TRUE(kdaPrefillWorkspace(p, s, o, 2, 80, 1, ws).ok());
+  ASSERT_TRUE(kdaPrefillWorkspace(p32, s32, o32, 2, 80, 1, ws32).ok());
+  EXPECT_EQ(ws.bytes, 313344u);
+  EXPECT_EQ(ws32.bytes, 313344u);
+  ASSERT_TRUE(kdaPrefillWorkspace(p, s, o, 1, int64_t(1) << 31, 1, ws).ok());
+  EXPECT_EQ(ws.ns, (int64_t(1) << 26) + 1);
+  EXPECT_FALSE(
+      kdaPrefillWorkspace(p32, s32, o32, 1, int64_t(1) << 31, 1, ws32).ok());
 
-  // A call: n = 2, 50 tokens, the longest 40 (nc = 2), h = 1, operands
-  // 16 MiB apart, the workspace 1024-aligned.
-  KdaPrefillArgs a;
-  const void **in[] = {&a.q, &a.k, &a.v, &a.g, &a.beta, &a.cuSeqlens,
-                       &a.stateIndices, &a.hasInitialState};
-  for (size_t i = 0; i < 8; ++i)
-    *in[i] = reinterpret_cast<void *>(uintptr_t(i + 1) << 24);
-  a.pool = reinterpret_cast<void *>(uintptr_t(9) << 24);
-  a.o = reinterpret_cast<void *>(uintptr_t(10) << 24);
-  a.workspace = reinterpret_cast<void *>(uintptr_t(11) << 24);
-  a.workspaceBytes = 314368;
-  a.n = 2;
-  a.totalTokens = 50;
-  a.maxSeqlen = 40;
-  a.h = 1;
-  a.kDim = a.vDim = 128;
-  a.slots = 4;
-  a.stateLayout = "kv";
-  a.gateLowerBound = -5;
+  // A call: n = 2, 80 tokens, the longest 40 (nc = 2 for a checkpoint
+  // table), h = 1, operands 16 MiB apart, the workspace 1024-aligned.
+  KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
+  a.workspaceBytes = 313344;
   auto error = [&](const KernelInfo &pp, const KernelInfo &ss,
                    const KernelInfo &oo) {
     Status st = checkKdaPrefill(pp, ss, oo, a);
@@ -1322,15 +1561,24 @@ TEST(KdaPrefill, Int64IndexKernels) {
                             "(or NULL) or \"i64\", the type of the index "
                             "arrays (cu_seqlens, state_indices, ...)");
   a.indexDtype = "i64";
-  // No checkpoints: the fill covers the 32-byte table, 8 words of all ones
-  // (-1 in each int64 entry); the int32 kernels fill 4.
-  KdaPrefillLaunch launch;
-  ASSERT_TRUE(kdaPrefillLaunchArgs(p, s, o, a, launch).ok());
-  EXPECT_EQ(launch.fillAddress, (uint64_t(11) << 24) + 313344);
-  EXPECT_EQ(launch.fillCount, 8u);
-  a.indexDtype = nullptr;
-  ASSERT_TRUE(kdaPrefillLaunchArgs(p32, s32, o32, a, launch).ok());
-  EXPECT_EQ(launch.fillCount, 4u);
+  // No checkpoints: the scan's checkpoint table is state_indices (n
+  // entries of the index type) with nc = 1, blocks = 0 and the pool as
+  // ckpt; the int32 kernels alike.
+  for (bool wide : {true, false}) {
+    a.indexDtype = wide ? "i64" : nullptr;
+    LaunchConfig cfg[3];
+    ASSERT_EQ(wide ? prefillLaunch(p, s, o, a, cfg)
+                   : prefillLaunch(p32, s32, o32, a, cfg),
+              "");
+    // vc kl wn tp gl cu_seqlens state_indices has_initial_state
+    // checkpoint_blocks pool hs us ckpt, then h nsv ns np1 n nc slots
+    // blocks.
+    ASSERT_EQ(cfg[1].params.size(), 26u);
+    EXPECT_EQ(cfg[1].params[8], uint64_t(7) << 24) << wide;
+    EXPECT_EQ(cfg[1].params[12], uint64_t(9) << 24) << wide; // pool
+    EXPECT_EQ(cfg[1].params[18], 1u) << wide;                // nc
+    EXPECT_EQ(cfg[1].params[20], 0u) << wide;                // blocks
+  }
   a.indexDtype = "i64";
   // 8-byte alignment of the index arrays; has_initial_state 4.
   a.stateIndices = reinterpret_cast<void *>((uintptr_t(7) << 24) + 4);
@@ -1340,7 +1588,8 @@ TEST(KdaPrefill, Int64IndexKernels) {
   a.hasInitialState = reinterpret_cast<void *>((uintptr_t(8) << 24) + 4);
   EXPECT_EQ(error(p, s, o), "");
   // The caller's checkpoint table: [n, nc] int64 = 32 bytes, its extent
-  // against the written operands.
+  // against the written operands; the scan gets it with nc = 2 and the
+  // caller's blocks.
   a.ckpt = reinterpret_cast<void *>(uintptr_t(12) << 24);
   a.blocks = 4;
   a.checkpointBlocks = reinterpret_cast<void *>((uintptr_t(9) << 24) - 24);
@@ -1351,10 +1600,43 @@ TEST(KdaPrefill, Int64IndexKernels) {
             "with another operand");
   a.checkpointBlocks = reinterpret_cast<void *>((uintptr_t(9) << 24) - 32);
   EXPECT_EQ(error(p, s, o), "");
-  // Past 2^31 tokens: refused by the int32 kernels only (the operands' own
-  // extents then overlap here, which is the next check).
+  LaunchConfig cfg[3];
+  ASSERT_EQ(prefillLaunch(p, s, o, a, cfg), "");
+  EXPECT_EQ(cfg[1].params[8], (uint64_t(9) << 24) - 32);
+  EXPECT_EQ(cfg[1].params[12], uint64_t(12) << 24);
+  EXPECT_EQ(cfg[1].params[18], 2u);
+  EXPECT_EQ(cfg[1].params[20], 4u);
+  // A longer max_seqlen widens only that table: 33 columns of 8 bytes
+  // each reach into the pool now.
+  a.maxSeqlen = 33 * 32;
+  EXPECT_EQ(error(p, s, o).rfind("arguments 'pool' and 'checkpoint_blocks' "
+                                 "overlap (pool at 0x9000000, 262144 bytes; "
+                                 "checkpoint_blocks at 0x8ffffe0, 528 bytes)",
+                                 0),
+            0u)
+      << error(p, s, o);
+  a.maxSeqlen = 40;
+  // A table past 63 bits: 2^40 sequences (no tokens) of nc = 2^26 columns,
+  // operands 2^58 bytes apart.
+  KdaPrefillArgs big =
+      prefillCall(int64_t(1) << 40, 0, INT32_MAX, 1, uint64_t(1) << 58);
+  big.checkpointBlocks = reinterpret_cast<void *>(uintptr_t(12) << 58);
+  big.ckpt = reinterpret_cast<void *>(uintptr_t(13) << 58);
+  big.blocks = 1;
+  EXPECT_EQ(checkKdaPrefill(p32, s32, o32, big).message(),
+            "checkpoint_blocks of n = 1099511627776 rows of nc = 67108864 "
+            "entries is larger than 2^63 bytes");
+  big.maxSeqlen = 32; // nc = 1: 2^42 bytes
+  EXPECT_EQ(checkKdaPrefill(p32, s32, o32, big).message(), "");
+  // Past 2^31 tokens: refused by the int32 kernels only (the int64 ones
+  // then need a larger workspace, which is the next check).
   a.totalTokens = int64_t(1) << 31;
-  EXPECT_NE(error(p, s, o).find("overlap"), std::string::npos);
+  EXPECT_EQ(error(p, s, o).rfind("workspace_bytes = 313344 is too small: n "
+                                 "= 2 and total_tokens = 2147483648 with h = "
+                                 "1 need ",
+                                 0),
+            0u)
+      << error(p, s, o);
   a.indexDtype = nullptr;
   EXPECT_EQ(error(p32, s32, o32),
             "total_tokens = 2147483648 does not fit the int32 cu_seqlens "
@@ -1487,7 +1769,7 @@ TEST(KdaPrefill, GroupedValueHeads) {
     a.hqk = hqk;
     EXPECT_EQ(error(p), "") << hqk;
     prepParams(p, got);
-    ASSERT_EQ(got.size(), 26u);
+    ASSERT_EQ(got.size(), 25u);
     const uint64_t bound = hqk ? hqk : 8;
     EXPECT_EQ(got[19], 50u);           // tt
     EXPECT_EQ(got[20], bound) << hqk;  // hqk
@@ -1500,8 +1782,8 @@ TEST(KdaPrefill, GroupedValueHeads) {
   }
   // The workspace does not depend on hqk.
   KdaPrefillWorkspace ws1, ws2;
-  ASSERT_TRUE(kdaPrefillWorkspace(p, s, o, 2, 40, 8, ws1).ok());
-  ASSERT_TRUE(kdaPrefillWorkspace(pOld, s, o, 2, 40, 8, ws2).ok());
+  ASSERT_TRUE(kdaPrefillWorkspace(p, s, o, 2, 50, 8, ws1).ok());
+  ASSERT_TRUE(kdaPrefillWorkspace(pOld, s, o, 2, 50, 8, ws2).ok());
   EXPECT_EQ(ws1.bytes, ws2.bytes);
   // h must be a multiple of hqk.
   a.hqk = 3;
@@ -1538,7 +1820,7 @@ TEST(KdaPrefill, GroupedValueHeads) {
     a.hqk = hqk;
     EXPECT_EQ(error(pOld), "") << hqk;
     prepParams(pOld, got);
-    ASSERT_EQ(got.size(), 25u);
+    ASSERT_EQ(got.size(), 24u);
     EXPECT_EQ(got[7], 1024u);
     EXPECT_EQ(got[20], 8u); // h
   }

@@ -175,10 +175,6 @@ public:
     CUresult (*cuGraphLaunch)(CUgraphExec exec, CUstream stream);
     CUresult (*cuGraphExecDestroy)(CUgraphExec exec);
     CUresult (*cuGraphDestroy)(CUgraph graph);
-    /// Optional (null if absent): fills 32-bit words on a stream
-    /// (graph-capturable); the prefill entry point's -1 checkpoint table.
-    CUresult (*cuMemsetD32Async)(CUdeviceptr dst, unsigned value, size_t count,
-                                 CUstream stream);
   };
 
   /// The library loaded when none is named: $KDA2RT_LIBCUDA if set, else

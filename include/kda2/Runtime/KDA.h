@@ -273,12 +273,14 @@ KDA2RT_API Status launchKdaDecodeSpec(const Kernel &kernel,
 /// kda_chunk_out (templates/kda_chunk_h.tirx) on one stream, their
 /// intermediates in a caller-owned workspace (kdaPrefillWorkspace). Packed
 /// batch: q, k [total_tokens, hqk, K]; g [total_tokens, h, K]; v, o
-/// [total_tokens, h, V]; beta [total_tokens, h]; cu_seqlens [n + 1], state_indices [n] (indexDtype),
-/// has_initial_state [n] int32 (device only); checkpoint_blocks [n, nc]
-/// (indexDtype) or null (no checkpoints; then ckpt must be null too), nc =
-/// ceil(max_seqlen / C); pool [slots, h, K, V] ("kv") or [slots, h, V, K]
-/// ("vk") of stateDtype, in place; ckpt [blocks, h, ..] likewise.
-/// docs/Runtime.md ("Prefill") has the full contract.
+/// [total_tokens, h, V]; beta [total_tokens, h]; cu_seqlens [n + 1],
+/// state_indices [n] (indexDtype), has_initial_state [n] int32 (device only);
+/// checkpoint_blocks [n, nc] (indexDtype) or null (no checkpoints; then ckpt
+/// must be null too), nc = ceil(max_seqlen / C) (a longer sequence's
+/// checkpoints past column nc − 1 repeat that column's block); pool [slots, h,
+/// K, V] ("kv") or [slots, h, V, K] ("vk") of stateDtype, in place; ckpt
+/// [blocks, h, ..] likewise. The workspace depends on n and total_tokens only
+/// (chunk slots). docs/Runtime.md ("Prefill") has the full contract.
 struct KdaPrefillArgs {
   const void *q = nullptr, *k = nullptr, *v = nullptr, *g = nullptr;
   const void *beta = nullptr;
@@ -287,7 +289,8 @@ struct KdaPrefillArgs {
   void *pool = nullptr;
   void *ckpt = nullptr;
   void *o = nullptr;
-  /// At least kdaPrefillWorkspace(...).bytes, kKdaPrefillAlignment-aligned.
+  /// At least kdaPrefillWorkspace(prep, scan, out, n, totalTokens, h,
+  /// ..).bytes, kKdaPrefillAlignment-aligned.
   void *workspace = nullptr;
   uint64_t workspaceBytes = 0;
   int64_t n = 0, totalTokens = 0, maxSeqlen = 0, h = 0, kDim = 0, vDim = 0,
@@ -344,12 +347,16 @@ inline constexpr uint64_t kKdaPrefillAlignment = 1024;
 
 /// Where the intermediates of one prefill call lie in its workspace (byte
 /// offsets, each a multiple of kKdaPrefillAlignment, in this order) and the
-/// sizes they follow from.
+/// sizes they follow from. Every intermediate is per (head, chunk slot),
+/// [h, ns, ..]: chunk c of sequence i lives in slot floor(cu_seqlens[i] /
+/// C) + i + c, and ns = floor(total_tokens / C) + n slots hold any packing
+/// of total_tokens tokens into n sequences, however uneven.
 struct KdaPrefillWorkspace {
-  enum Buffer { QD, KL, WN, TP, PB, GL, VC, HS, US, CheckpointBlocks, Count };
+  enum Buffer { QD, KL, WN, TP, PB, GL, VC, HS, US, Count };
   /// The chunk size C, the value-column block VB (from the prep kernel's
-  /// metadata), the chunks nc = ceil(max_seqlen / C) and ncv = nc * V / VB.
-  int64_t chunk = 0, valueBlock = 0, nc = 0, ncv = 0;
+  /// metadata), the chunk slots ns = floor(total_tokens / C) + n and the
+  /// value-block slots nsv = ns * V / VB (vc).
+  int64_t chunk = 0, valueBlock = 0, ns = 0, nsv = 0;
   uint64_t offset[Count] = {}, size[Count] = {};
   /// Total bytes (the end of the last buffer, rounded up to the alignment).
   uint64_t bytes = 0;
@@ -358,14 +365,16 @@ struct KdaPrefillWorkspace {
 /// Names of the workspace buffers, in KdaPrefillWorkspace::Buffer order.
 KDA2RT_API const char *kdaPrefillBufferName(KdaPrefillWorkspace::Buffer b);
 
-/// Checks that prep, scan and out are the three prefill kernels and agree
-/// with each other (C, VB, K, V, element types, state type and layout),
-/// then lays out the workspace of a call with n sequences, the longest
-/// max_seqlen tokens long, and h heads.
+/// Checks that prep, scan and out are the three prefill kernels, built
+/// with per-chunk-slot intermediates, and agree with each other (C, VB, K,
+/// V, element types, state type and layout), then lays out the workspace
+/// of a call with n sequences of totalTokens tokens in all (the call's
+/// total_tokens, padding included; an engine passes its most) and h heads.
+/// The lengths of the sequences do not matter.
 KDA2RT_API Status kdaPrefillWorkspace(const KernelInfo &prep,
                                       const KernelInfo &scan,
                                       const KernelInfo &out, int64_t n,
-                                      int64_t maxSeqlen, int64_t h,
+                                      int64_t totalTokens, int64_t h,
                                       KdaPrefillWorkspace &ws);
 
 /// Checks a prefill call against the three kernels without touching the
@@ -378,15 +387,12 @@ KDA2RT_API Status checkKdaPrefill(const KernelInfo &prep,
                                   const KernelInfo &scan, const KernelInfo &out,
                                   const KdaPrefillArgs &args);
 
-/// The kernel arguments of the three launches of a checked call, and
-/// whether the call fills the checkpoint table (checkpoint_blocks null:
-/// `fillCount` 32-bit words of 0xFFFFFFFF at `fillAddress`, before the
-/// scan: -1 in each int32 entry, or in each int64 entry over twice the
-/// words).
+/// The kernel arguments of the three launches of a checked call. Without
+/// checkpoints (checkpoint_blocks null) the scan gets state_indices as its
+/// checkpoint table with nc = 1, blocks = 0 and the pool as ckpt: it writes
+/// a checkpoint only for a block in [0, blocks), so it writes none.
 struct KdaPrefillLaunch {
   LaunchArgs prep, scan, out;
-  CUdeviceptr fillAddress = 0;
-  size_t fillCount = 0;
 };
 
 /// Checks `args` (checkKdaPrefill) and builds the three launches.
@@ -397,21 +403,20 @@ KDA2RT_API Status kdaPrefillLaunchArgs(const KernelInfo &prep,
                                        KdaPrefillLaunch &launch);
 
 /// Everything a prefill call checks before the driver (what
-/// kda2rt_kda_prefill_query answers): the arguments (kdaPrefillLaunchArgs),
-/// the three launch configurations (grids over the CUDA limits), and, when
-/// the call fills the checkpoint table, that the driver has
-/// cuMemsetD32Async. `launch` receives the launches.
+/// kda2rt_kda_prefill_query answers): the arguments (kdaPrefillLaunchArgs)
+/// and the three launch configurations (grids over the CUDA limits: prep
+/// and out (ns, h), the scan (V / VB, n·h)). `launch` receives the
+/// launches.
 KDA2RT_API Status prepareKdaPrefill(const Kernel &prep, const Kernel &scan,
                                     const Kernel &out,
                                     const KdaPrefillArgs &args,
                                     KdaPrefillLaunch &launch);
 
-/// Checks and runs a prefill call on `stream`: the -1 fill of the
-/// checkpoint table when checkpoint_blocks is null (cuMemsetD32Async), then
-/// prep, scan, out (Kernel::launch: the general path; kda2rt_kda_prefill
-/// runs the same driver calls through KdaPrefillPlan). Asynchronous: no
-/// host synchronisation, no device allocation, cu_seqlens never read on
-/// the host.
+/// Checks and runs a prefill call on `stream`: prep, scan, out
+/// (Kernel::launch: the general path; kda2rt_kda_prefill runs the same
+/// driver calls through KdaPrefillPlan). Asynchronous: no host
+/// synchronisation, no device allocation, no memset, cu_seqlens never read
+/// on the host.
 KDA2RT_API Status launchKdaPrefill(const Kernel &prep, const Kernel &scan,
                                    const Kernel &out,
                                    const KdaPrefillArgs &args, CUstream stream);
@@ -617,9 +622,8 @@ struct KdaPrefillFacts {
 /// which dimensions are static and which come from the call's sizes) to
 /// the call's values; launch() runs the value checks of checkKdaPrefill
 /// (same messages), computes the three parameter buffers, grids and nine
-/// tensor-map requests on the stack, then fills the checkpoint table (when
-/// checkpoint_blocks is NULL) and launches prep, scan and out with the
-/// maps encoded into stack storage: the driver calls of launchKdaPrefill,
+/// tensor-map requests on the stack, then launches prep, scan and out with
+/// the maps encoded into stack storage: the driver calls of launchKdaPrefill,
 /// in its order, with the same values, and no allocation. A call the
 /// prepared checks cannot word (a grid over the CUDA limits, an i32
 /// scalar out of range, a tensor map over an unaligned tensor) is handed

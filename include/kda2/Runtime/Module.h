@@ -333,14 +333,6 @@ public:
                             size_t numMaps, void *storage,
                             CUstream stream) const;
 
-  /// Whether the driver can fill memory on a stream (cuMemsetD32Async).
-  bool canFillAsync() const;
-  /// Fills `count` 32-bit words at `dst` with `value` on `stream`
-  /// (cuMemsetD32Async: asynchronous and graph-capturable) in this
-  /// kernel's context. Error (ErrorCode::Cuda) when the driver lacks it.
-  Status fillAsync(CUdeviceptr dst, uint32_t value, size_t count,
-                   CUstream stream) const;
-
 private:
   friend class Module;
   const Driver *driver_ = nullptr;

@@ -388,13 +388,16 @@ kda2rt_kda_decode_spec_query(kda2rt_kernel kernel,
  * (templates/kda_chunk_h.tirx), their intermediates in a caller-owned
  * workspace of kda2rt_kda_prefill_workspace_size bytes (1024-byte aligned).
  * Sequence i owns tokens cu_seqlens[i] .. cu_seqlens[i+1] - 1 and slot
- * state_indices[i] as in kda2rt_kda_decode_pool; nc = ceil(max_seqlen / C)
- * chunks cover the longest sequence. checkpoint_blocks[i, j] names the
- * block of ckpt that receives the state at the end of chunk j (outside
- * [0, blocks): none); NULL for no checkpoints (then ckpt is NULL too and
- * the call fills a table of -1 in the workspace). No host synchronisation,
- * no device allocation, cu_seqlens never read on the host: the call can be
- * captured in a CUDA graph.
+ * state_indices[i] as in kda2rt_kda_decode_pool. The intermediates are per
+ * (head, chunk slot): chunk c of sequence i in slot floor(cu_seqlens[i] /
+ * C) + i + c, ns = floor(total_tokens / C) + n slots for any lengths, so
+ * the workspace depends on n and total_tokens only. checkpoint_blocks[i,
+ * j] names the block of ckpt that receives the state at the end of chunk
+ * j (outside [0, blocks): none), nc = ceil(max_seqlen / C) columns (a
+ * longer sequence's chunks past column nc - 1 read column nc - 1); NULL
+ * for no checkpoints (then ckpt is NULL too). No host synchronisation, no
+ * device allocation, no memset, cu_seqlens never read on the host: the
+ * call can be captured in a CUDA graph.
  *
  * Activation prep: a prep kernel that declares A_log
  * (templates/kda_chunk_prep_act.tirx) computes in the kernel what its
@@ -462,20 +465,20 @@ typedef struct kda2rt_kda_prefill_args {
                           (passed as fp32); GF 0, 2: unread */
 } kda2rt_kda_prefill_args;
 
-/* Bytes of the workspace of a prefill call with n_max sequences, the
- * longest max_seqlen tokens long, and h heads (every intermediate 1024-byte
- * aligned inside it; docs/Runtime.md gives the layout; the checkpoint table
- * has the kernels' index type, 8 bytes an entry with IX=i64). Checks the
- * three kernels as the call does. */
+/* Bytes of the workspace of a prefill call with up to n_max sequences and
+ * up to max_total_tokens tokens (the call's total_tokens, padding
+ * included), and h heads, whatever the sequences' lengths (every
+ * intermediate per chunk slot, 1024-byte aligned inside it; docs/Runtime.md
+ * gives the layout). max_total_tokens in [0, 2^31 - 1] with int32
+ * kernels (IX=i32). Checks the three kernels as the call does (kernels
+ * built before chunk slots are refused). */
 KDA2RT_API int kda2rt_kda_prefill_workspace_size(
     kda2rt_kernel prep_kernel, kda2rt_kernel scan_kernel,
-    kda2rt_kernel out_kernel, int64_t n_max, int64_t max_seqlen, int64_t h,
-    size_t *bytes, char *err, size_t errlen) KDA2RT_NOEXCEPT;
+    kda2rt_kernel out_kernel, int64_t n_max, int64_t max_total_tokens,
+    int64_t h, size_t *bytes, char *err, size_t errlen) KDA2RT_NOEXCEPT;
 
 /* Checks the call (kda2rt_kda_prefill_query's questions) and runs it on
- * `stream`: the -1 fill of the checkpoint table (cuMemsetD32Async) when
- * checkpoint_blocks is NULL (all-ones words: -1 in int32 or int64), then
- * prep, scan, out (asynchronous). */
+ * `stream`: prep, scan, out (asynchronous). */
 KDA2RT_API int kda2rt_kda_prefill(kda2rt_kernel prep_kernel,
                                   kda2rt_kernel scan_kernel,
                                   kda2rt_kernel out_kernel,
