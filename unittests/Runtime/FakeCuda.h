@@ -345,7 +345,7 @@ struct PrepActBinding {
 inline std::string prefillPrepActMetadata(const PrepActBinding &a = {}) {
   std::string m =
       "kda2-kernel-v1\nname kda_chunk_prep\nblock 128 1 1\ngrid.x ns\n"
-      "grid.y h\nsmem 110080\n"
+      "grid.y h\nsmem 76032\n"
       "arg ptr q bf16 in 3 tt hqk 128\nstride q sq\n"
       "arg ptr k bf16 in 3 tt hqk 128\nstride k sk\n"
       "arg ptr v bf16 in 3 tt h 128\nstride v sv\n"
