@@ -1,5 +1,5 @@
 module attributes {kda2.target = "H200-SXM"} {
-  kda2.kernel @kda_decode_conv(%qkv: !kda2.tensor<[tt, D], bf16> {kda2.stride = 13 : i64}, %conv_w: !kda2.tensor<[D, 4], f32>, %a: !kda2.tensor<[tt, h, 128], f32>, %b: !kda2.tensor<[tt, h], f32>, %gout: !kda2.tensor<[tt, h, 128], bf16>, %A_log: !kda2.tensor<[h], f32>, %dt_bias: !kda2.tensor<[h, 128], f32>, %norm_w: !kda2.tensor<[128], f32>, %cu_seqlens: !kda2.tensor<[np1], i64>, %state_indices: !kda2.tensor<[n], i64>, %has_initial_state: !kda2.tensor<[n], i32>, %conv_state: !kda2.tensor<[slots, D, 3], bf16> {kda2.io = #kda2.io<inout>}, %pool: !kda2.tensor<[slots, h, 128, 128], f32> {kda2.io = #kda2.io<inout>, kda2.state = #kda2.state<kv>}, %sx: i64, %scale: f32, %lower_bound: f32, %eps: f32, %o: !kda2.tensor<[tt, h, 128], bf16> {kda2.io = #kda2.io<out>}) attributes {arg_names = ["qkv", "conv_w", "a", "b", "gout", "A_log", "dt_bias", "norm_w", "cu_seqlens", "state_indices", "has_initial_state", "conv_state", "pool", "sx", "scale", "lower_bound", "eps", "o"], grid = ["n", "h"], kda2.bindings = {GF = 2 : i64, K = 128 : i64, LANES = 4 : i64, V = 128 : i64, W = 4 : i64, W1 = 3 : i64}} {
+  kda2.kernel @kda_decode_conv(%qkv: !kda2.tensor<[tt, D], bf16> {kda2.stride = 13 : i64}, %conv_w: !kda2.tensor<[D, 4], f32>, %a: !kda2.tensor<[tt, h, 128], f32>, %b: !kda2.tensor<[tt, h], f32>, %gout: !kda2.tensor<[tt, h, 128], bf16>, %A_log: !kda2.tensor<[h], f32>, %dt_bias: !kda2.tensor<[h, 128], f32>, %norm_w: !kda2.tensor<[128], f32>, %cu_seqlens: !kda2.tensor<[np1], i64>, %state_indices: !kda2.tensor<[n], i64>, %has_initial_state: !kda2.tensor<[n], i32>, %conv_state: !kda2.tensor<[slots, D, 3], bf16> {kda2.io = #kda2.io<inout>}, %pool: !kda2.tensor<[slots, h, 128, 128], f32> {kda2.io = #kda2.io<inout>, kda2.state = #kda2.state<kv>}, %sx: i64, %scale: f32, %lower_bound: f32, %eps: f32, %o: !kda2.tensor<[tt, h, 128], bf16> {kda2.io = #kda2.io<out>}) attributes {arg_names = ["qkv", "conv_w", "a", "b", "gout", "A_log", "dt_bias", "norm_w", "cu_seqlens", "state_indices", "has_initial_state", "conv_state", "pool", "sx", "scale", "lower_bound", "eps", "o"], grid = ["n", "h"], kda2.bindings = {AL = 1 : i64, DB = 1 : i64, GF = 2 : i64, K = 128 : i64, LANES = 4 : i64, V = 128 : i64, W = 4 : i64, W1 = 3 : i64}} {
     kda2.gmem %qkv layout(row_major) packing(none) : !kda2.tensor<[tt, D], bf16>
     kda2.gmem %conv_w, %a, %b, %gout, %A_log, %dt_bias, %norm_w, %o layout(row_major) packing(none) : !kda2.tensor<[D, 4], f32>, !kda2.tensor<[tt, h, 128], f32>, !kda2.tensor<[tt, h], f32>, !kda2.tensor<[tt, h, 128], bf16>, !kda2.tensor<[h], f32>, !kda2.tensor<[h, 128], f32>, !kda2.tensor<[128], f32>, !kda2.tensor<[tt, h, 128], bf16>
     kda2.gmem %cu_seqlens, %state_indices, %has_initial_state, %conv_state layout(row_major) packing(none) : !kda2.tensor<[np1], i64>, !kda2.tensor<[n], i64>, !kda2.tensor<[n], i32>, !kda2.tensor<[slots, D, 3], bf16>
@@ -115,14 +115,14 @@ module attributes {kda2.target = "H200-SXM"} {
             kda2.store %28, %acc[%c0] : f32, !kda2.tensor<[1], f32, reg>
             %c3_14 = arith.constant 3 : index
             kda2.loop serial %w to %c3_14 annotations [#kda2.pragma<unroll>] {
-              %c0_27 = arith.constant 0 : index
-              %c0_28 = arith.constant 0 : index
-              %62 = kda2.load %acc[%c0_28] : !kda2.tensor<[1], f32, reg> -> f32
-              %63 = kda2.load %conv_w[%24, %w] : !kda2.tensor<[D, 4], f32> -> f32
-              %64 = kda2.load %WinQ[%d, %w] : !kda2.tensor<[128, 3], f32, smem> -> f32
-              %65 = kda2.mul %63, %64 : f32, f32 -> f32
-              %66 = kda2.add %62, %65 : f32, f32 -> f32
-              kda2.store %66, %acc[%c0_27] : f32, !kda2.tensor<[1], f32, reg>
+              %c0_33 = arith.constant 0 : index
+              %c0_34 = arith.constant 0 : index
+              %64 = kda2.load %acc[%c0_34] : !kda2.tensor<[1], f32, reg> -> f32
+              %65 = kda2.load %conv_w[%24, %w] : !kda2.tensor<[D, 4], f32> -> f32
+              %66 = kda2.load %WinQ[%d, %w] : !kda2.tensor<[128, 3], f32, smem> -> f32
+              %67 = kda2.mul %65, %66 : f32, f32 -> f32
+              %68 = kda2.add %64, %67 : f32, f32 -> f32
+              kda2.store %68, %acc[%c0_33] : f32, !kda2.tensor<[1], f32, reg>
             }
             %c0_15 = arith.constant 0 : index
             %29 = kda2.load %acc[%c0_15] : !kda2.tensor<[1], f32, reg> -> f32
@@ -133,19 +133,19 @@ module attributes {kda2.target = "H200-SXM"} {
             kda2.store %32, %Qs[%d] : f32, !kda2.tensor<[128], f32, smem>
             %c3_17 = arith.constant 3 : index
             kda2.loop serial %w to %c3_17 annotations [#kda2.pragma<unroll>] {
-              %c1_27 = arith.constant 1 : index
-              %62 = kda2.add %w, %c1_27 : index, index -> index
-              %c3_28 = arith.constant 3 : index
-              %63 = kda2.cmp lt %62, %c3_28 : index, index -> i1
-              %c1_29 = arith.constant 1 : index
-              %64 = kda2.add %w, %c1_29 : index, index -> index
-              %c3_30 = arith.constant 3 : index
-              %c1_31 = arith.constant 1 : index
-              %65 = kda2.sub %c3_30, %c1_31 : index, index -> index
-              %66 = kda2.min %64, %65 : index, index -> index
-              %67 = kda2.load %WinQ[%d, %66] : !kda2.tensor<[128, 3], f32, smem> -> f32
-              %68 = kda2.select %63, %67, %26 : i1, f32, f32 -> f32
-              kda2.store %68, %WinQ[%d, %w] : f32, !kda2.tensor<[128, 3], f32, smem>
+              %c1_33 = arith.constant 1 : index
+              %64 = kda2.add %w, %c1_33 : index, index -> index
+              %c3_34 = arith.constant 3 : index
+              %65 = kda2.cmp lt %64, %c3_34 : index, index -> i1
+              %c1_35 = arith.constant 1 : index
+              %66 = kda2.add %w, %c1_35 : index, index -> index
+              %c3_36 = arith.constant 3 : index
+              %c1_37 = arith.constant 1 : index
+              %67 = kda2.sub %c3_36, %c1_37 : index, index -> index
+              %68 = kda2.min %66, %67 : index, index -> index
+              %69 = kda2.load %WinQ[%d, %68] : !kda2.tensor<[128, 3], f32, smem> -> f32
+              %70 = kda2.select %65, %69, %26 : i1, f32, f32 -> f32
+              kda2.store %70, %WinQ[%d, %w] : f32, !kda2.tensor<[128, 3], f32, smem>
             }
             %33 = kda2.dim "h" : index
             %c128_18 = arith.constant 128 : index
@@ -163,14 +163,14 @@ module attributes {kda2.target = "H200-SXM"} {
             kda2.store %41, %acc[%c0_20] : f32, !kda2.tensor<[1], f32, reg>
             %c3_22 = arith.constant 3 : index
             kda2.loop serial %w to %c3_22 annotations [#kda2.pragma<unroll>] {
-              %c0_27 = arith.constant 0 : index
-              %c0_28 = arith.constant 0 : index
-              %62 = kda2.load %acc[%c0_28] : !kda2.tensor<[1], f32, reg> -> f32
-              %63 = kda2.load %conv_w[%37, %w] : !kda2.tensor<[D, 4], f32> -> f32
-              %64 = kda2.load %WinK[%d, %w] : !kda2.tensor<[128, 3], f32, smem> -> f32
-              %65 = kda2.mul %63, %64 : f32, f32 -> f32
-              %66 = kda2.add %62, %65 : f32, f32 -> f32
-              kda2.store %66, %acc[%c0_27] : f32, !kda2.tensor<[1], f32, reg>
+              %c0_33 = arith.constant 0 : index
+              %c0_34 = arith.constant 0 : index
+              %64 = kda2.load %acc[%c0_34] : !kda2.tensor<[1], f32, reg> -> f32
+              %65 = kda2.load %conv_w[%37, %w] : !kda2.tensor<[D, 4], f32> -> f32
+              %66 = kda2.load %WinK[%d, %w] : !kda2.tensor<[128, 3], f32, smem> -> f32
+              %67 = kda2.mul %65, %66 : f32, f32 -> f32
+              %68 = kda2.add %64, %67 : f32, f32 -> f32
+              kda2.store %68, %acc[%c0_33] : f32, !kda2.tensor<[1], f32, reg>
             }
             %c0_23 = arith.constant 0 : index
             %42 = kda2.load %acc[%c0_23] : !kda2.tensor<[1], f32, reg> -> f32
@@ -181,40 +181,48 @@ module attributes {kda2.target = "H200-SXM"} {
             kda2.store %45, %Ks[%d] : f32, !kda2.tensor<[128], f32, smem>
             %c3_25 = arith.constant 3 : index
             kda2.loop serial %w to %c3_25 annotations [#kda2.pragma<unroll>] {
-              %c1_27 = arith.constant 1 : index
-              %62 = kda2.add %w, %c1_27 : index, index -> index
-              %c3_28 = arith.constant 3 : index
-              %63 = kda2.cmp lt %62, %c3_28 : index, index -> i1
-              %c1_29 = arith.constant 1 : index
-              %64 = kda2.add %w, %c1_29 : index, index -> index
-              %c3_30 = arith.constant 3 : index
-              %c1_31 = arith.constant 1 : index
-              %65 = kda2.sub %c3_30, %c1_31 : index, index -> index
-              %66 = kda2.min %64, %65 : index, index -> index
-              %67 = kda2.load %WinK[%d, %66] : !kda2.tensor<[128, 3], f32, smem> -> f32
-              %68 = kda2.select %63, %67, %39 : i1, f32, f32 -> f32
-              kda2.store %68, %WinK[%d, %w] : f32, !kda2.tensor<[128, 3], f32, smem>
+              %c1_33 = arith.constant 1 : index
+              %64 = kda2.add %w, %c1_33 : index, index -> index
+              %c3_34 = arith.constant 3 : index
+              %65 = kda2.cmp lt %64, %c3_34 : index, index -> i1
+              %c1_35 = arith.constant 1 : index
+              %66 = kda2.add %w, %c1_35 : index, index -> index
+              %c3_36 = arith.constant 3 : index
+              %c1_37 = arith.constant 1 : index
+              %67 = kda2.sub %c3_36, %c1_37 : index, index -> index
+              %68 = kda2.min %66, %67 : index, index -> index
+              %69 = kda2.load %WinK[%d, %68] : !kda2.tensor<[128, 3], f32, smem> -> f32
+              %70 = kda2.select %65, %69, %39 : i1, f32, f32 -> f32
+              kda2.store %70, %WinK[%d, %w] : f32, !kda2.tensor<[128, 3], f32, smem>
             }
             %46 = kda2.load %a[%22, %1, %d] : !kda2.tensor<[tt, h, 128], f32> -> f32
-            %47 = kda2.load %dt_bias[%d] : !kda2.tensor<[h, 128], f32> -> f32
-            %48 = kda2.add %46, %47 : f32, f32 -> f32
-            %c2 = arith.constant 2 : index
             %c1_26 = arith.constant 1 : index
-            %49 = kda2.cmp eq %c2, %c1_26 : index, index -> i1
-            %50 = kda2.load %A_log[] : !kda2.tensor<[h], f32> -> f32
-            %51 = kda2.exp %50 : f32
-            %52 = kda2.mul %51, %48 : f32, f32 -> f32
-            %53 = kda2.sigmoid %52 : f32
-            %54 = kda2.mul %53, %lower_bound : f32, f32 -> f32
-            %55 = kda2.load %A_log[] : !kda2.tensor<[h], f32> -> f32
-            %56 = kda2.exp %55 : f32
-            %57 = kda2.softplus %48 : f32
-            %58 = kda2.mul %56, %57 : f32, f32 -> f32
+            %c1_27 = arith.constant 1 : index
+            %47 = kda2.cmp eq %c1_26, %c1_27 : index, index -> i1
+            %48 = kda2.load %dt_bias[%d] : !kda2.tensor<[h, 128], f32> -> f32
             %cst = arith.constant 0.000000e+00 : f32
-            %59 = kda2.sub %cst, %58 : f32, f32 -> f32
-            %60 = kda2.select %49, %54, %59 : i1, f32, f32 -> f32
-            %61 = kda2.exp %60 : f32
-            kda2.store %61, %Eg[%d] : f32, !kda2.tensor<[128], f32, smem>
+            %49 = kda2.select %47, %48, %cst : i1, f32, f32 -> f32
+            %50 = kda2.add %46, %49 : f32, f32 -> f32
+            %c1_28 = arith.constant 1 : index
+            %c1_29 = arith.constant 1 : index
+            %51 = kda2.cmp eq %c1_28, %c1_29 : index, index -> i1
+            %52 = kda2.load %A_log[] : !kda2.tensor<[h], f32> -> f32
+            %53 = kda2.exp %52 : f32
+            %cst_30 = arith.constant 1.000000e+00 : f32
+            %54 = kda2.select %51, %53, %cst_30 : i1, f32, f32 -> f32
+            %c2 = arith.constant 2 : index
+            %c1_31 = arith.constant 1 : index
+            %55 = kda2.cmp eq %c2, %c1_31 : index, index -> i1
+            %56 = kda2.mul %54, %50 : f32, f32 -> f32
+            %57 = kda2.sigmoid %56 : f32
+            %58 = kda2.mul %57, %lower_bound : f32, f32 -> f32
+            %59 = kda2.softplus %50 : f32
+            %60 = kda2.mul %54, %59 : f32, f32 -> f32
+            %cst_32 = arith.constant 0.000000e+00 : f32
+            %61 = kda2.sub %cst_32, %60 : f32, f32 -> f32
+            %62 = kda2.select %55, %58, %61 : i1, f32, f32 -> f32
+            %63 = kda2.exp %62 : f32
+            kda2.store %63, %Eg[%d] : f32, !kda2.tensor<[128], f32, smem>
           }
           %c128_10 = arith.constant 128 : index
           kda2.loop thread %d to %c128_10 {
