@@ -1065,6 +1065,16 @@ KernelInfo parsed(const std::string &text) {
   return info;
 }
 
+/// The fake prefill kernels (kda2::fake's metadata: the real kernels' text,
+/// checked in KdaPrefill.FakeHelpersAreTheRealKernelsMetadata), parsed.
+struct FakePrefillKernels {
+  explicit FakePrefillKernels(const PrefillBinding &b = PrefillBinding())
+      : prep(parsed(kda2::fake::prefillPrepMetadata(b))),
+        scan(parsed(kda2::fake::prefillScanMetadata(b))),
+        out(parsed(kda2::fake::prefillOutMetadata(b))) {}
+  KernelInfo prep, scan, out;
+};
+
 /// The message of kdaPrefillWorkspace on three kernels (empty: success).
 std::string prefillKernelsError(const std::string &prep,
                                 const std::string &scan,
@@ -1175,12 +1185,8 @@ TEST(KdaPrefill, FakeHelpersAreTheRealKernelsMetadata) {
 }
 
 TEST(KdaPrefill, WorkspaceLayout) {
-  using kda2::fake::prefillOutMetadata;
-  using kda2::fake::prefillPrepMetadata;
-  using kda2::fake::prefillScanMetadata;
-  KernelInfo prep = parsed(prefillPrepMetadata()),
-             scan = parsed(prefillScanMetadata()),
-             out = parsed(prefillOutMetadata());
+  const FakePrefillKernels fake;
+  const KernelInfo &prep = fake.prep, &scan = fake.scan, &out = fake.out;
   using B = KdaPrefillWorkspace;
   KdaPrefillWorkspace ws;
   // K = V = 128, C = 32, VB = 8, bf16; n = 1, total_tokens = 1, h = 1: ns =
@@ -1264,12 +1270,8 @@ TEST(KdaPrefill, UnevenBatchNeedsTheTokensNotTheLongestSequence) {
   // slots of 78336 bytes per head (every buffer a multiple of 1024), about
   // 3.2 GB, where a layout by the longest sequence (256 · 32 · 512 chunks)
   // took 329 GB.
-  using kda2::fake::prefillOutMetadata;
-  using kda2::fake::prefillPrepMetadata;
-  using kda2::fake::prefillScanMetadata;
-  KernelInfo p = parsed(prefillPrepMetadata()),
-             s = parsed(prefillScanMetadata()),
-             o = parsed(prefillOutMetadata());
+  const FakePrefillKernels fake;
+  const KernelInfo &p = fake.prep, &s = fake.scan, &o = fake.out;
   const int64_t n = 256, tt = 16384 + 255 * 64, h = 32;
   KdaPrefillWorkspace ws;
   ASSERT_TRUE(kdaPrefillWorkspace(p, s, o, n, tt, h, ws).ok());
@@ -1307,14 +1309,10 @@ TEST(KdaPrefill, UnevenBatchNeedsTheTokensNotTheLongestSequence) {
 }
 
 TEST(KdaPrefill, GridsOverTheCudaLimits) {
-  using kda2::fake::prefillOutMetadata;
-  using kda2::fake::prefillPrepMetadata;
-  using kda2::fake::prefillScanMetadata;
   PrefillBinding b64;
   b64.ix = "i64";
-  KernelInfo p = parsed(prefillPrepMetadata(b64)),
-             s = parsed(prefillScanMetadata(b64)),
-             o = parsed(prefillOutMetadata(b64));
+  const FakePrefillKernels fake(b64);
+  const KernelInfo &p = fake.prep, &s = fake.scan, &o = fake.out;
   LaunchConfig cfg[3];
   // Operands 2^52 bytes apart (never dereferenced), workspace_bytes the
   // spacing: the checks before the launch configurations pass.
@@ -1644,11 +1642,8 @@ TEST(KdaPrefill, Int64IndexKernels) {
 }
 
 TEST(KdaPrefill, RowStridesReachThePrepKernel) {
-  using kda2::fake::prefillOutMetadata;
-  using kda2::fake::prefillPrepMetadata;
-  using kda2::fake::prefillScanMetadata;
-  KernelInfo p = parsed(prefillPrepMetadata()), s = parsed(prefillScanMetadata()),
-             o = parsed(prefillOutMetadata());
+  const FakePrefillKernels fake;
+  const KernelInfo &p = fake.prep, &s = fake.scan, &o = fake.out;
   // n = 2, 50 tokens (the longest 40), h = 2, operands 16 MiB apart.
   KdaPrefillArgs a;
   const void **in[] = {&a.q, &a.k, &a.v, &a.g, &a.beta, &a.cuSeqlens,
