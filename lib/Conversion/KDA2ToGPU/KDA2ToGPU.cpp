@@ -1413,23 +1413,37 @@ LogicalResult KernelLowering::unrollLoops() {
 /// barriers per reduction sit on the critical path of a serial loop that
 /// runs more than once (multi-token decode), so then the lanes stay in one
 /// warp and reduce with shuffles. A @shape_hint copy with one iteration
-/// counts as a single pass.
+/// counts as a single pass. Every loop of the kernel with the same extent
+/// and lanes gets the same placement: a register tile (a state column)
+/// filled in one of them is used in another, so a thread must hold the same
+/// iteration and part in all (placed apart, a thread would update another
+/// thread's column).
 bool KernelLowering::placeLanesAcrossWarps(LoopOp loop) {
   int64_t split = loop.getLanesPerIteration();
   std::optional<int64_t> extent = getConstantIntValue(loop.getUpperBound());
   if (split <= 1 || !extent || *extent % 32 != 0 || *extent * split != blockX)
     return false;
-  bool multiIteration = false;
-  loop.walk([&](LoopOp inner) {
-    if (inner.getMapping() != LoopMapping::serial)
-      return;
-    std::optional<int64_t> trips = getConstantIntValue(inner.getUpperBound());
-    if (auto dim = inner.getUpperBound().getDefiningOp<DimOp>())
-      if (specialization && dim.getName() == specialization->dim)
-        trips = specialization->value;
-    multiIteration |= !trips || *trips > 1;
+  auto repeatsInside = [&](LoopOp lanes) {
+    bool multiIteration = false;
+    lanes.walk([&](LoopOp inner) {
+      if (inner.getMapping() != LoopMapping::serial)
+        return;
+      std::optional<int64_t> trips = getConstantIntValue(inner.getUpperBound());
+      if (auto dim = inner.getUpperBound().getDefiningOp<DimOp>())
+        if (specialization && dim.getName() == specialization->dim)
+          trips = specialization->value;
+      multiIteration |= !trips || *trips > 1;
+    });
+    return multiIteration;
+  };
+  bool anyRepeats = false;
+  kernel.walk([&](LoopOp other) {
+    if (other.getMapping() == LoopMapping::thread &&
+        other.getLanesPerIteration() == split &&
+        getConstantIntValue(other.getUpperBound()) == extent)
+      anyRepeats |= repeatsInside(other);
   });
-  return !multiIteration;
+  return !anyRepeats;
 }
 
 /// The tensors `op` (with everything nested in it) reads and writes, with
