@@ -194,6 +194,23 @@ bool mlir::kda2::isNvlinkAvailable(const PTXOptions &options) {
 }
 
 /// The integer just before `suffix` in `line` ("... 64 registers" -> 64).
+/// Runs a CUDA tool with its stdout and stderr in `logPath`; on failure
+/// the error names the tool, its exit status and the log.
+static LogicalResult runCudaTool(Location loc, StringRef name, StringRef tool,
+                                 ArrayRef<StringRef> args, StringRef logPath) {
+  std::optional<StringRef> redirects[] = {std::nullopt, logPath, logPath};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(tool, args, std::nullopt, redirects,
+                                     /*SecondsToWait=*/0, /*MemoryLimit=*/0,
+                                     &message);
+  if (rc == 0)
+    return success();
+  auto log = llvm::MemoryBuffer::getFile(logPath);
+  return emitError(loc) << name << " failed (exit " << rc << ")"
+                        << (message.empty() ? "" : ": " + message) << "\n"
+                        << (log ? (*log)->getBuffer() : "");
+}
+
 static unsigned countBefore(StringRef line, StringRef suffix) {
   size_t at = line.find(suffix);
   if (at == StringRef::npos)
@@ -233,18 +250,8 @@ FailureOr<std::string> mlir::kda2::assembleCubin(
   if (kind == CubinKind::Linkable)
     args.push_back("-ewp");
   args.append({ptxPath, "-o", cubinPath});
-  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
-                                          StringRef(logPath)};
-  std::string message;
-  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
-                                     /*SecondsToWait=*/0, /*MemoryLimit=*/0,
-                                     &message);
-  if (rc != 0) {
-    auto log = llvm::MemoryBuffer::getFile(logPath);
-    return emitError(loc) << "ptxas failed (exit " << rc << ")"
-                          << (message.empty() ? "" : ": " + message) << "\n"
-                          << (log ? (*log)->getBuffer() : "");
-  }
+  if (failed(runCudaTool(loc, "ptxas", ptxas, args, logPath)))
+    return failure();
   // ptxas -v: "Function properties for <kernel>" followed by
   // "N bytes stack frame, S bytes spill stores, L bytes spill loads".
   if (auto log = llvm::MemoryBuffer::getFile(logPath)) {
@@ -323,18 +330,8 @@ FailureOr<std::string> mlir::kda2::linkCubins(Location loc,
   for (const SmallString<128> &path : inputs)
     args.push_back(path);
   args.append({"-o", outPath});
-  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
-                                          StringRef(logPath)};
-  std::string message;
-  int rc = llvm::sys::ExecuteAndWait(nvlink, args, std::nullopt, redirects,
-                                     /*SecondsToWait=*/0, /*MemoryLimit=*/0,
-                                     &message);
-  if (rc != 0) {
-    auto log = llvm::MemoryBuffer::getFile(logPath);
-    return emitError(loc) << "nvlink failed (exit " << rc << ")"
-                          << (message.empty() ? "" : ": " + message) << "\n"
-                          << (log ? (*log)->getBuffer() : "");
-  }
+  if (failed(runCudaTool(loc, "nvlink", nvlink, args, logPath)))
+    return failure();
   auto linked = llvm::MemoryBuffer::getFile(outPath, /*IsText=*/false);
   if (!linked || (*linked)->getBufferSize() == 0)
     return emitError(loc) << "cannot read the cubin nvlink wrote";
