@@ -373,6 +373,12 @@ deriveSizes(const std::map<std::string, int64_t> &shapes,
     sizes["ns"] = *tt / *c + *n;
   if (auto ns = known("ns"), nvb = binding("NVB"); ns && nvb && !known("nsv"))
     sizes["nsv"] = *ns * *nvb;
+  // Checkpoints at token offsets (the prefill's ckpt_offsets [n, m]): none
+  // unless given (m = 0), and their per-(sequence, offset) buffers nm = n·m.
+  if (!known("m"))
+    sizes["m"] = 0;
+  if (auto m = known("m"); m && n && !known("nm"))
+    sizes["nm"] = *n * *m;
   // The q/k heads of grouped value heads (kda_chunk_split's prep): h, no
   // grouping, unless given.
   if (auto h = known("h"); h && !known("hqk"))
