@@ -70,11 +70,12 @@ def load_cases(prefill_json, decode_json):
         # tt // C + n slots, nsv = ns * NVB; the measured kernels' templates
         # (--templates-rev abc9778) still size them by the longest sequence
         # (nc, ncv). The simulator ignores sizes a kernel does not use, so
-        # both go in and either revision simulates.
+        # both go in and either revision simulates (m = nm = 0: no checkpoint
+        # offsets, for templates that have them).
         nc = (t + b["C"] - 1) // b["C"]
         ns = n * t // b["C"] + n
         shapes = (f"n={n},h={h},tt={n * t},np1={n + 1},nc={nc},"
-                  f"ncv={nc * b['NVB']},ns={ns},nsv={ns * b['NVB']}")
+                  f"ncv={nc * b['NVB']},ns={ns},nsv={ns * b['NVB']},m=0,nm=0")
         cu = "/".join(str(i * t) for i in range(n + 1))
         for kernel, key in (("kda_chunk_prep", "prep_us"),
                             ("kda_chunk_scan", "scan_us")):

@@ -48,21 +48,25 @@ class Runtime:
         return Kernel(self, kernel)
 
 
-    def prefill_workspace_size(self, prep, scan, out, n_max, max_total_tokens, h):
+    def prefill_workspace_size(self, prep, scan, out, n_max, max_total_tokens, h, m_max=0):
         """kda2rt_kda_prefill_workspace_size: bytes of the workspace of a prefill of
         up to n_max sequences and up to max_total_tokens tokens in all (a call's
         total_tokens, padding included), h heads, whatever the lengths: the
         intermediates are per chunk slot, floor(max_total_tokens / C) + n_max of
         them per head (the kernels are Kernel objects: kda_chunk_prep,
-        kda_chunk_scan_h, kda_chunk_out)."""
+        kda_chunk_scan_h, kda_chunk_out). m_max > 0: calls with up to m_max
+        checkpoint offsets per sequence too
+        (kda2rt_kda_prefill_workspace_size_offsets)."""
         rt = self.rt
-        rt.kda2rt_kda_prefill_workspace_size.argtypes = [
-            P, P, P, C.c_int64, C.c_int64, C.c_int64, C.POINTER(Z), S, Z]
-        rt.kda2rt_kda_prefill_workspace_size.restype = I
+        fn = rt.kda2rt_kda_prefill_workspace_size_offsets if m_max else \
+            rt.kda2rt_kda_prefill_workspace_size
+        fn.argtypes = [P, P, P, C.c_int64, C.c_int64, C.c_int64] + \
+            ([C.c_int64] if m_max else []) + [C.POINTER(Z), S, Z]
+        fn.restype = I
         size = Z()
-        self._check(rt.kda2rt_kda_prefill_workspace_size(
-            prep.handle, scan.handle, out.handle, n_max, max_total_tokens, h, C.byref(size),
-            self._err, 4096), "kda_prefill_workspace_size")
+        self._check(fn(prep.handle, scan.handle, out.handle, n_max, max_total_tokens, h,
+                       *([m_max] if m_max else []), C.byref(size), self._err, 4096),
+                    "kda_prefill_workspace_size")
         return size.value
 
     def kda_prefill(self, prep, scan, out, q, k, v, g, beta, cu_seqlens, state_indices,
@@ -70,7 +74,8 @@ class Runtime:
                     checkpoint_blocks=None, ckpt=None, dtype="bf16", state_dtype="f32",
                     state_layout="kv", gate_lower_bound=float("-inf"), workspace_bytes=None,
                     index_dtype="i32", strides=None, hqk=0, A_log=None, dt_bias=None,
-                    lower_bound=0.0):
+                    lower_bound=0.0, ckpt_offsets=None, offset_blocks=None,
+                    ckpt_kernel=None):
         """kda2rt_kda_prefill (docs/Runtime.md, "Prefill"): q, k [T, hqk, K]; g [T, h,
         K]; v, o [T, h, V]; beta [T, h]; cu_seqlens [n + 1], state_indices [n] of index_dtype
         ("i32" or "i64": the kernels' IX), has_initial_state [n] int32;
@@ -94,7 +99,12 @@ class Runtime:
         the kernel (GF 1: lower_bound * sigmoid(exp(A_log) * (g + dt_bias)),
         lower_bound finite and <= 0; GF 2: -exp(A_log) * softplus(g + dt_bias))
         and gate_lower_bound is ignored; GF 0 reads none of the three (None
-        allowed). Other prep kernels never read them."""
+        allowed). Other prep kernels never read them.
+        ckpt_offsets, offset_blocks [n, m] of index_dtype, with ckpt_kernel
+        (kda_chunk_ckpt of the scan's module) and ckpt: entry (i, j) = t in [1,
+        len_i] stores the state after the first t tokens of sequence i in block
+        offset_blocks[i, j] of ckpt (other t or blocks: none); the workspace
+        then needs prefill_workspace_size(..., m_max=m)."""
         rt = self.rt
         rt.kda2rt_kda_prefill.argtypes = [P, P, P, C.POINTER(KdaPrefillArgs), P, S, Z]
         rt.kda2rt_kda_prefill.restype = I
@@ -114,7 +124,9 @@ class Runtime:
             ckpt.shape[0] if ckpt is not None else 0, scale, dtype.encode(),
             state_dtype.encode(), state_layout.encode(), gate_lower_bound,
             index_dtype.encode(), *stride_values(strides), hqk, ptr(A_log),
-            ptr(dt_bias), lower_bound)
+            ptr(dt_bias), lower_bound, ptr(ckpt_offsets), ptr(offset_blocks),
+            ckpt_offsets.shape[1] if ckpt_offsets is not None else 0,
+            ckpt_kernel.handle if ckpt_kernel is not None else None)
         self._check(rt.kda2rt_kda_prefill(prep.handle, scan.handle, out.handle,
                                           C.byref(args), P(stream), self._err, 4096),
                     "kda_prefill")
@@ -189,7 +201,8 @@ class KdaPrefillArgs(C.Structure):
         [("scale", C.c_double), ("dtype", C.c_char_p), ("state_dtype", C.c_char_p),
          ("state_layout", C.c_char_p), ("gate_lower_bound", C.c_double),
          ("index_dtype", C.c_char_p)] + [(name, C.c_int64) for name in STRIDES] + \
-        [("hqk", C.c_int64), ("A_log", P), ("dt_bias", P), ("lower_bound", C.c_double)]
+        [("hqk", C.c_int64), ("A_log", P), ("dt_bias", P), ("lower_bound", C.c_double)] + \
+        [("ckpt_offsets", P), ("offset_blocks", P), ("m", C.c_int64), ("ckpt_kernel", P)]
 
 
 class Kernel:

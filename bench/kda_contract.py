@@ -5,9 +5,10 @@ int64 index tensors (points 2 and 8: the IX=i64 kernels equal the int32 ones),
 inputs sliced from fused projections (point 8: runtime row strides), grouped
 value heads in the prefill (point 8: HV a multiple of HQK) and the prefill
 workspace sized by the call's tokens on a very uneven batch, eager and in a
-CUDA graph captured at the maxima (workspace).
+CUDA graph captured at the maxima (workspace), and checkpoints at token
+offsets inside chunks (point 3: offsets).
 
-  python3 bench/kda_contract.py --kernels build/kernels [--only graph,determinism,long,int64,strided,gva,workspace]
+  python3 bench/kda_contract.py --kernels build/kernels [--only graph,determinism,long,int64,strided,gva,workspace,offsets]
 
 Every call goes through the typed C ABI (kda2rt_kda_prefill,
 kda2rt_kda_decode_pool, kda2rt_kda_decode_spec); outputs are poisoned with
@@ -53,21 +54,26 @@ class Prefill:
     up to n sequences and max_tokens tokens in all (the rows of q, padding
     rows included: the intermediates are per chunk slot, max_tokens // C + n
     of them, however the tokens are split), the longest max_seqlen tokens
-    (the checkpoint table's ceil(max_seqlen / C) columns), over h heads."""
+    (the checkpoint table's ceil(max_seqlen / C) columns), over h heads;
+    with m > 0 also up to m checkpoint offsets per sequence (kda_chunk_ckpt
+    of the scan's module). prep: another prep cubin's name (the activation
+    prep)."""
 
     def __init__(self, rt, kernels, n, max_tokens, max_seqlen, h, K=128, V=128, st="f32",
-                 ss="kv", ix="i32"):
+                 ss="kv", ix="i32", m=0, prep=None):
         kv = f"k{K}" + (f"v{V}" if V != K else "")
         tail = "" if ix == "i32" else f"_{ix}"  # the IX=i64 builds: *_i64 cubins
         self.rt, self.st, self.ss, self.ix, self.max_seqlen = rt, st, ss, ix, max_seqlen
         self.prep = rt.kernel(rt.load(os.path.join(
-            kernels, f"kda_chunk_split_c32_vb8_{kv}{tail}.sm_90a.cubin")), "kda_chunk_prep")
+            kernels, (prep or f"kda_chunk_split_c32_vb8_{kv}{tail}") + ".sm_90a.cubin")),
+            "kda_chunk_prep")
         name = f"kda_chunk_h_c32_vb8_{kv}" + ("" if (st, ss) == ("f32", "kv") else f"_{st}_{ss}")
         mod = rt.load(os.path.join(kernels, name + tail + ".sm_90a.cubin"))
         self.scan = rt.kernel(mod, "kda_chunk_scan_h")
         self.out = rt.kernel(mod, "kda_chunk_out")
+        self.ckpt_kernel = rt.kernel(mod, "kda_chunk_ckpt") if m else None
         self.ws_bytes = rt.prefill_workspace_size(self.prep, self.scan, self.out, n,
-                                                  max_tokens, h)
+                                                  max_tokens, h, m_max=m)
         # ws: the first 1024-byte aligned address; the call is given exactly
         # ws_bytes from it (the 1 to 1024 bytes after them: alignment slack).
         self.ws_raw = torch.empty(self.ws_bytes + 1024, dtype=torch.uint8, device="cuda")
@@ -85,13 +91,16 @@ class Prefill:
         return bool((self.ws_raw[end:] == 255).all())
 
     def __call__(self, q, k, v, g, beta, cu, idx, hi, pool, o, cb=None, ckpt=None,
-                 strides=None, hqk=0):
+                 strides=None, hqk=0, offsets=None, blocks=None, **act):
         self.rt.kda_prefill(self.prep, self.scan, self.out, q, k, v, g, beta, cu, idx, hi,
                             pool, o, self.ws, self.max_seqlen, q.shape[-1] ** -0.5, stream(),
                             checkpoint_blocks=cb, ckpt=ckpt, state_dtype=self.st,
                             state_layout=self.ss, gate_lower_bound=GATE_LOWER_BOUND,
                             workspace_bytes=self.ws_bytes, index_dtype=self.ix,
-                            strides=strides, hqk=hqk)
+                            strides=strides, hqk=hqk, ckpt_offsets=offsets,
+                            offset_blocks=blocks,
+                            ckpt_kernel=self.ckpt_kernel if offsets is not None else None,
+                            **act)
 
 
 def decode_pool_kernel(rt, kernels, K=128, V=128, st="f32", ss="kv", ix="i32"):
@@ -101,12 +110,15 @@ def decode_pool_kernel(rt, kernels, K=128, V=128, st="f32", ss="kv", ix="i32"):
                      "kda_decode_pool")
 
 
-def recurrence(q, k, v, g, beta, cu, idx, hi, pool, ss="kv", cb=None, start=None, t0=None):
+def recurrence(q, k, v, g, beta, cu, idx, hi, pool, ss="kv", cb=None, start=None, t0=None,
+               offs=None):
     """float64 recurrence of a packed batch on a pool (the pool's contents
     before the call): o [T, h, V] (zeros on padding rows), {slot: final
     K-major state}, {block: K-major checkpoint state}. `start`/`t0` override
     one sequence's start: begin at token t0 of sequence 0 from state `start`
-    (used to check a tail from a checkpoint)."""
+    (used to check a tail from a checkpoint). offs[n]: (t, block) pairs, the
+    state after the first t tokens of sequence n into that block (offset
+    checkpoints; t outside [1, len] or a block < 0: none)."""
     T, H, V = v.shape
     K = q.shape[-1]
     scale = K ** -0.5
@@ -128,6 +140,9 @@ def recurrence(q, k, v, g, beta, cu, idx, hi, pool, ss="kv", cb=None, start=None
             if cb is not None and ((t - b + 1) % C == 0 or t == e - 1):
                 blk = cb[n][(t - b) // C]
                 if blk >= 0:
+                    ckpts[blk] = S
+            for at, blk in (offs[n] if offs is not None else ()):
+                if at == t - b + 1 and blk >= 0:
                     ckpts[blk] = S
         finals[slot] = S
     return o_ref, finals, ckpts
@@ -835,10 +850,153 @@ def workspace(rt, kernels, results, H=4):
             raise AssertionError("workspace: " + ", ".join(row["failed"]))
 
 
+def offsets(rt, kernels, results, H=4):
+    """Point 3: checkpoints at token offsets. A varlen batch (a 1-token and an
+    empty sequence, one shorter than a chunk, a padding one) with m = 5
+    offsets per sequence: inside chunks, on chunk boundaries, t = 1, t = len,
+    and ignored ones (t = 0, t = len + 1, negative, a block < 0 or past
+    blocks). Each run against the float64 recurrence: the offset checkpoints
+    (err_ckpt), o and the final states; blocks nobody names (and those of
+    ignored entries) stay NaN. Runs: the bounded prep with fp32 K-major
+    states, offsets alone and together with a boundary table (checkpoint at
+    every chunk end into other blocks); bf16 V-major states; the activation
+    prep with the unbounded softplus gate (GF 2, adversarial: about -15
+    nats per step on half the heads); one CUDA graph captured with one
+    offset table and replayed after the table changed in place. Then the
+    cost: graph time of a 16 x 2048-token, 16-head prefill with 2 offsets per
+    sequence against none (same kernels). Raises on any failure."""
+    from kda_serving import act_inputs  # noqa: E402 (the activation inputs)
+    K = V = 128
+    lengths = [300, 1, 77, 64, 0, 150, 31, 500]
+    n, tt, maxl = len(lengths), sum(lengths), max(lengths)
+    cu = packed(lengths)
+    slots = n + 4
+    gen = torch.Generator().manual_seed(1400)
+    idx = torch.randperm(slots, generator=gen)[:n].to(torch.int32)
+    idx[6] = -1  # a padding sequence (31 tokens): no checkpoint, no state
+    hi = (torch.rand(n, generator=gen) < 0.7).to(torch.int32)
+    m = 5
+    table = [[17, 32, 45, 299, 300],   # in chunks 0 and 1, a boundary, len - 1, len
+             [1, 0, 2, -3, 1],         # the 1-token sequence: t = 1 twice, ignored 0, 2, -3
+             [77, 33, 76, 78, 5],      # short tail chunk; 78 = len + 1 ignored
+             [64, 63, 16, 48, 1],      # two whole chunks
+             [1, 0, 1, 1, 1],          # the empty sequence: all ignored
+             [150, 149, 100, 96, 3],
+             [5, 31, 16, 1, 30],       # the padding sequence: all ignored
+             [500, 257, 488, 15, 250]]
+    blocks = n * m + 3  # the last three: named by no entry
+    blk = torch.arange(n * m, dtype=torch.int32).view(n, m)
+    blk[0, 4] = -1          # an ignored block
+    blk[5, 2] = blocks + 7  # past blocks: ignored
+    off = torch.tensor(table, dtype=torch.int32)
+    cu_d, idx_d, hi_d = cu.cuda(), idx.cuda(), hi.cuda()
+    failed = []
+
+    def run(label, pf, inputs, ref_inputs, st="f32", ss="kv", cb=None, tables=(off, blk),
+            graph_swap=None, **act):
+        q, k, v, g, beta = inputs
+        pool0 = make_pool(slots, H, K, V, st, ss, 1401)
+        pool, o = pool0.clone(), nan(tt, H, V)
+        nb = blocks + (0 if cb is None else n * ((maxl + C - 1) // C))
+        ckpt = nan(nb, H, K, V, dtype=pool.dtype) if ss == "kv" else nan(nb, H, V, K, dtype=pool.dtype)
+        off_d, blk_d = tables[0].cuda(), tables[1].cuda()
+        cb_d = cb.cuda() if cb is not None else None
+        call = lambda: pf(q, k, v, g, beta, cu_d, idx_d, hi_d, pool, o, cb=cb_d,  # noqa: E731
+                          ckpt=ckpt, offsets=off_d, blocks=blk_d, **act)
+        if graph_swap is None:
+            call()
+        else:  # captured with one table, replayed with another
+            graph = torch.cuda.CUDAGraph()
+            side = torch.cuda.Stream()
+            side.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(side):
+                call()  # warm-up outside the capture
+            torch.cuda.current_stream().wait_stream(side)
+            pool.copy_(pool0)
+            o.fill_(float("nan"))
+            ckpt.fill_(float("nan"))
+            with torch.cuda.graph(graph):
+                call()
+            off_d.copy_(graph_swap[0])
+            blk_d.copy_(graph_swap[1])
+            graph.replay()
+        torch.cuda.synchronize()
+        used = [[(t, b if 0 <= b < blocks else -1) for t, b in zip(a.tolist(), bb.tolist())]
+                for a, bb in zip(*(graph_swap or tables))]
+        qr, kr, vr, gr, br = ref_inputs
+        o_ref, finals, ckpts = recurrence(qr, kr, vr, gr, br, cu, idx, hi, pool0.float(), ss=ss,
+                                          cb=cb, offs=used)
+        row = {"check": "offsets", "run": label, "n": n, "tt": tt, "h": H, "m": m,
+               "st": st, "ss": ss}
+        check(row, "", o, o_ref, [t for t in range(tt) if t not in padding_rows(cu, idx, slots)],
+              pool.float(), pool0.float(), finals, ss, padding_rows(cu, idx, slots))
+        named = sorted(ckpts)
+        row["ckpts_written"] = len(named)
+        row["err_ckpt"] = rel_err(torch.stack([to_kmajor(ckpt[b].float(), ss) for b in named]),
+                                  torch.stack([ckpts[b] for b in named]))
+        others = [b for b in range(nb) if b not in ckpts]
+        row["ckpt_others_nan"] = bool(torch.isnan(ckpt[others].float()).all())
+        row["failed"] = verdict(row)
+        results.append(row)
+        print(json.dumps(row), flush=True)
+        if row["failed"]:
+            failed.append(label)
+
+    q, k, v, g, beta, _ = kda_inputs(1, tt, H, K, V, seed=1402)
+    q, k, v, g, beta = q[0], k[0], v[0], g[0], beta[0]
+    plain = (q, k, v, g, beta)
+    pf = Prefill(rt, kernels, n, tt, maxl, H, m=m)
+    run("bounded-f32-kv", pf, plain, plain)
+    # With a boundary table too: every chunk end of every sequence, blocks
+    # after the offsets'.
+    nc = (maxl + C - 1) // C
+    cb = (blocks + torch.arange(n * nc, dtype=torch.int32)).view(n, nc)
+    run("bounded-f32-kv+boundaries", pf, plain, plain, cb=cb)
+    # The same call in a CUDA graph, replayed after the tables changed.
+    swap_off = off.clone()
+    swap_off[0] = torch.tensor([100, 7, 64, 33, 1])
+    swap_off[7] = torch.tensor([499, 1, 2, 31, 33])
+    swap_off[2] = torch.tensor([0, 0, 0, 0, 77])
+    run("bounded-f32-kv-graph", pf, plain, plain, graph_swap=(swap_off, blk.flip(1).contiguous()))
+    del pf
+    pf = Prefill(rt, kernels, n, tt, maxl, H, st="bf16", ss="vk", m=m)
+    run("bounded-bf16-vk", pf, plain, plain, st="bf16", ss="vk")
+    del pf
+    x = act_inputs(2, tt, H, H, K, V, 1403, adversarial=True)
+    pf = Prefill(rt, kernels, n, tt, maxl, H, m=m, prep="kda_chunk_prep_act_c32_vb8_k128_gf2")
+    run("softplus-gf2-adversarial", pf, (x["q"], x["k"], x["v"], x["a"], x["b"]),
+        (x["qd"], x["kd"], x["v"], x["gd"], x["bd"]), A_log=x["A_log"], dt_bias=x["dt_bias"])
+    del pf
+    # Cost: 16 x 2048 tokens, 16 heads, two offsets per sequence (one inside
+    # a chunk, one at len - 7) against none.
+    from kda_decode import graph_time_us  # noqa: E402
+    L, N, Hc = 2048, 16, 16
+    q, k, v, g, beta, _ = kda_inputs(1, N * L, Hc, K, V, seed=1404)
+    q, k, v, g, beta = q[0], k[0], v[0], g[0], beta[0]
+    cuc = packed([L] * N).cuda()
+    idc = torch.arange(N, dtype=torch.int32, device="cuda")
+    hic = torch.ones(N, dtype=torch.int32, device="cuda")
+    pool, o = make_pool(N, Hc, K, V, "f32", "kv", 1405), nan(N * L, Hc, V)
+    ckc = nan(2 * N, Hc, K, V, dtype=torch.float32)
+    offc = torch.tensor([[1000, L - 7]] * N, dtype=torch.int32, device="cuda")
+    blc = torch.arange(2 * N, dtype=torch.int32, device="cuda").view(N, 2)
+    pf = Prefill(rt, kernels, N, N * L, L, Hc, m=2)
+    row = {"check": "offsets", "run": "cost", "n": N, "T": L, "h": Hc, "m": 2}
+    row["us_none"] = graph_time_us(lambda: pf(q, k, v, g, beta, cuc, idc, hic, pool, o))
+    row["us_offsets"] = graph_time_us(lambda: pf(q, k, v, g, beta, cuc, idc, hic, pool, o,
+                                                 ckpt=ckc, offsets=offc, blocks=blc))
+    row["ratio"] = row["us_offsets"] / row["us_none"]
+    results.append(row)
+    print(json.dumps(row), flush=True)
+    if failed:
+        raise AssertionError("offsets: " + ", ".join(failed))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kernels", required=True)
-    parser.add_argument("--only", default="graph,determinism,long,int64,strided,gva,workspace")
+    parser.add_argument("--only",
+                        default="graph,determinism,long,int64,strided,gva,workspace,offsets")
     parser.add_argument("--long-tokens", type=int, default=540000)
     args = parser.parse_args()
     rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
@@ -849,7 +1007,8 @@ def main():
               "int64": lambda: int64_indices(rt, args.kernels, results),
               "strided": lambda: strided_inputs(rt, args.kernels, results),
               "gva": lambda: grouped_value_heads(rt, args.kernels, results),
-              "workspace": lambda: workspace(rt, args.kernels, results)}
+              "workspace": lambda: workspace(rt, args.kernels, results),
+              "offsets": lambda: offsets(rt, args.kernels, results)}
     failed = []
     for name in args.only.split(","):
         try:

@@ -75,6 +75,20 @@ def slot_intermediates(tt, n, H, C, K, V, VB, states=False):
     return mid, {"ns": ns, "nsv": nsv}
 
 
+def no_offsets(index, n, scan=False):
+    """The operands of checkpoints at token offsets when a call has none (m =
+    0, so the kernels never read or write them): the prep's (ckpt_offsets, kc,
+    ec and the dims n, m, nm) or, with `scan`, kda_chunk_scan_h's
+    (ckpt_offsets, offset_blocks, m and the boundaries switch on: the
+    checkpoint table, all -1 or real, holds the boundary checkpoints).
+    `index` is any device index array (cu_seqlens) standing for the [n, 0]
+    tables. Returns (pointers, dims, scalars)."""
+    if scan:
+        return {"ckpt_offsets": index, "offset_blocks": index}, {"m": 0}, {"boundaries": 1}
+    one = torch.zeros(1, dtype=torch.float32, device="cuda")
+    return {"ckpt_offsets": index, "kc": one, "ec": one}, {"n": n, "m": 0, "nm": 0}, {}
+
+
 def flops(B, T, H, K, V):
     return B * T * H * (6 * K * V + 2 * 64 * (3 * K + 2 * V))
 
@@ -209,11 +223,12 @@ def main():
                 # The row strides of q, k, v, g, beta (sq .. sb): dense rows.
                 strides = {"s" + x[0]: flat(t).stride(0) for x, t in
                         (("q", q), ("k", k), ("v", v), ("g", g), ("b", beta))}
+                op, od, _ = no_offsets(cu, N)
                 prep = prep_kernel.prepare({"q": flat(q), "k": flat(k), "v": flat(v),
                                             "g": flat(g), "beta": flat(beta),
-                                            "cu_seqlens": cu, **mid},
+                                            "cu_seqlens": cu, **mid, **op},
                                            {**only("tt", "h", "np1", "ns", "nsv"),
-                                            "hqk": H},  # q/k heads: no GVA
+                                            "hqk": H, **od},  # q/k heads: no GVA
                                            {"scale": scale, **strides}, stream)
                 if isinstance(scan_kernel, tuple):  # state scan + output kernel
                     pick = lambda *names: {k: mid[k] for k in names}  # noqa: E731
@@ -226,11 +241,12 @@ def main():
                     ckpt = {"checkpoint_blocks": torch.full((N, nc), -1, dtype=torch.int32,
                                                             device="cuda"),
                             "ckpt": torch.full((1, H, K, V), float("nan"), device="cuda")}
+                    sp, sd, sx = no_offsets(cu, N, scan=True)
                     scan_h = scan_kernel[0].prepare(
                         {**pick("vc", "kl", "wn", "tp", "gl"), **hs, **slots, **ckpt,
-                         "pool": ht, "cu_seqlens": cu},
+                         "pool": ht, "cu_seqlens": cu, **sp},
                         {**only("n", "h", "np1", "ns", "nsv"), "nc": nc, "slots": N,
-                         "blocks": 1}, {}, stream)
+                         "blocks": 1, **sd}, sx, stream)
                     out = scan_kernel[1].prepare(
                         {**pick("qd", "pb"), **hs, "cu_seqlens": cu,
                          "state_indices": slots["state_indices"], "o": flat(o)},

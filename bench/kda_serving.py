@@ -25,7 +25,7 @@ import torch
 sys.path.insert(0, os.path.dirname(__file__))
 import kda2rt  # noqa: E402
 from kda_decode import graph_time_us, kda_inputs, rel_err  # noqa: E402
-from kda_prefill import slot_intermediates  # noqa: E402
+from kda_prefill import no_offsets, slot_intermediates  # noqa: E402
 
 TORCH_STATE = {"f32": torch.float32, "bf16": torch.bfloat16}
 PROFILE_ONLY = False
@@ -259,13 +259,17 @@ def pool_prefill(prep_launch, scan, out, N, H, nc, C, K, V, VB, tt, cu_d, idx_d,
     mid, sizes = slot_intermediates(tt, N, H, C, K, V, VB, states=True)
     hs = {x: mid.pop(x) for x in ("hs", "us")}
     dims = {"n": N, "h": H, "np1": N + 1, **sizes}
-    prep_dims = {"tt": tt, "h": H, "np1": N + 1, **sizes}
+    # No checkpoints at token offsets here (kda_contract.py checks those).
+    op, od, _ = no_offsets(cu_d, N)
+    sp, sd, sx = no_offsets(cu_d, N, scan=True)
+    mid.update(op)
+    prep_dims = {"tt": tt, "h": H, "np1": N + 1, **sizes, **od}
     return [
         prep_launch(mid, prep_dims),
         scan.prepare({**{x: mid[x] for x in ("vc", "kl", "wn", "tp", "gl")}, **hs,
                       "cu_seqlens": cu_d, "state_indices": idx_d, "has_initial_state": hi_d,
-                      "checkpoint_blocks": cb_d, "pool": pool, "ckpt": ckpt},
-                     {**dims, "nc": nc, "slots": slots, "blocks": blocks}, {}, stream),
+                      "checkpoint_blocks": cb_d, "pool": pool, "ckpt": ckpt, **sp},
+                     {**dims, "nc": nc, "slots": slots, "blocks": blocks, **sd}, sx, stream),
         out.prepare({"qd": mid["qd"], "pb": mid["pb"], **hs, "cu_seqlens": cu_d,
                      "state_indices": idx_d, "o": o},
                     {"n": N, "h": H, "np1": N + 1, "ns": sizes["ns"], "tt": tt},
