@@ -269,6 +269,10 @@ KdaPrefillArgs toKdaPrefillArgs(const kda2rt_kda_prefill_args &args) {
   a.aLog = args.A_log;
   a.dtBias = args.dt_bias;
   a.lowerBound = args.lower_bound;
+  a.ckptOffsets = args.ckpt_offsets;
+  a.offsetBlocks = args.offset_blocks;
+  a.m = args.m;
+  a.ckptKernel = args.ckpt_kernel ? &args.ckpt_kernel->kernel : nullptr;
   return a;
 }
 
@@ -285,16 +289,23 @@ Status prefillHandles(const char *fn, kda2rt_kernel prep, kda2rt_kernel scan,
   return Status::success();
 }
 
-/// The prefill plan of (prep, scan, out), made at the pair's first call:
-/// the last one used without a lock, else found or made under the prep
-/// handle's mutex. Null past kMaxPrefillPlans pairs.
+/// The prefill plan of (prep, scan, out) and the call's checkpoint kernel
+/// `ckpt`, made at the first call that needs it: the last one used
+/// without a lock, else found or made under the prep handle's mutex. A
+/// call without a checkpoint kernel takes any valid plan of the pair (one
+/// made with a checkpoint kernel launches it only for offset
+/// checkpoints), so calls with and without offsets share one. Null past
+/// kMaxPrefillPlans plans.
 const kda2rt_kernel_s::PrefillPlan *prefillPlan(kda2rt_kernel prep,
                                                 kda2rt_kernel scan,
-                                                kda2rt_kernel out) {
+                                                kda2rt_kernel out,
+                                                kda2rt_kernel ckpt) {
   using Plan = kda2rt_kernel_s::PrefillPlan;
   auto matches = [&](const Plan *p) {
     return p && p->scan == scan && p->scanId == scan->id && p->out == out &&
-           p->outId == out->id;
+           p->outId == out->id &&
+           (ckpt ? p->ckpt == ckpt && p->ckptId == ckpt->id
+                 : !p->ckpt || p->plan.valid());
   };
   const Plan *last = prep->prefillLast.load(std::memory_order_acquire);
   if (matches(last))
@@ -310,10 +321,12 @@ const kda2rt_kernel_s::PrefillPlan *prefillPlan(kda2rt_kernel prep,
     auto p = std::make_unique<Plan>();
     p->scan = scan;
     p->out = out;
+    p->ckpt = ckpt;
     p->scanId = scan->id;
     p->outId = out->id;
+    p->ckptId = ckpt ? ckpt->id : 0;
     (void)KdaPrefillPlan::create(prep->kernel, scan->kernel, out->kernel,
-                                 p->plan);
+                                 ckpt ? &ckpt->kernel : nullptr, p->plan);
     found = p.get();
     prep->prefillPlans.push_back(std::move(p));
   }
@@ -623,13 +636,13 @@ int kda2rt_kda_decode_spec_query(kda2rt_kernel kernel,
                     reasonlen);
 }
 
-int kda2rt_kda_prefill_workspace_size(kda2rt_kernel prep_kernel,
-                                      kda2rt_kernel scan_kernel,
-                                      kda2rt_kernel out_kernel, int64_t n_max,
-                                      int64_t max_total_tokens, int64_t h,
-                                      size_t *bytes, char *err,
-                                      size_t errlen) noexcept {
-  const char *fn = "kda2rt_kda_prefill_workspace_size";
+/// The body of both workspace size functions (`fn` names the caller).
+static int prefillWorkspaceSize(const char *fn, kda2rt_kernel prep_kernel,
+                                kda2rt_kernel scan_kernel,
+                                kda2rt_kernel out_kernel, int64_t n_max,
+                                int64_t max_total_tokens, int64_t h,
+                                int64_t m_max, size_t *bytes, char *err,
+                                size_t errlen) {
   Status s = prefillHandles(fn, prep_kernel, scan_kernel, out_kernel, true);
   if (s.ok() && !bytes)
     s = invalid(std::string(fn) + ": bytes is NULL");
@@ -637,12 +650,33 @@ int kda2rt_kda_prefill_workspace_size(kda2rt_kernel prep_kernel,
   if (s.ok())
     s = kdaPrefillWorkspace(
         prep_kernel->kernel.info(), scan_kernel->kernel.info(),
-        out_kernel->kernel.info(), n_max, max_total_tokens, h, ws);
+        out_kernel->kernel.info(), n_max, max_total_tokens, h, m_max, ws);
   if (s.ok() && ws.bytes > SIZE_MAX)
     s = invalid(std::string(fn) + ": the workspace does not fit size_t");
   if (s.ok())
     *bytes = static_cast<size_t>(ws.bytes);
   return finish(s, err, errlen);
+}
+
+int kda2rt_kda_prefill_workspace_size(kda2rt_kernel prep_kernel,
+                                      kda2rt_kernel scan_kernel,
+                                      kda2rt_kernel out_kernel, int64_t n_max,
+                                      int64_t max_total_tokens, int64_t h,
+                                      size_t *bytes, char *err,
+                                      size_t errlen) noexcept {
+  return prefillWorkspaceSize("kda2rt_kda_prefill_workspace_size", prep_kernel,
+                              scan_kernel, out_kernel, n_max, max_total_tokens,
+                              h, 0, bytes, err, errlen);
+}
+
+int kda2rt_kda_prefill_workspace_size_offsets(
+    kda2rt_kernel prep_kernel, kda2rt_kernel scan_kernel,
+    kda2rt_kernel out_kernel, int64_t n_max, int64_t max_total_tokens,
+    int64_t h, int64_t m_max, size_t *bytes, char *err,
+    size_t errlen) noexcept {
+  return prefillWorkspaceSize("kda2rt_kda_prefill_workspace_size_offsets",
+                              prep_kernel, scan_kernel, out_kernel, n_max,
+                              max_total_tokens, h, m_max, bytes, err, errlen);
 }
 
 int kda2rt_kda_prefill(kda2rt_kernel prep_kernel, kda2rt_kernel scan_kernel,
@@ -656,7 +690,7 @@ int kda2rt_kda_prefill(kda2rt_kernel prep_kernel, kda2rt_kernel scan_kernel,
   const KdaPrefillArgs a = toKdaPrefillArgs(*args);
   CUstream cs = static_cast<CUstream>(stream);
   const kda2rt_kernel_s::PrefillPlan *plan =
-      prefillPlan(prep_kernel, scan_kernel, out_kernel);
+      prefillPlan(prep_kernel, scan_kernel, out_kernel, args->ckpt_kernel);
   return finish(plan && plan->plan.valid()
                     ? plan->plan.launch(a, cs)
                     : launchKdaPrefill(prep_kernel->kernel,

@@ -41,14 +41,15 @@ struct kda2rt_kernel_s {
   /// address can be reused after its module is unloaded; an id is not).
   const uint64_t id = kda2::runtime::capi::nextKernelHandleId();
   /// The prefill plans of the calls with this kernel as prep_kernel, one
-  /// per (scan_kernel, out_kernel) pair of handles, made by the pair's
-  /// first kda2rt_kda_prefill (invalid plan: the pair takes the general
-  /// path). Immutable once published and freed only with this handle, so
-  /// a plan in use on another thread stays valid; at most kMaxPrefillPlans
-  /// pairs (later ones take the general path, unprepared).
+  /// per (scan_kernel, out_kernel, ckpt_kernel) of handles, made by the
+  /// first kda2rt_kda_prefill that needs it (invalid plan: those calls take
+  /// the general path; a call without ckpt_kernel takes any valid plan of
+  /// its pair). Immutable once published and freed only with this handle,
+  /// so a plan in use on another thread stays valid; at most
+  /// kMaxPrefillPlans (later ones take the general path, unprepared).
   struct PrefillPlan {
-    const kda2rt_kernel_s *scan = nullptr, *out = nullptr;
-    uint64_t scanId = 0, outId = 0;
+    const kda2rt_kernel_s *scan = nullptr, *out = nullptr, *ckpt = nullptr;
+    uint64_t scanId = 0, outId = 0, ckptId = 0;
     kda2::runtime::KdaPrefillPlan plan;
   };
   static constexpr size_t kMaxPrefillPlans = 16;

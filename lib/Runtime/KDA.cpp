@@ -1639,6 +1639,54 @@ Status checkSlotLayout(const KernelInfo &info, const char *name,
                  ", ..] (per head and chunk slot)");
 }
 
+constexpr const char *kRebuildOffsets =
+    "rebuild the prefill kernels from templates/kda_chunk_split.tirx (or "
+    "templates/kda_chunk_prep_act.tirx) and templates/kda_chunk_h.tirx, "
+    "which take ckpt_offsets (checkpoints at token offsets; "
+    "kda_chunk_ckpt completes them)";
+
+/// The arguments of checkpoints at token offsets (`pointers`, and the
+/// integer scalar `intScalar` when not null): kernels built before them
+/// lack them and are refused by name with what to rebuild.
+Status requireOffsetArgs(const KernelInfo &info,
+                         std::initializer_list<const char *> pointers,
+                         const char *intScalar) {
+  auto old = [&](const std::string &what) {
+    return invalid(kernelPrefix(info) + "has no " + what +
+                   ": a prefill kernel built before checkpoints at token "
+                   "offsets; " +
+                   kRebuildOffsets);
+  };
+  for (const char *name : pointers) {
+    const ArgInfo *a = info.findArg(name);
+    if (!a || a->kind != ArgInfo::Ptr)
+      return old(std::string("argument '") + name + "'");
+  }
+  if (intScalar) {
+    const ArgInfo *a = info.findArg(intScalar);
+    if (!a || a->kind != ArgInfo::Scalar ||
+        (a->scalarType != ScalarType::I32 && a->scalarType != ScalarType::I64))
+      return old(std::string("integer scalar argument '") + intScalar + "'");
+  }
+  return Status::success();
+}
+
+/// The offset checkpoints' intermediates kc and ec are per (head, entry
+/// seq·m + j): [h, nm, ..].
+Status checkEntryLayout(const KernelInfo &info, const char *name) {
+  const ArgInfo &a = *info.findArg(name);
+  auto named = [&](size_t i, const char *dim) {
+    return a.shape.size() > i && a.shape[i].kind == ShapeDim::Named &&
+           a.shape[i].name == dim;
+  };
+  if (named(0, "h") && named(1, "nm"))
+    return Status::success();
+  return invalid(kernelPrefix(info) + "argument '" + name + "' is " +
+                 showShape(a.shape, 0) +
+                 ", expected [h, nm, ..] (per head and offset checkpoint, "
+                 "nm = n·m)");
+}
+
 /// The static size of dimension `index` of pointer argument `name` (0 when
 /// it has no such static dimension).
 int64_t staticDim(const KernelInfo &info, const char *name, size_t index) {
@@ -1727,6 +1775,13 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
       {&out, "pb", "ns"},   {&out, "hs", "ns"},   {&out, "us", "ns"}};
   for (const Intermediate &m : intermediates)
     KDA2RT_TRY(checkSlotLayout(*m.info, m.name, m.slots));
+  // Checkpoints at token offsets: prep reads ckpt_offsets and writes kc and
+  // ec, the scan reads both tables and the scalar boundaries.
+  KDA2RT_TRY(requireOffsetArgs(prep, {"ckpt_offsets", "kc", "ec"}, nullptr));
+  KDA2RT_TRY(
+      requireOffsetArgs(scan, {"ckpt_offsets", "offset_blocks"}, "boundaries"));
+  KDA2RT_TRY(checkEntryLayout(prep, "kc"));
+  KDA2RT_TRY(checkEntryLayout(prep, "ec"));
   // C and VB from the intermediates' shapes: qd [h, ns, C, K], vc
   // [h, nsv, C, VB].
   f.chunk = staticDim(prep, "qd", 2);
@@ -1786,6 +1841,9 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
       {&prep, "pb", in, {C, C}},
       {&prep, "gl", f32, {K}},
       {&prep, "vc", in, {C, VB}},
+      {&prep, "ckpt_offsets", ix, {}},
+      {&prep, "kc", in, {C, K}},
+      {&prep, "ec", f32, {K}},
       {&scan, "vc", in, {C, VB}},
       {&scan, "kl", in, {C, K}},
       {&scan, "wn", in, {C, K}},
@@ -1795,6 +1853,8 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
       {&scan, "state_indices", ix, {}},
       {&scan, "has_initial_state", i32, {}},
       {&scan, "checkpoint_blocks", ix, {}},
+      {&scan, "ckpt_offsets", ix, {}},
+      {&scan, "offset_blocks", ix, {}},
       {&scan, "hs", in, {K, V}},
       {&scan, "us", in, {C, V}},
       {&scan, "ckpt", f.state, {}},
@@ -1847,22 +1907,102 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
   return Status::success();
 }
 
-constexpr const char *kPrefillBufferNames[] = {"qd", "kl", "wn", "tp", "pb",
-                                               "gl", "vc", "hs", "us"};
+/// The checkpoint kernel (kda_chunk_ckpt, templates/kda_chunk_h.tirx) of
+/// the three resolved in `f`: its kind (by its arguments), its
+/// intermediates per entry (kc, ec) and chunk slot (us) of the prep
+/// kernel's C, K, V and input type, its index arrays of the kernels' IX,
+/// and ckpt inout, of the pool's type, layout and shape. Sets f.ckpt.
+Status resolveCkptFacts(PrefillFacts &f, const KernelInfo &ckpt) {
+  KDA2RT_TRY(requirePrefillArgs(
+      ckpt, {"ckpt_kernel", "KDA prefill checkpoint kernel (kda_chunk_ckpt)"},
+      {"kc", "ec", "us", "cu_seqlens", "state_indices", "ckpt_offsets",
+       "offset_blocks", "ckpt"},
+      "nslots"));
+  KDA2RT_TRY(checkEntryLayout(ckpt, "kc"));
+  KDA2RT_TRY(checkEntryLayout(ckpt, "ec"));
+  KDA2RT_TRY(checkSlotLayout(ckpt, "us", "ns"));
+  const int64_t C = f.chunk, K = f.kDim, V = f.vDim;
+  const DType in = f.in, ix = f.index;
+  struct Expect {
+    const char *name;
+    DType dtype;
+    std::initializer_list<int64_t> tail;
+  };
+  const Expect expected[] = {
+      {"kc", in, {C, K}},        {"ec", DType::F32, {K}},
+      {"us", in, {C, V}},        {"cu_seqlens", ix, {}},
+      {"state_indices", ix, {}}, {"ckpt_offsets", ix, {}},
+      {"offset_blocks", ix, {}}, {"ckpt", f.state, {}}};
+  for (const Expect &e : expected)
+    KDA2RT_TRY(checkPrefillArg(f, ckpt, e.name, e.dtype, e.tail));
+  const ArgInfo &c = *ckpt.findArg("ckpt");
+  if (c.access != Access::InOut)
+    return invalid(kernelPrefix(ckpt) + "argument 'ckpt' is declared '" +
+                   accessName(c.access) +
+                   "'; the checkpoint kernel completes the scan's states "
+                   "in place (inout)");
+  const ArgInfo &pool = *f.scan->findArg("pool");
+  if (pool.stateLayout != StateOrder::None &&
+      c.stateLayout != StateOrder::None && pool.stateLayout != c.stateLayout)
+    return invalid(kernelPrefix(ckpt) + "declares state 'ckpt' " +
+                   stateOrderName(c.stateLayout) + " but kernel '" +
+                   f.scan->name + "' declares 'pool' " +
+                   stateOrderName(pool.stateLayout) +
+                   "; the prefill entry point takes one layout for all");
+  if (c.shape.size() != pool.shape.size() ||
+      showShape(c.shape, 1) != showShape(pool.shape, 1))
+    return invalid(kernelPrefix(ckpt) + "argument 'ckpt' is [blocks, " +
+                   showShape(c.shape, 1).substr(1) + " but kernel '" +
+                   f.scan->name + "' has 'pool' " + showShape(pool.shape, 0) +
+                   "; checkpoints are states of the pool's shape");
+  bool none[5];
+  KDA2RT_TRY(resolveStrides(ckpt, "prefill", false, none));
+  f.ckpt = &ckpt;
+  return Status::success();
+}
 
-/// The workspace of n sequences of totalTokens tokens in all and h heads:
-/// every intermediate per (head, chunk slot), ns = floor(totalTokens / C) +
-/// n slots (chunk c of sequence i in slot floor(cu_seqlens[i] / C) + i + c,
-/// the templates' headers), each buffer at the next multiple of
-/// kKdaPrefillAlignment. The sizes are worded as the call's (n,
-/// total_tokens, h): the call checks total_tokens first, so the token
-/// checks here word only kdaPrefillWorkspace's.
+/// resolvePrefillFacts, then resolveCkptFacts when `ckpt` is not null.
+Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
+                           const KernelInfo &out, const KernelInfo *ckpt,
+                           PrefillFacts &f) {
+  KDA2RT_TRY(resolvePrefillFacts(prep, scan, out, f));
+  return ckpt ? resolveCkptFacts(f, *ckpt) : Status::success();
+}
+
+constexpr const char *kPrefillBufferNames[] = {
+    "qd", "kl", "wn", "tp", "pb", "gl", "vc", "hs", "us", "kc", "ec"};
+
+/// The most offset checkpoints of one call, n·m: the grid.x of
+/// kda_chunk_ckpt and the kernels' entry index seq·m + j.
+constexpr int64_t kMaxOffsetEntries = INT32_MAX;
+
+/// The workspace of n sequences of totalTokens tokens in all, h heads and
+/// m offset checkpoints per sequence: every intermediate per (head, chunk
+/// slot), ns = floor(totalTokens / C) + n slots (chunk c of sequence i in
+/// slot floor(cu_seqlens[i] / C) + i + c, the templates' headers), then kc
+/// and ec per (head, entry), nm = n·m entries, each buffer at the next
+/// multiple of kKdaPrefillAlignment. The sizes are worded as the call's
+/// (n, total_tokens, h, m): the call checks total_tokens first, so the
+/// token checks here word only kdaPrefillWorkspace's.
 Status prefillLayout(const PrefillFacts &f, int64_t n, int64_t totalTokens,
-                     int64_t h, KdaPrefillWorkspace &ws) {
+                     int64_t h, int64_t m, KdaPrefillWorkspace &ws) {
   ws = KdaPrefillWorkspace();
   if (n <= 0)
     return invalid("n must be positive (the number of sequences), got " +
                    std::to_string(n));
+  if (m < 0)
+    return invalid("m must be >= 0 (the offset checkpoints per sequence, "
+                   "the columns of ckpt_offsets; 0: none), got " +
+                   std::to_string(m));
+  if (m > 0 && n > kMaxOffsetEntries / m) {
+    const bool wide = n > INT64_MAX / m;
+    return invalid(
+        "n = " + std::to_string(n) + " and m = " + std::to_string(m) +
+        " make n·m = " +
+        (wide ? std::string("more than 2^63") : std::to_string(n * m)) +
+        " offset checkpoints, more than 2^31 - 1 (the grid.x of "
+        "kda_chunk_ckpt, one program per (sequence, offset))");
+  }
   if (totalTokens < 0)
     return invalid("total_tokens must be >= 0 (the tokens of the call, "
                    "padding included), got " +
@@ -1879,6 +2019,7 @@ Status prefillLayout(const PrefillFacts &f, int64_t n, int64_t totalTokens,
   const int64_t C = f.chunk, VB = f.valueBlock, K = f.kDim, V = f.vDim;
   ws.chunk = C;
   ws.valueBlock = VB;
+  ws.nm = n * m;
   // ns and nsv within 63 bits, then every buffer's bytes.
   bool ok = n <= INT64_MAX - totalTokens / C;
   if (ok) {
@@ -1898,7 +2039,9 @@ Status prefillLayout(const PrefillFacts &f, int64_t n, int64_t totalTokens,
        byteCount({h, ns, K}, 4, ws.size[B::GL]) &&
        byteCount({h, ws.nsv, C, VB}, in, ws.size[B::VC]) &&
        byteCount({h, ns, K, V}, in, ws.size[B::HS]) &&
-       byteCount({h, ns, C, V}, in, ws.size[B::US]);
+       byteCount({h, ns, C, V}, in, ws.size[B::US]) &&
+       byteCount({h, ws.nm, C, K}, in, ws.size[B::KC]) &&
+       byteCount({h, ws.nm, K}, 4, ws.size[B::EC]);
   unsigned __int128 end = 0;
   for (int b = 0; ok && b < B::Count; ++b) {
     ws.offset[b] = static_cast<uint64_t>(end);
@@ -1908,17 +2051,21 @@ Status prefillLayout(const PrefillFacts &f, int64_t n, int64_t totalTokens,
     ok = end <= static_cast<unsigned __int128>(INT64_MAX);
   }
   if (!ok)
-    return invalid("n = " + std::to_string(n) +
-                   ", total_tokens = " + std::to_string(totalTokens) +
-                   " and h = " + std::to_string(h) +
-                   " make a workspace larger than 2^63 bytes");
+    return invalid(
+        "n = " + std::to_string(n) +
+        ", total_tokens = " + std::to_string(totalTokens) +
+        (m ? ", h = " + std::to_string(h) + " and m = " + std::to_string(m)
+           : " and h = " + std::to_string(h)) +
+        " make a workspace larger than 2^63 bytes");
   ws.bytes = static_cast<uint64_t>(end);
   return Status::success();
 }
 
-/// The value part: one call against the facts; `ws` receives the layout.
+/// The value part: one call against the facts; `ckptKernel`: the call
+/// passes a checkpoint kernel (resolved in f.ckpt); `ws` receives the
+/// layout.
 Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
-                          KdaPrefillWorkspace &ws) {
+                          bool ckptKernel, KdaPrefillWorkspace &ws) {
   if (a.kDim != f.kDim || a.vDim != f.vDim)
     return invalid(
         kernelPrefix(*f.prep) + "was compiled for K=" + std::to_string(f.kDim) +
@@ -1975,7 +2122,7 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
     return invalid("total_tokens = " + std::to_string(a.totalTokens) +
                    " does not fit the int32 cu_seqlens (index_dtype "
                    "\"i64\" with IX=i64 kernels does)");
-  KDA2RT_TRY(prefillLayout(f, a.n, a.totalTokens, a.h, ws));
+  KDA2RT_TRY(prefillLayout(f, a.n, a.totalTokens, a.h, a.m, ws));
   // max_seqlen sizes only a caller's checkpoint table (nc = ceil(max_seqlen
   // / C) columns); a longer sequence is no error: the scan reads column
   // min(chunk, nc − 1), so its later checkpoints repeat the last column's.
@@ -1999,19 +2146,53 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
                    "grouped value heads (hqk = " +
                    std::to_string(hqk) + " < h = " + std::to_string(a.h) +
                    "), or pass hqk = 0");
-  const bool checkpoints = a.checkpointBlocks != nullptr;
+  // Checkpoints at chunk boundaries (checkpoint_blocks) and at token
+  // offsets (ckpt_offsets, offset_blocks [n, m], completed by the
+  // checkpoint kernel): independent, both into ckpt.
+  const bool boundaries = a.checkpointBlocks != nullptr;
+  const bool offsets = a.ckptOffsets != nullptr;
+  if (offsets != (a.offsetBlocks != nullptr))
+    return invalid(offsets
+                       ? "argument 'offset_blocks' is NULL but 'ckpt_offsets' "
+                         "is not: pass both (checkpoints at token offsets) "
+                         "or neither"
+                       : "argument 'ckpt_offsets' is NULL but "
+                         "'offset_blocks' is not: pass both (checkpoints at "
+                         "token offsets) or neither");
+  if (offsets && a.m == 0)
+    return invalid("argument 'm' is 0 but 'ckpt_offsets' is not NULL: m is "
+                   "the columns of ckpt_offsets and offset_blocks [n, m] "
+                   "(>= 1 with them)");
+  if (!offsets && a.m != 0)
+    return invalid("argument 'm' is " + std::to_string(a.m) +
+                   " but 'ckpt_offsets' is NULL: m is the columns of "
+                   "ckpt_offsets and offset_blocks, 0 without them");
+  if (offsets && !ckptKernel)
+    return invalid("argument 'ckpt_kernel' is NULL but 'ckpt_offsets' is "
+                   "not: checkpoints at token offsets need kda_chunk_ckpt "
+                   "(the module of the scan kernel, "
+                   "templates/kda_chunk_h.tirx)");
+  if (!offsets && ckptKernel)
+    return invalid("argument 'ckpt_kernel' is given but 'ckpt_offsets' is "
+                   "NULL: the checkpoint kernel runs only for checkpoints at "
+                   "token offsets; pass NULL without them");
+  const bool checkpoints = boundaries || offsets;
   if (checkpoints != (a.ckpt != nullptr))
-    return invalid(checkpoints
-                       ? "argument 'ckpt' is NULL but 'checkpoint_blocks' is "
-                         "not: pass both (checkpoints) or neither"
-                       : "argument 'checkpoint_blocks' is NULL but 'ckpt' is "
-                         "not: pass both (checkpoints) or neither");
+    return invalid(
+        boundaries ? "argument 'ckpt' is NULL but 'checkpoint_blocks' is "
+                     "not: pass both (checkpoints) or neither"
+        : offsets  ? "argument 'ckpt' is NULL but 'ckpt_offsets' is not: "
+                     "checkpoints at token offsets are written to ckpt"
+                   : "argument 'ckpt' is not NULL but 'checkpoint_blocks' "
+                     "and 'ckpt_offsets' are: ckpt receives checkpoints; "
+                     "pass a table of them, or ckpt NULL");
   if (checkpoints && a.blocks <= 0)
     return invalid("blocks must be positive (the states ckpt holds), got " +
                    std::to_string(a.blocks));
-  // Operands in checking order; ckpt and checkpoint_blocks only with
-  // checkpoints, A_log and dt_bias (appended: the indices above stay) only
-  // when the kernel reads them (an activation prep of GF 1 or 2).
+  // Operands in checking order; checkpoint_blocks, ckpt and the offset
+  // tables only when given, A_log and dt_bias (appended: the indices above
+  // stay) only when the kernel reads them (an activation prep of GF 1 or
+  // 2). Those not checked stay at 0 bytes and overlap nothing.
   Operand ops[] = {{"q", a.q, 16, 0},
                    {"k", a.k, 16, 0},
                    {"v", a.v, 16, 0},
@@ -2026,20 +2207,43 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
                    {"checkpoint_blocks", a.checkpointBlocks, ix, 0},
                    {"ckpt", a.ckpt, 16, 0},
                    {"A_log", a.aLog, 4, 0, "f32 elements"},
-                   {"dt_bias", a.dtBias, 4, 0, "f32 elements"}};
-  const size_t count = checkpoints ? 13 : 11;
-  KDA2RT_TRY(checkPointers(ops, count));
+                   {"dt_bias", a.dtBias, 4, 0, "f32 elements"},
+                   {"ckpt_offsets", a.ckptOffsets, ix, 0},
+                   {"offset_blocks", a.offsetBlocks, ix, 0}};
+  enum {
+    kPool = 8,
+    kO,
+    kWorkspace,
+    kTable,
+    kCkpt,
+    kALog,
+    kDtBias,
+    kOffsets,
+    kOffsetBlocks
+  };
+  KDA2RT_TRY(checkPointers(ops, kTable));
+  if (boundaries)
+    KDA2RT_TRY(checkPointers(ops + kTable, 1));
+  if (checkpoints)
+    KDA2RT_TRY(checkPointers(ops + kCkpt, 1));
+  if (offsets)
+    KDA2RT_TRY(checkPointers(ops + kOffsets, 2));
   if (f.readsALog)
-    KDA2RT_TRY(checkPointers(ops + 13, 1));
+    KDA2RT_TRY(checkPointers(ops + kALog, 1));
   if (f.readsDtBias)
-    KDA2RT_TRY(checkPointers(ops + 14, 1));
+    KDA2RT_TRY(checkPointers(ops + kDtBias, 1));
   if (a.workspaceBytes < ws.bytes)
-    return invalid("workspace_bytes = " + std::to_string(a.workspaceBytes) +
-                   " is too small: n = " + std::to_string(a.n) +
-                   " and total_tokens = " + std::to_string(a.totalTokens) +
-                   " with h = " + std::to_string(a.h) + " need " +
-                   std::to_string(ws.bytes) +
-                   " bytes (kda2rt_kda_prefill_workspace_size)");
+    return invalid(
+        "workspace_bytes = " + std::to_string(a.workspaceBytes) +
+        " is too small: n = " + std::to_string(a.n) +
+        (a.m ? ", total_tokens = " + std::to_string(a.totalTokens) +
+                   " and m = " + std::to_string(a.m)
+             : " and total_tokens = " + std::to_string(a.totalTokens)) +
+        " with h = " + std::to_string(a.h) + " need " +
+        std::to_string(ws.bytes) +
+        (a.m ? " bytes (kda2rt_kda_prefill_workspace_size_offsets with m_max "
+               ">= m)"
+             : " bytes (kda2rt_kda_prefill_workspace_size)"));
   size_t in = dtypeSize(f.in);
   int64_t h = a.h, k = a.kDim, v = a.vDim;
   const RowStrides strides(a.qStride, a.kStride, a.vStride, a.gStride,
@@ -2048,51 +2252,57 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
                           hqk == h ? kTokenRowWords : kGroupedTokenRowWords));
   KDA2RT_TRY(packedBatchBytes(a.n, a.totalTokens, h, k, v, in, ix, strides,
                               ops, hqk));
-  KDA2RT_TRY(poolBytes(a.slots, h, k, v, st, ops[8]));
+  KDA2RT_TRY(poolBytes(a.slots, h, k, v, st, ops[kPool]));
   // The workspace: the bytes the call writes (the layout's), not all of
   // workspace_bytes. The caller's checkpoint table [n, nc]; without
-  // checkpoints the scan reads state_indices in its place (an operand
-  // already) and ckpt and checkpoint_blocks keep 0 bytes.
-  ops[10].bytes = ws.bytes;
+  // boundary checkpoints the scan reads state_indices in its place (an
+  // operand already) and checkpoint_blocks keeps 0 bytes, ckpt too
+  // without any checkpoints.
+  ops[kWorkspace].bytes = ws.bytes;
   const int64_t nc = (a.maxSeqlen + ws.chunk - 1) / ws.chunk;
-  if (checkpoints && !byteCount({a.n, nc}, ix, ops[11].bytes))
+  if (boundaries && !byteCount({a.n, nc}, ix, ops[kTable].bytes))
     return invalid("checkpoint_blocks of n = " + std::to_string(a.n) +
                    " rows of nc = " + std::to_string(nc) +
                    " entries is larger than 2^63 bytes");
   if (checkpoints &&
-      !byteCount({a.blocks, h, k, v}, dtypeSize(st), ops[12].bytes))
+      !byteCount({a.blocks, h, k, v}, dtypeSize(st), ops[kCkpt].bytes))
     return invalid("ckpt of blocks = " + std::to_string(a.blocks) + ", h = " +
                    std::to_string(h) + " states is larger than 2^63 bytes");
+  // The offset tables [n, m] (n·m <= 2^31 - 1: the layout checked it).
+  if (offsets)
+    ops[kOffsets].bytes = ops[kOffsetBlocks].bytes =
+        static_cast<uint64_t>(ws.nm) * ix;
   // A_log [h] and dt_bias [h, K] f32, inputs of the gate in the kernel:
   // the written operands must not overlap them either. Unread (GF 0, AL 0,
   // DB 0 or an older prep), they keep 0 bytes and overlap nothing.
-  size_t checked = count;
   if (gateInKernel) {
     // No overflow: the workspace's layout (< 2^63 bytes) holds qd, kl
     // and wn, each of at least h·K·2 bytes.
     if (f.readsALog)
-      ops[13].bytes = static_cast<uint64_t>(h) * 4;
+      ops[kALog].bytes = static_cast<uint64_t>(h) * 4;
     if (f.readsDtBias)
-      ops[14].bytes = static_cast<uint64_t>(h) * static_cast<uint64_t>(k) * 4;
-    checked = std::size(ops);
+      ops[kDtBias].bytes =
+          static_cast<uint64_t>(h) * static_cast<uint64_t>(k) * 4;
   }
-  KDA2RT_TRY(checkWritten(ops, checked, ops[8], /*inPlace=*/true));
-  KDA2RT_TRY(checkWritten(ops, checked, ops[9], /*inPlace=*/false));
-  KDA2RT_TRY(checkWritten(ops, checked, ops[10], /*inPlace=*/false));
+  const size_t all = std::size(ops);
+  KDA2RT_TRY(checkWritten(ops, all, ops[kPool], /*inPlace=*/true));
+  KDA2RT_TRY(checkWritten(ops, all, ops[kO], /*inPlace=*/false));
+  KDA2RT_TRY(checkWritten(ops, all, ops[kWorkspace], /*inPlace=*/false));
   if (checkpoints)
-    KDA2RT_TRY(checkWritten(ops, checked, ops[12], /*inPlace=*/false));
+    KDA2RT_TRY(checkWritten(ops, all, ops[kCkpt], /*inPlace=*/false));
   return Status::success();
 }
 
-constexpr const char *kPrepPointers[] = {"q",          "k",  "v",  "g",  "beta",
-                                         "cu_seqlens", "qd", "kl", "wn", "tp",
-                                         "pb",         "gl", "vc"};
+constexpr const char *kPrepPointers[] = {
+    "q",  "k",  "v",  "g",  "beta", "cu_seqlens",   "qd", "kl",
+    "wn", "tp", "pb", "gl", "vc",   "ckpt_offsets", "kc", "ec"};
 /// An activation prep's pointers: kPrepPointers, then A_log and dt_bias
 /// (LaunchArgs refuses names a kernel does not have, so older preps get
 /// the table above).
 constexpr const char *kPrepActPointers[] = {
-    "q",  "k",  "v",  "g",  "beta", "cu_seqlens", "qd",   "kl",
-    "wn", "tp", "pb", "gl", "vc",   "A_log",      "dt_bias"};
+    "q",  "k",  "v",     "g",      "beta", "cu_seqlens", "qd",
+    "kl", "wn", "tp",    "pb",     "gl",   "vc",         "ckpt_offsets",
+    "kc", "ec", "A_log", "dt_bias"};
 constexpr const char *kScanPointers[] = {"vc",
                                          "kl",
                                          "wn",
@@ -2105,31 +2315,48 @@ constexpr const char *kScanPointers[] = {"vc",
                                          "pool",
                                          "hs",
                                          "us",
-                                         "ckpt"};
+                                         "ckpt",
+                                         "ckpt_offsets",
+                                         "offset_blocks"};
 constexpr const char *kOutPointers[] = {
     "qd", "pb", "hs", "us", "cu_seqlens", "state_indices", "o"};
+/// The checkpoint kernel's (kda_chunk_ckpt).
+constexpr const char *kCkptPointers[] = {"kc",
+                                         "ec",
+                                         "us",
+                                         "cu_seqlens",
+                                         "state_indices",
+                                         "ckpt_offsets",
+                                         "offset_blocks",
+                                         "ckpt"};
 /// Every size a prefill kernel may name: ns and nsv the chunk slots of
 /// the intermediates, nc the columns of the scan's checkpoint table;
-/// nslots is kda_chunk_out's integer scalar (the pool's slots); then the
-/// row strides of prep's inputs and hqk, the q/k heads (h when the call
-/// gives 0).
+/// nslots is kda_chunk_out's and kda_chunk_ckpt's integer scalar (the
+/// pool's slots); then the row strides of prep's inputs and hqk, the q/k
+/// heads (h when the call gives 0); m the columns of the offset tables,
+/// nm = n·m their entries, boundaries the scan's integer scalar (1: it
+/// writes the checkpoint table's chunk-boundary checkpoints).
 constexpr const char *kPrefillDims[] = {
-    "tt",       "h",        "np1",         "n",      "ns",       "nsv",
-    "nc",       "slots",    "blocks",      "nslots", "q_stride", "k_stride",
-    "v_stride", "g_stride", "beta_stride", "hqk"};
+    "tt",       "h",        "np1",      "n",         "ns",
+    "nsv",      "nc",       "slots",    "blocks",    "nslots",
+    "q_stride", "k_stride", "v_stride", "g_stride",  "beta_stride",
+    "hqk",      "m",        "nm",       "boundaries"};
 constexpr size_t kNumPrefillDims = std::size(kPrefillDims);
 
-/// The values of a checked call's three launches: each kernel's pointers
-/// (kPrepPointers, kScanPointers, kOutPointers order; prepAct in
-/// kPrepActPointers order for an activation prep), the sizes
-/// (kPrefillDims order), the resolved scale and lower_bound.
+/// The values of a checked call's launches: each kernel's pointers
+/// (kPrepPointers, kScanPointers, kOutPointers, kCkptPointers order;
+/// prepAct in kPrepActPointers order for an activation prep), the sizes
+/// (kPrefillDims order), the resolved scale and lower_bound, and whether
+/// the checkpoint kernel runs (offset checkpoints).
 struct PrefillValues {
   const void *prep[std::size(kPrepPointers)];
   const void *prepAct[std::size(kPrepActPointers)];
   const void *scan[std::size(kScanPointers)];
   const void *out[std::size(kOutPointers)];
+  const void *ckpt[std::size(kCkptPointers)];
   int64_t dims[kNumPrefillDims];
   double scale = 0, lowerBound = 0;
+  bool withCkpt = false;
 };
 
 void prefillValues(const KdaPrefillArgs &a, const KdaPrefillWorkspace &ws,
@@ -2139,17 +2366,25 @@ void prefillValues(const KdaPrefillArgs &a, const KdaPrefillWorkspace &ws,
   const void *buf[B::Count];
   for (int b = 0; b < B::Count; ++b)
     buf[b] = base + ws.offset[b];
-  // Without checkpoints the scan gets blocks = 0, the pool as ckpt and
+  // Without boundary checkpoints the scan gets boundaries = 0 and
   // state_indices as a table of one column (nc = 1; it reads column
-  // min(chunk, nc − 1)): it writes ckpt[blk] only for 0 <= blk < blocks,
-  // so it writes none, whatever the table holds; state_indices is a valid
-  // [n] array of the index type and the pool a valid state buffer of
-  // ckpt's type and layout (no table to fill, no dummy allocation).
-  const bool checkpoints = a.checkpointBlocks != nullptr;
-  const void *table = checkpoints ? a.checkpointBlocks : a.stateIndices;
+  // min(chunk, nc − 1)); without any checkpoints also blocks = 0 and the
+  // pool as ckpt: it writes ckpt[blk] only for 0 <= blk < blocks, so it
+  // writes none, whatever the table holds; state_indices is a valid [n]
+  // array of the index type and the pool a valid state buffer of ckpt's
+  // type and layout (no table to fill, no dummy allocation). Without
+  // offset checkpoints prep and scan get state_indices as ckpt_offsets and
+  // offset_blocks with m = 0: they read no entry.
+  const bool boundaries = a.checkpointBlocks != nullptr;
+  const bool offsets = a.ckptOffsets != nullptr;
+  const bool checkpoints = boundaries || offsets;
+  const void *table = boundaries ? a.checkpointBlocks : a.stateIndices;
   const void *ckpt = checkpoints ? a.ckpt : a.pool;
+  const void *ckptOffsets = offsets ? a.ckptOffsets : a.stateIndices;
+  const void *offsetBlocks = offsets ? a.offsetBlocks : a.stateIndices;
   const int64_t blocks = checkpoints ? a.blocks : 0;
-  const int64_t nc = checkpoints ? (a.maxSeqlen + ws.chunk - 1) / ws.chunk : 1;
+  const int64_t nc = boundaries ? (a.maxSeqlen + ws.chunk - 1) / ws.chunk : 1;
+  const int64_t m = offsets ? a.m : 0;
   const int64_t hqk = a.hqk ? a.hqk : a.h;
   const int64_t dims[] = {a.totalTokens,
                           a.h,
@@ -2166,18 +2401,24 @@ void prefillValues(const KdaPrefillArgs &a, const KdaPrefillWorkspace &ws,
                           resolvedStride(a.vStride, a.h * a.vDim),
                           resolvedStride(a.gStride, a.h * a.kDim),
                           resolvedStride(a.betaStride, a.h),
-                          hqk};
+                          hqk,
+                          m,
+                          a.n * m,
+                          boundaries ? 1 : 0};
   const void *prepPtrs[] = {a.q,        a.k,         a.v,        a.g,
                             a.beta,     a.cuSeqlens, buf[B::QD], buf[B::KL],
                             buf[B::WN], buf[B::TP],  buf[B::PB], buf[B::GL],
-                            buf[B::VC]};
-  const void *scanPtrs[] = {
-      buf[B::VC], buf[B::KL],  buf[B::WN],     buf[B::TP],
-      buf[B::GL], a.cuSeqlens, a.stateIndices, a.hasInitialState,
-      table,      a.pool,      buf[B::HS],     buf[B::US],
-      ckpt};
+                            buf[B::VC], ckptOffsets, buf[B::KC], buf[B::EC]};
+  const void *scanPtrs[] = {buf[B::VC],     buf[B::KL],        buf[B::WN],
+                            buf[B::TP],     buf[B::GL],        a.cuSeqlens,
+                            a.stateIndices, a.hasInitialState, table,
+                            a.pool,         buf[B::HS],        buf[B::US],
+                            ckpt,           ckptOffsets,       offsetBlocks};
   const void *outPtrs[] = {buf[B::QD],  buf[B::PB],     buf[B::HS], buf[B::US],
                            a.cuSeqlens, a.stateIndices, a.o};
+  const void *ckptPtrs[] = {
+      buf[B::KC],     buf[B::EC],  buf[B::US],   a.cuSeqlens,
+      a.stateIndices, ckptOffsets, offsetBlocks, ckpt};
   static_assert(std::size(dims) == kNumPrefillDims);
   static_assert(std::size(prepPtrs) + 2 == std::size(kPrepActPointers));
   std::memcpy(out.prep, prepPtrs, sizeof(prepPtrs));
@@ -2192,8 +2433,12 @@ void prefillValues(const KdaPrefillArgs &a, const KdaPrefillWorkspace &ws,
   out.lowerBound = a.lowerBound;
   std::memcpy(out.scan, scanPtrs, sizeof(scanPtrs));
   std::memcpy(out.out, outPtrs, sizeof(outPtrs));
+  std::memcpy(out.ckpt, ckptPtrs, sizeof(ckptPtrs));
   std::memcpy(out.dims, dims, sizeof(dims));
   out.scale = resolvedScale(a.scale, a.kDim);
+  // The checkpoint kernel runs on (n·m, h) after the scan; m >= 1 with
+  // offsets (checked).
+  out.withCkpt = offsets && m > 0;
 }
 } // namespace
 
@@ -2205,28 +2450,54 @@ Status kdaPrefillWorkspace(const KernelInfo &prep, const KernelInfo &scan,
                            const KernelInfo &out, int64_t n,
                            int64_t totalTokens, int64_t h,
                            KdaPrefillWorkspace &ws) {
+  return kdaPrefillWorkspace(prep, scan, out, n, totalTokens, h, 0, ws);
+}
+
+Status kdaPrefillWorkspace(const KernelInfo &prep, const KernelInfo &scan,
+                           const KernelInfo &out, int64_t n,
+                           int64_t totalTokens, int64_t h, int64_t m,
+                           KdaPrefillWorkspace &ws) {
   ws = KdaPrefillWorkspace();
   PrefillFacts f;
   KDA2RT_TRY(resolvePrefillFacts(prep, scan, out, f));
-  return prefillLayout(f, n, totalTokens, h, ws);
+  return prefillLayout(f, n, totalTokens, h, m, ws);
 }
+
+namespace {
+/// The checkpoint kernel's metadata a call passes (args.ckptKernel).
+const KernelInfo *ckptInfo(const KdaPrefillArgs &a) {
+  return a.ckptKernel ? &a.ckptKernel->info() : nullptr;
+}
+} // namespace
 
 Status checkKdaPrefill(const KernelInfo &prep, const KernelInfo &scan,
                        const KernelInfo &out, const KdaPrefillArgs &args) {
+  return checkKdaPrefill(prep, scan, out, ckptInfo(args), args);
+}
+
+Status checkKdaPrefill(const KernelInfo &prep, const KernelInfo &scan,
+                       const KernelInfo &out, const KernelInfo *ckpt,
+                       const KdaPrefillArgs &args) {
   PrefillFacts f;
-  KDA2RT_TRY(resolvePrefillFacts(prep, scan, out, f));
+  KDA2RT_TRY(resolvePrefillFacts(prep, scan, out, ckpt, f));
   KdaPrefillWorkspace ws;
-  return checkPrefillValues(f, args, ws);
+  return checkPrefillValues(f, args, ckpt != nullptr, ws);
 }
 
 Status kdaPrefillLaunchArgs(const KernelInfo &prep, const KernelInfo &scan,
                             const KernelInfo &out, const KdaPrefillArgs &a,
                             KdaPrefillLaunch &launch) {
+  return kdaPrefillLaunchArgs(prep, scan, out, ckptInfo(a), a, launch);
+}
+
+Status kdaPrefillLaunchArgs(const KernelInfo &prep, const KernelInfo &scan,
+                            const KernelInfo &out, const KernelInfo *ckpt,
+                            const KdaPrefillArgs &a, KdaPrefillLaunch &launch) {
   launch = KdaPrefillLaunch();
   PrefillFacts f;
-  KDA2RT_TRY(resolvePrefillFacts(prep, scan, out, f));
+  KDA2RT_TRY(resolvePrefillFacts(prep, scan, out, ckpt, f));
   KdaPrefillWorkspace ws;
-  KDA2RT_TRY(checkPrefillValues(f, a, ws));
+  KDA2RT_TRY(checkPrefillValues(f, a, ckpt != nullptr, ws));
   PrefillValues v;
   prefillValues(a, ws, v);
   if (f.activation) {
@@ -2241,6 +2512,11 @@ Status kdaPrefillLaunchArgs(const KernelInfo &prep, const KernelInfo &scan,
                  launch.scan);
   fillLaunchArgs(out, kOutPointers, v.out, kPrefillDims, v.dims, nullptr,
                  launch.out);
+  if (v.withCkpt) {
+    fillLaunchArgs(*ckpt, kCkptPointers, v.ckpt, kPrefillDims, v.dims, nullptr,
+                   launch.ckpt);
+    launch.withCkpt = true;
+  }
   return Status::success();
 }
 
@@ -2248,10 +2524,11 @@ Status prepareKdaPrefill(const Kernel &prep, const Kernel &scan,
                          const Kernel &out, const KdaPrefillArgs &args,
                          KdaPrefillLaunch &launch) {
   launch = KdaPrefillLaunch();
-  const char *roles[] = {"prep_kernel", "scan_kernel", "out_kernel"};
-  const Kernel *kernels[] = {&prep, &scan, &out};
-  for (int i = 0; i < 3; ++i)
-    if (!kernels[i]->valid())
+  const char *roles[] = {"prep_kernel", "scan_kernel", "out_kernel",
+                         "ckpt_kernel"};
+  const Kernel *kernels[] = {&prep, &scan, &out, args.ckptKernel};
+  for (int i = 0; i < 4; ++i)
+    if (kernels[i] && !kernels[i]->valid())
       return invalid(std::string("argument '") + roles[i] +
                      "': the kernel is not loaded");
   KDA2RT_TRY(
@@ -2260,10 +2537,13 @@ Status prepareKdaPrefill(const Kernel &prep, const Kernel &scan,
   // runs nothing. prep and out run on (ns, h): ns <= 2^31 - 1 and h <=
   // 65535; the scan on (V / VB, n·h): n·h <= 65535. That last limit also
   // keeps n below 2^16, which the binary search of cu_seqlens in prep and
-  // out (16 halvings of [0, n]) assumes.
+  // out (16 halvings of [0, n]) assumes. The checkpoint kernel runs on
+  // (n·m, h), n·m <= 2^31 - 1 (checked with the values).
   LaunchConfig cfg;
   KDA2RT_TRY(computeLaunchConfig(prep.info(), launch.prep, cfg));
   KDA2RT_TRY(computeLaunchConfig(scan.info(), launch.scan, cfg));
+  if (launch.withCkpt)
+    KDA2RT_TRY(computeLaunchConfig(args.ckptKernel->info(), launch.ckpt, cfg));
   return computeLaunchConfig(out.info(), launch.out, cfg);
 }
 
@@ -2274,6 +2554,9 @@ Status launchKdaPrefill(const Kernel &prep, const Kernel &scan,
   KDA2RT_TRY(prepareKdaPrefill(prep, scan, out, args, launch));
   KDA2RT_TRY(prep.launch(launch.prep, stream));
   KDA2RT_TRY(scan.launch(launch.scan, stream));
+  // After the scan, which wrote the states the checkpoint kernel completes.
+  if (launch.withCkpt)
+    KDA2RT_TRY(args.ckptKernel->launch(launch.ckpt, stream));
   return out.launch(launch.out, stream);
 }
 
@@ -2629,14 +2912,21 @@ bool kernelValues(const void *const *ptrs, size_t np, const int64_t *dims,
 
 Status KdaPrefillPlan::create(const Kernel &prep, const Kernel &scan,
                               const Kernel &out, KdaPrefillPlan &plan) {
+  return create(prep, scan, out, nullptr, plan);
+}
+
+Status KdaPrefillPlan::create(const Kernel &prep, const Kernel &scan,
+                              const Kernel &out, const Kernel *ckpt,
+                              KdaPrefillPlan &plan) {
   plan = KdaPrefillPlan();
-  const Kernel *kernels[] = {&prep, &scan, &out};
+  const Kernel *kernels[] = {&prep, &scan, &out, ckpt};
   for (const Kernel *k : kernels)
-    if (!k->valid())
+    if (k && !k->valid())
       return invalid("no prepared prefill launch: a kernel is not loaded");
   KdaPrefillFacts f;
-  KDA2RT_TRY(resolvePrefillFacts(prep.info(), scan.info(), out.info(), f));
-  Packing p[3];
+  KDA2RT_TRY(resolvePrefillFacts(prep.info(), scan.info(), out.info(),
+                                 ckpt ? &ckpt->info() : nullptr, f));
+  Packing p[4];
   if (f.activation)
     KDA2RT_TRY(createPacking(prep, kPrepActPointers,
                              std::size(kPrepActPointers), /*scale=*/true,
@@ -2648,8 +2938,11 @@ Status KdaPrefillPlan::create(const Kernel &prep, const Kernel &scan,
                            /*scale=*/false, /*lowerBound=*/false, p[1]));
   KDA2RT_TRY(createPacking(out, kOutPointers, std::size(kOutPointers),
                            /*scale=*/false, /*lowerBound=*/false, p[2]));
+  if (ckpt)
+    KDA2RT_TRY(createPacking(*ckpt, kCkptPointers, std::size(kCkptPointers),
+                             /*scale=*/false, /*lowerBound=*/false, p[3]));
   plan.facts_ = f;
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < 4; ++i)
     plan.kernels_[i] = p[i];
   return Status::success();
 }
@@ -2658,14 +2951,19 @@ Status KdaPrefillPlan::launch(const KdaPrefillArgs &args,
                               CUstream stream) const {
   if (!valid())
     return invalid("launch of an invalid (not created) prefill plan");
+  // Another checkpoint kernel than the plan's: the general path resolves
+  // and checks it (same messages).
+  if (args.ckptKernel && args.ckptKernel != ckpt())
+    return launchKdaPrefill(*prep(), *scan(), *out(), args, stream);
   KdaPrefillWorkspace ws;
-  KDA2RT_TRY(checkPrefillValues(facts_, args, ws));
+  KDA2RT_TRY(checkPrefillValues(facts_, args, args.ckptKernel != nullptr, ws));
   PrefillValues v;
   prefillValues(args, ws, v);
   uint64_t prepValues[std::size(kPrepActPointers) + kNumPrefillDims];
   uint64_t scanValues[std::size(kScanPointers) + kNumPrefillDims];
   uint64_t outValues[std::size(kOutPointers) + kNumPrefillDims];
-  StagedLaunch staged[3];
+  uint64_t ckptValues[std::size(kCkptPointers) + kNumPrefillDims];
+  StagedLaunch staged[4];
   const double lb = v.lowerBound;
   const bool ready =
       (facts_.activation ? kernelValues(v.prepAct, std::size(kPrepActPointers),
@@ -2676,18 +2974,26 @@ Status KdaPrefillPlan::launch(const KdaPrefillArgs &args,
       kernelValues(v.out, std::size(kOutPointers), v.dims, outValues) &&
       stageLaunch(kernels_[0], prepValues, v.scale, lb, staged[0]) &&
       stageLaunch(kernels_[1], scanValues, v.scale, lb, staged[1]) &&
-      stageLaunch(kernels_[2], outValues, v.scale, lb, staged[2]);
+      stageLaunch(kernels_[2], outValues, v.scale, lb, staged[2]) &&
+      (!v.withCkpt ||
+       (kernelValues(v.ckpt, std::size(kCkptPointers), v.dims, ckptValues) &&
+        stageLaunch(kernels_[3], ckptValues, v.scale, lb, staged[3])));
   // What the prepared checks cannot word, the general path does (the same
   // checks again, then the message).
   if (!ready)
     return launchKdaPrefill(*prep(), *scan(), *out(), args, stream);
   // The encoded maps of one launch (cuLaunchKernel copies the parameters,
-  // so the three launches reuse the storage).
+  // so the launches reuse the storage). Order: prep, scan, the checkpoint
+  // kernel (after the scan's states), out.
   alignas(64) unsigned char maps[kMaxTensorMaps * 128];
-  for (int i = 0; i < 3; ++i)
+  const int order[] = {0, 1, 3, 2};
+  for (int i : order) {
+    if (i == 3 && !v.withCkpt)
+      continue;
     KDA2RT_TRY(kernels_[i].kernel->launchPreparedMaps(
         staged[i].func, staged[i].grid, staged[i].params, staged[i].maps,
         kernels_[i].numMaps, maps, stream));
+  }
   return Status::success();
 }
 

@@ -6,8 +6,8 @@ usage: fake-driver-test.py <kda2-serve-mixed> <libkda2fakecuda.so> <work-dir>
 Writes fake cubins under the names scripts/build-kernels.sh gives the real
 ones (the kernels' metadata as FakeCuda.h's poolDecodeMetadata,
 specDecodeMetadata and prefill*Metadata write it, K = V = 128, C = 32,
-VB = 8, bf16 inputs, f32 K-major pool) and checks the exit codes and
-messages of the program:
+VB = 8, bf16 inputs, f32 K-major pool; kda_chunk_ckpt in the scan's file)
+and checks the exit codes and messages of the program:
   --check-only: every query accepts its call, nothing is launched (0);
   a full run: every call launches, the untouched NaN-poisoned outputs fail
     the float64 check (1), and the host time per call is printed;
@@ -78,13 +78,15 @@ def spec(layout):
 
 
 # The prefill kernels' intermediates are per (head, chunk slot): [h, ns, ..],
-# vc [h, nsv, ..] (templates/kda_chunk_split.tirx, templates/kda_chunk_h.tirx).
+# vc [h, nsv, ..] (templates/kda_chunk_split.tirx, templates/kda_chunk_h.tirx);
+# the checkpoints at token offsets' kc and ec per (head, entry): [h, nm, ..].
 prep = ("kda2-kernel-v1\nname kda_chunk_prep\nblock 128 1 1\ngrid.x ns\n"
         "grid.y h\nsmem 68224\n"
         "arg ptr q bf16 in 3 tt hqk {D}\narg ptr k bf16 in 3 tt hqk {D}\n"
         "arg ptr v bf16 in 3 tt h {D}\narg ptr g f32 in 3 tt h {D}\n"
         "range g -5 0\narg ptr beta f32 in 2 tt h\n"
-        "arg ptr cu_seqlens i32 in 1 np1\narg scalar scale f32\n"
+        "arg ptr cu_seqlens i32 in 1 np1\n"
+        "arg ptr ckpt_offsets i32 in 2 n m\narg scalar scale f32\n"
         "arg ptr qd bf16 out 4 h ns {C} {D}\n"
         "arg ptr kl bf16 out 4 h ns {C} {D}\n"
         "arg ptr wn bf16 out 4 h ns {C} {D}\n"
@@ -92,8 +94,11 @@ prep = ("kda2-kernel-v1\nname kda_chunk_prep\nblock 128 1 1\ngrid.x ns\n"
         "arg ptr pb bf16 out 4 h ns {C} {C}\n"
         "arg ptr gl f32 out 3 h ns {D}\n"
         "arg ptr vc bf16 out 4 h nsv {C} {VB}\n"
-        "arg dim tt\narg dim hqk\narg dim h\narg dim np1\narg dim ns\n"
-        "arg dim nsv\nend\n").format(D=D, C=C, VB=VB)
+        "arg ptr kc bf16 out 4 h nm {C} {D}\n"
+        "arg ptr ec f32 out 3 h nm {D}\n"
+        "arg dim tt\narg dim hqk\narg dim h\narg dim np1\narg dim n\n"
+        "arg dim m\narg dim ns\narg dim nsv\narg dim nm\nend\n"
+        ).format(D=D, C=C, VB=VB)
 prep = strided(prep)
 scan = ("kda2-kernel-v1\nname kda_chunk_scan_h\nblock 128 1 1\ngrid.x 16\n"
         "grid.y n h\nsmem 0\n"
@@ -105,12 +110,14 @@ scan = ("kda2-kernel-v1\nname kda_chunk_scan_h\nblock 128 1 1\ngrid.x 16\n"
         "arg ptr cu_seqlens i32 in 1 np1\narg ptr state_indices i32 in 1 n\n"
         "arg ptr has_initial_state i32 in 1 n\n"
         "arg ptr checkpoint_blocks i32 in 2 n nc\n"
+        "arg ptr ckpt_offsets i32 in 2 n m\n"
+        "arg ptr offset_blocks i32 in 2 n m\narg scalar boundaries i32\n"
         "arg ptr pool f32 inout 4 slots h {D} {D}\nstate pool kv\n"
         "arg ptr hs bf16 out 4 h ns {D} {D}\n"
         "arg ptr us bf16 out 4 h ns {C} {D}\n"
         "arg ptr ckpt f32 out 4 blocks h {D} {D}\nstate ckpt kv\n"
         "arg dim h\narg dim nsv\narg dim ns\narg dim np1\narg dim n\n"
-        "arg dim nc\narg dim slots\narg dim blocks\n"
+        "arg dim nc\narg dim m\narg dim slots\narg dim blocks\n"
         "arg tensormap kl__tma0 kl 4 3 2 1 0 box 64 {C} 1 1 swizzle 128\n"
         "arg tensormap wn__tma1 wn 4 3 2 1 0 box 64 {C} 1 1 swizzle 128\n"
         "arg tensormap tp__tma2 tp 4 3 2 1 0 box {C} {C} 1 1\n"
@@ -131,6 +138,17 @@ out = ("kda2-kernel-v1\nname kda_chunk_out\nblock 128 1 1\ngrid.x ns\n"
        "arg tensormap hs__tma2 hs 4 3 2 1 0 box 64 {D} 1 1 swizzle 128\n"
        "arg tensormap us__tma3 us 4 3 2 1 0 box 64 {C} 1 1 swizzle 128\n"
        "end\n").format(D=D, C=C)
+# kda_chunk_ckpt completes the checkpoints at token offsets after the scan.
+ckpt = ("kda2-kernel-v1\nname kda_chunk_ckpt\nblock 128 1 1\ngrid.x nm\n"
+        "grid.y h\nsmem 82432\n"
+        "arg ptr kc bf16 in 4 h nm {C} {D}\narg ptr ec f32 in 3 h nm {D}\n"
+        "arg ptr us bf16 in 4 h ns {C} {D}\n"
+        "arg ptr cu_seqlens i32 in 1 np1\narg ptr state_indices i32 in 1 n\n"
+        "arg ptr ckpt_offsets i32 in 2 n m\n"
+        "arg ptr offset_blocks i32 in 2 n m\narg scalar nslots i32\n"
+        "arg ptr ckpt f32 inout 4 blocks h {D} {D}\nstate ckpt kv\n"
+        "arg dim h\narg dim nm\narg dim ns\narg dim np1\narg dim n\n"
+        "arg dim m\narg dim blocks\nend\n").format(D=D, C=C)
 
 
 def write_kernels(folder, spec_layout):
@@ -138,7 +156,8 @@ def write_kernels(folder, spec_layout):
     files = {
         "kda_chunk_split_c32_vb8_k128": [("kda_chunk_prep", prep)],
         "kda_chunk_h_c32_vb8_k128": [("kda_chunk_scan_h", scan),
-                                     ("kda_chunk_out", out)],
+                                     ("kda_chunk_out", out),
+                                     ("kda_chunk_ckpt", ckpt)],
         "kda_decode_pool_k128_f32_kv": [("kda_decode_pool", pool)],
         "kda_decode_spec_k128_f32_kv": [("kda_decode_spec", spec(spec_layout))],
     }
@@ -185,11 +204,13 @@ expect([good, "--iters", "3"], 1,
        queries + ["prefill: ||o - ref|| / ||ref|| = inf",
                   "checkpoints of A (after 32, 64, 96, 100 tokens): "
                   "||ckpt - ref|| / ||ref|| = inf: MISMATCH",
+                  "checkpoints at token offsets (A after 93, B after 30, C "
+                  "after 1 tokens): ||ckpt - ref|| / ||ref|| = inf: MISMATCH",
                   "decode : ||o - ref|| / ||ref|| = inf",
                   "verify : ||o - ref|| / ||ref|| = inf",
                   "step 1:", "step 2:", "step 3:",
                   "host time per call (median of 3):",
-                  "kda2rt_kda_prefill (3 sequences, 138 tokens, 3 launches)",
+                  "kda2rt_kda_prefill (3 sequences, 138 tokens, 4 launches)",
                   "kda2rt_kda_decode_spec (2 sequences x 4 tokens)",
                   "serve-mixed: MISMATCH"])
 # Refused at start-up, before anything is launched.

@@ -6,12 +6,14 @@
 // and three steps of mixed batches on it:
 //   1. prefill of new requests A (100 tokens), B (37), C (1) into slots 2,
 //      5, 7 from zero states, with prefix-caching checkpoints of A at every
-//      chunk end (kda2rt_kda_prefill), and in the same step one decode token
-//      of the running requests D, E in slots 9, 11 (kda2rt_kda_decode_pool);
+//      chunk end and one checkpoint at a token offset per request (A after
+//      93 tokens, B after 30, C after 1: kda_chunk_ckpt) into spare blocks
+//      (kda2rt_kda_prefill), and in the same step one decode token of the
+//      running requests D, E in slots 9, 11 (kda2rt_kda_decode_pool);
 //   2. one decode token of A, B, C, D and a padding entry (slot -1);
 //   3. speculative verify of 4 tokens of A and E (kda2rt_kda_decode_spec).
 // Each call is asked first (its _query, all at start-up); every output,
-// every written slot, A's checkpoints and the untouched slots are checked
+// every written slot, every checkpoint and the untouched slots are checked
 // against a float64 host mirror of the pool (kda2/Runtime/Reference.h);
 // then the host time per call through the C ABI is measured.
 //
@@ -295,7 +297,7 @@ int run(const Options &o) {
   // The kernels, as scripts/build-kernels.sh names them.
   Module prepModule, chunkModule, poolModule, specModule;
   kda2rt_kernel prep = nullptr, scan = nullptr, out = nullptr,
-                decode = nullptr, spec = nullptr;
+                ckptKernel = nullptr, decode = nullptr, spec = nullptr;
   struct {
     Module *module;
     const char *file;
@@ -304,7 +306,9 @@ int run(const Options &o) {
       {&prepModule, "kda_chunk_split_c32_vb8_k128.sm_90a.cubin",
        {{"kda_chunk_prep", &prep}}},
       {&chunkModule, "kda_chunk_h_c32_vb8_k128.sm_90a.cubin",
-       {{"kda_chunk_scan_h", &scan}, {"kda_chunk_out", &out}}},
+       {{"kda_chunk_scan_h", &scan},
+        {"kda_chunk_out", &out},
+        {"kda_chunk_ckpt", &ckptKernel}}},
       {&poolModule, "kda_decode_pool_k128_f32_kv.sm_90a.cubin",
        {{"kda_decode_pool", &decode}}},
       {&specModule, "kda_decode_spec_k128_f32_kv.sm_90a.cubin",
@@ -393,19 +397,30 @@ int run(const Options &o) {
   std::vector<int32_t> ckptTable(static_cast<size_t>(3 * nc), -1);
   for (int64_t j = 0; j < nc; ++j)
     ckptTable[j] = static_cast<int32_t>(j);
-  DeviceBuffer preCu, preSlots, preInit, preTable, ckpt, wsRaw;
+  // Checkpoints at token offsets, m = 1 per request: the state after the
+  // first t tokens (inside a chunk: A's 93 = len - 7 and B's 30; C's 1,
+  // its whole length, the final state) into the spare blocks nc .. nc + 2.
+  const int64_t m = 1, blocks = nc + 3;
+  const std::vector<int32_t> offsets = {93, 30, 1};
+  const std::vector<int32_t> offsetBlocks = {
+      static_cast<int32_t>(nc), static_cast<int32_t>(nc + 1),
+      static_cast<int32_t>(nc + 2)};
+  DeviceBuffer preCu, preSlots, preInit, preTable, preOffsets,
+      preOffsetBlocks, ckpt, wsRaw;
   size_t wsBytes = 0;
   if (!gpu.put(preCu, preRef.cuSeqlens) ||
       !gpu.put(preSlots, preRef.stateIndices) ||
       !gpu.put(preInit, preRef.hasInitialState) ||
-      !gpu.put(preTable, ckptTable) ||
-      !gpu.alloc(ckpt, static_cast<size_t>(nc) * stateElems * 4) ||
-      // Sized by the call's sequences and tokens (its intermediates are
-      // per chunk slot: floor(138 / 32) + 3 = 7 slots per head), whatever
-      // the lengths; an engine sizes it once for its most.
-      !gpu.ok(kda2rt_kda_prefill_workspace_size(prep, scan, out, preRef.n,
-                                                pre.count, h, &wsBytes, gpu.err,
-                                                sizeof(gpu.err)),
+      !gpu.put(preTable, ckptTable) || !gpu.put(preOffsets, offsets) ||
+      !gpu.put(preOffsetBlocks, offsetBlocks) ||
+      !gpu.alloc(ckpt, static_cast<size_t>(blocks) * stateElems * 4) ||
+      // Sized by the call's sequences, tokens and offsets (its
+      // intermediates are per chunk slot: floor(138 / 32) + 3 = 7 slots per
+      // head, and per offset), whatever the lengths; an engine sizes it
+      // once for its most.
+      !gpu.ok(kda2rt_kda_prefill_workspace_size_offsets(
+                  prep, scan, out, preRef.n, pre.count, h, m, &wsBytes,
+                  gpu.err, sizeof(gpu.err)),
               "sizing the prefill workspace") ||
       // The workspace must be 1024-byte aligned; kda2rt_mem_alloc
       // (cuMemAlloc) promises 256: over-allocate and round up.
@@ -435,7 +450,7 @@ int run(const Options &o) {
   pa.h = h;
   pa.k_dim = pa.v_dim = kDim;
   pa.slots = kSlots;
-  pa.blocks = nc;
+  pa.blocks = blocks;
   pa.scale = 0; // K^-1/2, as the reference's scale 0
   pa.dtype = "bf16";
   pa.state_dtype = "f32";
@@ -443,6 +458,10 @@ int run(const Options &o) {
   // The model's gate is bounded at -5 per step (the prep kernel's `range
   // g`, GB=5); these inputs stay in [-0.1, 0).
   pa.gate_lower_bound = -5.0;
+  pa.ckpt_offsets = preOffsets.ptr;
+  pa.offset_blocks = preOffsetBlocks.ptr;
+  pa.m = m;
+  pa.ckpt_kernel = ckptKernel;
 
   ref::KdaPoolDecodeProblem dec1Ref;
   static_cast<ref::KdaTokenInputs &>(dec1Ref) = dec1.in;
@@ -583,10 +602,11 @@ int run(const Options &o) {
   // The three steps, each checked against the host mirror.
   //===------------------------------------------------------------------===//
   std::printf("step 1: prefill A (100 tokens), B (37), C (1) -> slots 2, 5, "
-              "7 with %lld checkpoints of A; decode D, E -> slots 9, 11\n",
+              "7 with %lld checkpoints of A and one at a token offset each; "
+              "decode D, E -> slots 9, 11\n",
               static_cast<long long>(nc));
   {
-    std::vector<float> nan(static_cast<size_t>(nc) * stateElems);
+    std::vector<float> nan(static_cast<size_t>(blocks) * stateElems);
     std::memset(nan.data(), 0xFF, nan.size() * 4);
     if (!poison(gpu, pre) || !poison(gpu, dec1) || !gpu.put(ckpt, nan) ||
         !gpu.ok(kda2rt_kda_prefill(prep, scan, out, &pa, nullptr, gpu.err,
@@ -605,19 +625,19 @@ int run(const Options &o) {
     std::vector<int> changed =
         changedSlots(before, after, {2, 5, 7, 9, 11}, h);
     verdict("prefill", oErr, stateError(after, mirror, {2, 5, 7}), changed);
-    // A's checkpoint j: its state after min((j + 1) C, 100) tokens, from a
-    // zero state (the reference over A's first tokens in a 1-slot pool).
-    std::vector<float> gotCkpt(static_cast<size_t>(nc) * stateElems);
+    // Block `block` of ckpt against the state after tokens first .. first
+    // + count - 1 from a zero state (the reference over them in a 1-slot
+    // pool); false when the reference fails.
+    std::vector<float> gotCkpt(static_cast<size_t>(blocks) * stateElems);
     if (!readOk || !gpu.get(gotCkpt, ckpt.ptr))
       return 2;
-    double worstCkpt = 0;
-    for (int64_t j = 0; j < nc; ++j) {
-      int64_t m = std::min((j + 1) * kChunk, lenA);
+    auto ckptError = [&](int64_t block, int64_t first, int64_t count,
+                         double &err) {
       ref::KdaPoolDecodeProblem cp;
-      static_cast<ref::KdaTokenInputs &>(cp) = slice(pre.in, 0, m);
+      static_cast<ref::KdaTokenInputs &>(cp) = slice(pre.in, first, count);
       cp.n = 1;
-      cp.totalTokens = m;
-      cp.cuSeqlens = {0, static_cast<int32_t>(m)};
+      cp.totalTokens = count;
+      cp.cuSeqlens = {0, static_cast<int32_t>(count)};
       cp.stateIndices = {0};
       cp.hasInitialState = {0};
       ref::KdaStatePool one;
@@ -627,18 +647,37 @@ int run(const Options &o) {
       one.allocate();
       std::vector<double> cpO;
       if (!refCall(ref::kdaDecodePoolReference(cp, 0, one, cpO)))
-        return 2;
-      std::vector<double> got(gotCkpt.begin() + j * stateElems,
-                              gotCkpt.begin() + (j + 1) * stateElems);
+        return false;
+      std::vector<double> got(gotCkpt.begin() + block * stateElems,
+                              gotCkpt.begin() + (block + 1) * stateElems);
       std::vector<double> want(one.f32.begin(), one.f32.end());
-      worstCkpt = std::max(
-          worstCkpt, ref::relativeError(got.data(), want.data(), got.size()));
-    }
+      err = std::max(err,
+                     ref::relativeError(got.data(), want.data(), got.size()));
+      return true;
+    };
+    // A's checkpoint j: its state after min((j + 1) C, 100) tokens.
+    double worstCkpt = 0;
+    for (int64_t j = 0; j < nc; ++j)
+      if (!ckptError(j, 0, std::min((j + 1) * kChunk, lenA), worstCkpt))
+        return 2;
     bool ckptOk = worstCkpt < kTolerance;
     std::printf("  checkpoints of A (after 32, 64, 96, 100 tokens): "
                 "||ckpt - ref|| / ||ref|| = %.3g: %s\n",
                 worstCkpt, ckptOk ? "OK" : "MISMATCH");
     if (!ckptOk)
+      status = 1;
+    // The checkpoints at token offsets: request i's state after its first
+    // offsets[i] tokens, in block offsetBlocks[i].
+    double worstOffset = 0;
+    for (size_t i = 0; i < offsets.size(); ++i)
+      if (!ckptError(offsetBlocks[i], preRef.cuSeqlens[i], offsets[i],
+                     worstOffset))
+        return 2;
+    bool offsetOk = worstOffset < kTolerance;
+    std::printf("  checkpoints at token offsets (A after 93, B after 30, C "
+                "after 1 tokens): ||ckpt - ref|| / ||ref|| = %.3g: %s\n",
+                worstOffset, offsetOk ? "OK" : "MISMATCH");
+    if (!offsetOk)
       status = 1;
     if (!refCall(ref::kdaDecodePoolReference(dec1Ref, 0, mirror, refO)))
       return 2;
@@ -699,7 +738,7 @@ int run(const Options &o) {
       const char *what;
       double us;
     } times[] = {
-        {"kda2rt_kda_prefill (3 sequences, 138 tokens, 3 launches)",
+        {"kda2rt_kda_prefill (3 sequences, 138 tokens, 4 launches)",
          medianHostUs(gpu, o.iters,
                       [&] {
                         return kda2rt_kda_prefill(prep, scan, out, &pa,

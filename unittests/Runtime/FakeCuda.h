@@ -252,6 +252,10 @@ struct PrefillBinding {
   /// ..]); false: per (sequence, head, chunk), [n, h, nc, ..] (vc [n, h,
   /// ncv, ..]), as kernels built before chunk slots declare them.
   bool chunkSlots = true;
+  /// Checkpoints at token offsets: prep's ckpt_offsets, kc and ec, the
+  /// scan's ckpt_offsets, offset_blocks and boundaries (false: kernels
+  /// built before them).
+  bool offsets = true;
   /// The `bind` lines the compiler records (sorted by name).
   bool bindings = true;
 };
@@ -306,7 +310,8 @@ prefillPrepMetadata(const PrefillBinding &b = {},
       "\n" + (b.range.empty() ? "" : b.range + "\n") +
       strideLine(b.strided, "g") + "arg ptr beta f32 in 2 tt h\n" +
       strideLine(b.strided, "beta") + "arg ptr cu_seqlens " + b.ix +
-      " in 1 np1\n"
+      " in 1 np1\n" +
+      (b.offsets ? "arg ptr ckpt_offsets " + b.ix + " in 2 n m\n" : "") +
       "arg scalar scale f32\n" +
       strideScalars(b.strided) + "arg ptr qd " + in + " out " +
       prefillShape(b, C + " " + K, 2) + "\narg ptr kl " + in + " out " +
@@ -315,11 +320,17 @@ prefillPrepMetadata(const PrefillBinding &b = {},
       prefillShape(b, C + " " + C, 2) + "\narg ptr pb " + in + " out " +
       prefillShape(b, C + " " + C, 2) + "\narg ptr gl f32 out " +
       prefillShape(b, K, 1) + "\narg ptr vc " + in + " out " +
-      prefillShape(b, C + " " + VB, 2, /*vc=*/true) + "\narg dim tt\n" +
-      (b.grouped ? "arg dim hqk\n" : "") +
-      (b.chunkSlots ? "arg dim h\narg dim np1\narg dim ns\narg dim nsv\n"
-                    : "arg dim h\narg dim np1\narg dim n\narg dim nc\n"
-                      "arg dim ncv\n");
+      prefillShape(b, C + " " + VB, 2, /*vc=*/true) + "\n" +
+      (b.offsets ? "arg ptr kc " + in + " out 4 h nm " + C + " " + K +
+                       "\narg ptr ec f32 out 3 h nm " + K + "\n"
+                 : "") +
+      "arg dim tt\n" + (b.grouped ? "arg dim hqk\n" : "") +
+      (b.chunkSlots
+           ? (b.offsets ? "arg dim h\narg dim np1\narg dim n\narg dim m\n"
+                          "arg dim ns\narg dim nsv\narg dim nm\n"
+                        : "arg dim h\narg dim np1\narg dim ns\narg dim nsv\n")
+           : "arg dim h\narg dim np1\narg dim n\narg dim nc\n"
+             "arg dim ncv\n");
   if (b.bindings)
     m += "bind C " + C + "\nbind GB " + std::to_string(b.gb) + "\nbind K " + K +
          "\nbind NVB " + std::to_string(b.v / b.vb) + "\nbind V " + V +
@@ -336,6 +347,9 @@ struct PrepActBinding {
   bool bindings = true;
   /// AL and DB: whether the kernel reads A_log and dt_bias (-1: no line).
   int al = 1, db = 1;
+  /// Checkpoints at token offsets (ckpt_offsets, kc, ec; false: a kernel
+  /// built before them).
+  bool offsets = true;
 };
 
 /// Metadata of the activation prep kda_chunk_prep as the compiler emits it
@@ -353,7 +367,8 @@ inline std::string prefillPrepActMetadata(const PrepActBinding &a = {}) {
       "arg ptr beta f32 in 2 tt h\nstride beta sb\n"
       "arg ptr A_log f32 in 1 h\n"
       "arg ptr dt_bias f32 in 2 h 128\n"
-      "arg ptr cu_seqlens i32 in 1 np1\n"
+      "arg ptr cu_seqlens i32 in 1 np1\n" +
+      std::string(a.offsets ? "arg ptr ckpt_offsets i32 in 2 n m\n" : "") +
       "arg scalar scale f32\narg scalar lower_bound f32\n"
       "arg scalar sq i64\narg scalar sk i64\narg scalar sv i64\n"
       "arg scalar sg i64\narg scalar sb i64\n"
@@ -363,9 +378,14 @@ inline std::string prefillPrepActMetadata(const PrepActBinding &a = {}) {
       "arg ptr tp bf16 out 4 h ns 32 32\n"
       "arg ptr pb bf16 out 4 h ns 32 32\n"
       "arg ptr gl f32 out 3 h ns 128\n"
-      "arg ptr vc bf16 out 4 h nsv 32 8\n"
-      "arg dim tt\narg dim hqk\narg dim h\narg dim np1\narg dim ns\n"
-      "arg dim nsv\n";
+      "arg ptr vc bf16 out 4 h nsv 32 8\n" +
+      (a.offsets ? "arg ptr kc bf16 out 4 h nm 32 128\n"
+                   "arg ptr ec f32 out 3 h nm 128\n"
+                   "arg dim tt\narg dim hqk\narg dim h\narg dim np1\n"
+                   "arg dim n\narg dim m\narg dim ns\narg dim nsv\n"
+                   "arg dim nm\n"
+                 : "arg dim tt\narg dim hqk\narg dim h\narg dim np1\n"
+                   "arg dim ns\narg dim nsv\n");
   if (a.bindings) {
     // Sorted by name, as the GPU lowering writes them.
     if (a.al >= 0)
@@ -406,8 +426,11 @@ prefillScanMetadata(const PrefillBinding &b = {},
       " in 1 n\n"
       "arg ptr has_initial_state i32 in 1 n\n"
       "arg ptr checkpoint_blocks " +
-      b.ix +
-      " in 2 n nc\n"
+      b.ix + " in 2 n nc\n" +
+      (b.offsets ? "arg ptr ckpt_offsets " + b.ix +
+                       " in 2 n m\narg ptr offset_blocks " + b.ix +
+                       " in 2 n m\narg scalar boundaries i32\n"
+                 : "") +
       "arg ptr pool " +
       st + " inout 4 slots h " + K + " " + V + "\n" +
       (b.layout.empty() ? "" : "state pool " + b.layout + "\n") +
@@ -415,8 +438,10 @@ prefillScanMetadata(const PrefillBinding &b = {},
       "\narg ptr us " + in + " out " + prefillShape(b, C + " " + V, 2) +
       "\narg ptr ckpt " + st + " out 4 blocks h " + K + " " + V + "\n" +
       (b.layout.empty() ? "" : "state ckpt " + b.layout + "\n") +
-      (b.chunkSlots ? "arg dim h\narg dim nsv\narg dim ns\narg dim np1\n"
-                      "arg dim n\narg dim nc\narg dim slots\narg dim blocks\n"
+      (b.chunkSlots ? std::string("arg dim h\narg dim nsv\narg dim ns\n"
+                                  "arg dim np1\narg dim n\narg dim nc\n") +
+                          (b.offsets ? "arg dim m\n" : "") +
+                          "arg dim slots\narg dim blocks\n"
                     : "arg dim n\narg dim h\narg dim ncv\narg dim nc\n"
                       "arg dim np1\narg dim slots\narg dim blocks\n") +
       "arg tensormap kl__tma0 kl " + prefillMap(b, 2, "64 " + C) +
@@ -464,6 +489,34 @@ prefillOutMetadata(const PrefillBinding &b = {},
       prefillMap(b, 2, C + " " + C) + "\narg tensormap hs__tma2 hs " +
       prefillMap(b, 2, "64 " + K) + " swizzle 128\narg tensormap us__tma3 us " +
       prefillMap(b, 2, "64 " + C) + " swizzle 128\n";
+  if (b.bindings)
+    m += "bind C " + C + "\nbind K " + K + "\nbind V " + V + "\n";
+  return m + "end\n";
+}
+
+/// Metadata of kda_chunk_ckpt (templates/kda_chunk_h.tirx: the checkpoints
+/// at token offsets, completed after the scan; grid (nm, h), no tensor
+/// maps), ckpt inout [blocks, h, K, V] in `layout`.
+inline std::string
+prefillCkptMetadata(const PrefillBinding &b = {},
+                    const std::string &name = "kda_chunk_ckpt") {
+  std::string K = std::to_string(b.k), V = std::to_string(b.v),
+              C = std::to_string(b.c);
+  const std::string &in = b.in, &ix = b.ix;
+  std::string m = "kda2-kernel-v1\nname " + name +
+                  "\nblock 128 1 1\ngrid.x nm\ngrid.y h\nsmem 82432\n"
+                  "arg ptr kc " +
+                  in + " in 4 h nm " + C + " " + K +
+                  "\narg ptr ec f32 in 3 h nm " + K + "\narg ptr us " + in +
+                  " in 4 h ns " + C + " " + V + "\narg ptr cu_seqlens " + ix +
+                  " in 1 np1\narg ptr state_indices " + ix +
+                  " in 1 n\narg ptr ckpt_offsets " + ix +
+                  " in 2 n m\narg ptr offset_blocks " + ix +
+                  " in 2 n m\narg scalar nslots i32\narg ptr ckpt " + b.state +
+                  " inout 4 blocks h " + K + " " + V + "\n" +
+                  (b.layout.empty() ? "" : "state ckpt " + b.layout + "\n") +
+                  "arg dim h\narg dim nm\narg dim ns\narg dim np1\narg dim n\n"
+                  "arg dim m\narg dim blocks\n";
   if (b.bindings)
     m += "bind C " + C + "\nbind K " + K + "\nbind V " + V + "\n";
   return m + "end\n";

@@ -32,6 +32,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <new>
 #include <sstream>
 #include <string>
@@ -1677,6 +1678,13 @@ protected:
       ASSERT_EQ(kda2rt_kernel_get(module, name, out, err, sizeof(err)),
                 KDA2RT_OK)
           << err;
+    // The checkpoint kernel, in the images that have it.
+    if (image.find("__kda2_meta_kda_chunk_ckpt") != std::string::npos) {
+      ASSERT_EQ(kda2rt_kernel_get(module, "kda_chunk_ckpt", &ckptKernel, err,
+                                  sizeof(err)),
+                KDA2RT_OK)
+          << err;
+    }
     ASSERT_EQ(kda2rt_mem_alloc(0, 32 << 20, &buffer, err, sizeof(err)),
               KDA2RT_OK)
         << err;
@@ -1713,12 +1721,31 @@ protected:
     kda2rt_module_unload(module, nullptr, 0);
   }
 
+  /// args with one checkpoint at a token offset per sequence (m = 1: the
+  /// tables at buffer + 5 MiB + 12288 and + 16384, blocks 8 of ckpt at
+  /// buffer + 12 MiB) and a workspace of 330752 bytes
+  /// (KdaPrefill.WorkspaceWithOffsetCheckpoints).
+  kda2rt_kda_prefill_args withOffsets() const {
+    kda2rt_kda_prefill_args a = args;
+    char *b = static_cast<char *>(buffer);
+    a.ckpt_offsets = b + (5 << 20) + 12288;
+    a.offset_blocks = b + (5 << 20) + 16384;
+    a.m = 1;
+    a.ckpt_kernel = ckptKernel;
+    a.ckpt = b + (12 << 20);
+    a.blocks = 8;
+    a.workspace_bytes = 330752;
+    return a;
+  }
+
   std::string image = kda2::fake::fakeCubin(
       {{"kda_chunk_prep", kda2::fake::prefillPrepMetadata()},
        {"kda_chunk_scan_h", kda2::fake::prefillScanMetadata()},
-       {"kda_chunk_out", kda2::fake::prefillOutMetadata()}});
+       {"kda_chunk_out", kda2::fake::prefillOutMetadata()},
+       {"kda_chunk_ckpt", kda2::fake::prefillCkptMetadata()}});
   kda2rt_module module = nullptr;
-  kda2rt_kernel prep = nullptr, scan = nullptr, out = nullptr;
+  kda2rt_kernel prep = nullptr, scan = nullptr, out = nullptr,
+                ckptKernel = nullptr;
   void *buffer = nullptr;
   kda2rt_kda_prefill_args args;
 };
@@ -1809,12 +1836,12 @@ TEST_F(FakePrefill, RowStridesReachThePrepKernel) {
   FakeEvent p;
   ASSERT_TRUE(fakeEvent(2, p));
   EXPECT_EQ(p.name, "kda_chunk_prep");
-  ASSERT_EQ(p.params.size(), 25u);
+  ASSERT_EQ(p.params.size(), 31u);
   EXPECT_EQ(p.params[1], addr(args.k));
   EXPECT_EQ(p.params[4], addr(args.beta));
   const uint64_t want[] = {448, 448, 448, 132, 132};
   for (int i = 0; i < 5; ++i)
-    EXPECT_EQ(p.params[7 + i], want[i]) << i;
+    EXPECT_EQ(p.params[8 + i], want[i]) << i;
   // Refused by name, before any launch.
   args.g_stride = 130; // 520 bytes
   int64_t before = fakeLaunches();
@@ -1835,8 +1862,8 @@ static void groupedHeads(kda2rt_kda_prefill_args &a) {
 TEST_F(FakePrefill, GroupedValueHeadsReachThePrepKernel) {
   char err[512], reason[512];
   groupedHeads(args);
-  // hqk (prep parameter 20, after tt) and the dense q/k row strides
-  // (parameters 7, 8) follow it; v, g and beta keep h = 8 heads.
+  // hqk (prep parameter 23, after tt) and the dense q/k row strides
+  // (parameters 8, 9) follow it; v, g and beta keep h = 8 heads.
   auto prepParams = [&](std::vector<uint64_t> &params) {
     fakeClearEvents();
     ASSERT_EQ(
@@ -1863,14 +1890,14 @@ TEST_F(FakePrefill, GroupedValueHeadsReachThePrepKernel) {
         << reason;
     std::vector<uint64_t> params;
     prepParams(params);
-    ASSERT_EQ(params.size(), 25u);
-    EXPECT_EQ(params[20], c.bound) << c.hqk;
-    EXPECT_EQ(params[21], 8u) << c.hqk; // h
-    EXPECT_EQ(params[7], c.qkStride) << c.hqk;
+    ASSERT_EQ(params.size(), 31u);
+    EXPECT_EQ(params[23], c.bound) << c.hqk;
+    EXPECT_EQ(params[24], 8u) << c.hqk; // h
     EXPECT_EQ(params[8], c.qkStride) << c.hqk;
-    EXPECT_EQ(params[9], 1024u) << c.hqk;  // v: h·V
-    EXPECT_EQ(params[10], 1024u) << c.hqk; // g: h·K
-    EXPECT_EQ(params[11], 8u) << c.hqk;    // beta: h
+    EXPECT_EQ(params[9], c.qkStride) << c.hqk;
+    EXPECT_EQ(params[10], 1024u) << c.hqk; // v: h·V
+    EXPECT_EQ(params[11], 1024u) << c.hqk; // g: h·K
+    EXPECT_EQ(params[12], 8u) << c.hqk;    // beta: h
   }
   // hqk must divide h; refused by name before any launch.
   const std::pair<int64_t, const char *> refused[] = {
@@ -1937,10 +1964,10 @@ TEST_F(FakePrefillOldPrep, TakesOnlyHqkZeroOrH) {
     FakeEvent p;
     ASSERT_TRUE(fakeEvent(2, p));
     ASSERT_EQ(p.name, "kda_chunk_prep");
-    ASSERT_EQ(p.params.size(), 24u); // no hqk parameter
-    EXPECT_EQ(p.params[7], 1024u);   // sq: h·K
-    EXPECT_EQ(p.params[19], 80u);    // tt
-    EXPECT_EQ(p.params[20], 8u);     // h
+    ASSERT_EQ(p.params.size(), 30u); // no hqk parameter
+    EXPECT_EQ(p.params[8], 1024u);   // sq: h·K
+    EXPECT_EQ(p.params[22], 80u);    // tt
+    EXPECT_EQ(p.params[23], 8u);     // h
   }
   args.hqk = 2;
   const char *want = "kernel 'kda_chunk_prep' reads q and k with h heads (no "
@@ -1984,13 +2011,14 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
   EXPECT_EQ(p.name, "kda_chunk_prep");
   EXPECT_EQ(p.grid[0], 4u);
   EXPECT_EQ(p.grid[1], 1u);
-  ASSERT_EQ(p.params.size(), 25u);
+  ASSERT_EQ(p.params.size(), 31u);
   const uint64_t prepWant[] = {addr(args.q),
                                addr(args.k),
                                addr(args.v),
                                addr(args.g),
                                addr(args.beta),
                                addr(args.cu_seqlens),
+                               addr(args.state_indices) /* ckpt_offsets */,
                                0 /* scale */,
                                128 /* sq: dense h·K */,
                                128 /* sk */,
@@ -2004,25 +2032,31 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
                                pb,
                                gl,
                                vc,
+                               ws + 313344 /* kc: 0 bytes */,
+                               ws + 313344 /* ec: 0 bytes */,
                                80 /* tt */,
                                1 /* hqk: 0 gives h */,
                                1 /* h */,
                                3 /* np1 */,
+                               2 /* n */,
+                               0 /* m */,
                                4 /* ns */,
-                               64 /* nsv */};
-  for (int i = 0; i < 25; ++i)
-    if (i != 6)
+                               64 /* nsv */,
+                               0 /* nm */};
+  for (int i = 0; i < 31; ++i)
+    if (i != 7)
       EXPECT_EQ(p.params[i], prepWant[i]) << "prep parameter " << i;
   float scale = 0;
-  std::memcpy(&scale, &p.params[6], sizeof(scale));
+  std::memcpy(&scale, &p.params[7], sizeof(scale));
   EXPECT_EQ(scale, 0.125f);
   // kda_chunk_scan_h: grid (NVB = 16, n h); the fake tensor maps carry the
   // address of their tensor. No checkpoints: state_indices as the table of
-  // one column (nc = 1), blocks = 0, the pool as ckpt.
+  // one column (nc = 1) and as both offset tables (m = 0), boundaries = 0,
+  // blocks = 0, the pool as ckpt.
   EXPECT_EQ(s.name, "kda_chunk_scan_h");
   EXPECT_EQ(s.grid[0], 16u);
   EXPECT_EQ(s.grid[1], 2u);
-  ASSERT_EQ(s.params.size(), 26u);
+  ASSERT_EQ(s.params.size(), 30u);
   const uint64_t scanWant[] = {vc,
                                kl,
                                wn,
@@ -2032,6 +2066,9 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
                                addr(args.state_indices),
                                addr(args.has_initial_state),
                                addr(args.state_indices) /* table */,
+                               addr(args.state_indices) /* ckpt_offsets */,
+                               addr(args.state_indices) /* offset_blocks */,
+                               0 /* boundaries */,
                                addr(args.pool),
                                hs,
                                us,
@@ -2042,6 +2079,7 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
                                3 /* np1 */,
                                2 /* n */,
                                1 /* nc */,
+                               0 /* m */,
                                4 /* slots */,
                                0 /* blocks */,
                                kl,
@@ -2049,8 +2087,10 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
                                tp,
                                gl,
                                vc};
-  for (int i = 0; i < 26; ++i)
-    EXPECT_EQ(s.params[i], scanWant[i]) << "scan parameter " << i;
+  for (int i = 0; i < 30; ++i)
+    EXPECT_EQ(s.params[i] & (i == 11 ? 0xFFFFFFFFu : ~uint64_t(0)),
+              scanWant[i])
+        << "scan parameter " << i;
   // kda_chunk_out: grid (ns, h), nslots = slots.
   EXPECT_EQ(o.name, "kda_chunk_out");
   EXPECT_EQ(o.grid[0], 4u);
@@ -2092,17 +2132,19 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
   EXPECT_FALSE(fakeEvent(3, none));
   ASSERT_TRUE(fakeEvent(2, p));
   EXPECT_EQ(p.name, "kda_chunk_prep");
-  for (int i = 0; i < 25; ++i)
-    if (i != 6)
+  for (int i = 0; i < 31; ++i)
+    if (i != 7)
       EXPECT_EQ(p.params[i], prepWant[i]) << "prep parameter " << i;
   ASSERT_TRUE(fakeEvent(1, s));
-  ASSERT_EQ(s.params.size(), 26u);
-  for (int i = 0; i < 26; ++i)
-    EXPECT_EQ(s.params[i], i == 8    ? addr(args.checkpoint_blocks)
-                           : i == 12 ? addr(args.ckpt)
-                           : i == 18 ? 2u
-                           : i == 20 ? 8u
-                                     : scanWant[i])
+  ASSERT_EQ(s.params.size(), 30u);
+  for (int i = 0; i < 30; ++i)
+    EXPECT_EQ(s.params[i] & (i == 11 ? 0xFFFFFFFFu : ~uint64_t(0)),
+              i == 8    ? addr(args.checkpoint_blocks)
+              : i == 11 ? 1u /* boundaries */
+              : i == 15 ? addr(args.ckpt)
+              : i == 21 ? 2u
+              : i == 24 ? 8u
+                        : scanWant[i])
         << "scan parameter " << i;
   // A longer max_seqlen widens only the table (nc = 5).
   args.max_seqlen = 150;
@@ -2111,9 +2153,9 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
       KDA2RT_OK)
       << err;
   ASSERT_TRUE(fakeEvent(1, s));
-  EXPECT_EQ(s.params[18], 5u);
+  EXPECT_EQ(s.params[21], 5u);
   ASSERT_TRUE(fakeEvent(2, p));
-  EXPECT_EQ(p.params[23], 4u); // ns
+  EXPECT_EQ(p.params[28], 4u); // ns
 }
 
 /// FakePrefill with the kernels of IX=i64: int64 cu_seqlens, state_indices
@@ -2171,8 +2213,8 @@ TEST_F(FakePrefillI64, PassesInt64StateIndicesAsTheTable) {
   ASSERT_TRUE(fakeEvent(1, s));
   EXPECT_EQ(s.name, "kda_chunk_scan_h");
   EXPECT_EQ(s.params[8], addr(args.state_indices)); // the int64 table
-  EXPECT_EQ(s.params[18], 1u);                      // nc
-  EXPECT_EQ(s.params[20], 0u);                      // blocks
+  EXPECT_EQ(s.params[21], 1u);                      // nc
+  EXPECT_EQ(s.params[24], 0u);                      // blocks
   // cu_seqlens needs 8-byte alignment.
   args.cu_seqlens = static_cast<const char *>(args.cu_seqlens) + 4;
   EXPECT_EQ(
@@ -2325,8 +2367,9 @@ TEST_F(FakePrefill, QueryAgreesWithTheCall) {
       {"ckpt without checkpoint_blocks",
        [](A &a, char *b) { a.ckpt = b + (12 << 20); },
        KDA2RT_ERROR_INVALID_ARGUMENT,
-       "argument 'checkpoint_blocks' is NULL but 'ckpt' is not: pass both "
-       "(checkpoints) or neither"},
+       "argument 'ckpt' is not NULL but 'checkpoint_blocks' and "
+       "'ckpt_offsets' are: ckpt receives checkpoints; pass a table of them, "
+       "or ckpt NULL"},
       {"checkpoint_blocks without ckpt",
        [](A &a, char *b) { a.checkpoint_blocks = b + (5 << 20) + 12288; },
        KDA2RT_ERROR_INVALID_ARGUMENT,
@@ -2435,6 +2478,392 @@ TEST_F(FakePrefill, QueryAgreesWithTheCall) {
 }
 
 //===----------------------------------------------------------------------===//
+// Prefill: checkpoints at token offsets through the C ABI (ckpt_offsets,
+// offset_blocks, m, ckpt_kernel; kda2rt_kda_prefill_workspace_size_offsets)
+//===----------------------------------------------------------------------===//
+
+TEST_F(FakePrefill, WorkspaceSizeWithOffsets) {
+  char err[512], reason[512];
+  size_t bytes = 0, old = 0;
+  const char *fn = "kda2rt_kda_prefill_workspace_size_offsets";
+  // m_max = 0: the size without offsets.
+  ASSERT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2, 80, 1, &old,
+                                              err, sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  ASSERT_EQ(kda2rt_kda_prefill_workspace_size_offsets(
+                prep, scan, out, 2, 80, 1, 0, &bytes, err, sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  EXPECT_EQ(bytes, old);
+  EXPECT_EQ(bytes, 313344u);
+  // n = 2, m = 1, h = 1: kc [1, 2, 32, 128] bf16 (16384 bytes) and ec
+  // [1, 2, 128] f32 (1024) after us: 330752 bytes.
+  ASSERT_EQ(kda2rt_kda_prefill_workspace_size_offsets(
+                prep, scan, out, 2, 80, 1, 1, &bytes, err, sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  EXPECT_EQ(bytes, 330752u);
+  // h = 3, m = 5 (nm = 10): 3 · 313344 + 3 · 10 · 8192 + 3 · 10 · 512.
+  ASSERT_EQ(kda2rt_kda_prefill_workspace_size_offsets(
+                prep, scan, out, 2, 80, 3, 5, &bytes, err, sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  EXPECT_EQ(bytes, 3u * 313344u + 245760u + 15360u);
+  // The call needs the size for its own n, total_tokens, h and m: exactly
+  // 330752 passes, one byte less is refused by name, nothing launched.
+  kda2rt_kda_prefill_args a = withOffsets();
+  EXPECT_EQ(
+      kda2rt_kda_prefill_query(prep, scan, out, &a, reason, sizeof(reason)), 1)
+      << reason;
+  a.workspace_bytes = 330751;
+  const char *small = "workspace_bytes = 330751 is too small: n = 2, "
+                      "total_tokens = 80 and m = 1 with h = 1 need 330752 "
+                      "bytes (kda2rt_kda_prefill_workspace_size_offsets with "
+                      "m_max >= m)";
+  const int64_t before = fakeLaunches();
+  EXPECT_EQ(kda2rt_kda_prefill(prep, scan, out, &a, nullptr, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, small);
+  EXPECT_EQ(
+      kda2rt_kda_prefill_query(prep, scan, out, &a, reason, sizeof(reason)), 0);
+  EXPECT_STREQ(reason, small);
+  EXPECT_EQ(fakeLaunches(), before);
+  // A workspace sized for (n_max, T_max, m_max) holds the smaller calls.
+  ASSERT_EQ(kda2rt_kda_prefill_workspace_size_offsets(
+                prep, scan, out, 2, 80, 1, 4, &bytes, err, sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  for (int64_t m : {1, 2, 4})
+    for (int64_t n : {1, 2}) {
+      a = withOffsets();
+      a.workspace_bytes = bytes;
+      a.m = m;
+      a.n = n;
+      EXPECT_EQ(kda2rt_kda_prefill_query(prep, scan, out, &a, reason,
+                                         sizeof(reason)),
+                1)
+          << m << " " << n << ": " << reason;
+    }
+  // Refusals, named.
+  EXPECT_EQ(kda2rt_kda_prefill_workspace_size_offsets(
+                prep, scan, out, 2, 80, 1, -1, &bytes, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "m must be >= 0 (the offset checkpoints per sequence, the "
+                    "columns of ckpt_offsets; 0: none), got -1");
+  EXPECT_EQ(kda2rt_kda_prefill_workspace_size_offsets(
+                prep, scan, out, 4, 80, 1, int64_t(1) << 29, &bytes, err,
+                sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "n = 4 and m = 536870912 make n·m = 2147483648 offset "
+                    "checkpoints, more than 2^31 - 1 (the grid.x of "
+                    "kda_chunk_ckpt, one program per (sequence, offset))");
+  EXPECT_EQ(kda2rt_kda_prefill_workspace_size_offsets(
+                prep, scan, out, 2, 80, 1, 1, nullptr, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(std::string(err), std::string(fn) + ": bytes is NULL");
+  EXPECT_EQ(kda2rt_kda_prefill_workspace_size_offsets(
+                prep, nullptr, out, 2, 80, 1, 1, &bytes, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(std::string(err), std::string(fn) + ": scan_kernel is NULL");
+}
+
+TEST_F(FakePrefill, LaunchesFourKernelsWithOffsetCheckpoints) {
+  char err[512];
+  const uint64_t ws = addr(args.workspace);
+  // KdaPrefill.WorkspaceLayout and WorkspaceWithOffsetCheckpoints (n = 2,
+  // 80 tokens, h = 1, m = 1).
+  const uint64_t us = ws + 280576, kc = ws + 313344, ec = ws + 329728;
+  kda2rt_kda_prefill_args a = withOffsets();
+  // Three table cases: offsets only, offsets and chunk-boundary
+  // checkpoints, then neither (three launches, as before).
+  for (int tables = 0; tables < 3; ++tables) {
+    const bool boundaries = tables == 1, offsets = tables < 2;
+    kda2rt_kda_prefill_args c = offsets ? a : args;
+    if (boundaries)
+      c.checkpoint_blocks = static_cast<char *>(buffer) + (5 << 20) + 20480;
+    fakeClearEvents();
+    const int64_t before = fakeLaunches();
+    ASSERT_EQ(
+        kda2rt_kda_prefill(prep, scan, out, &c, nullptr, err, sizeof(err)),
+        KDA2RT_OK)
+        << err;
+    const int launches = offsets ? 4 : 3;
+    EXPECT_EQ(fakeLaunches(), before + launches) << tables;
+    FakeEvent none, p, s, k, o;
+    EXPECT_FALSE(fakeEvent(launches, none)) << tables; // no memset
+    // Launch order: prep, scan, the checkpoint kernel, out.
+    ASSERT_TRUE(fakeEvent(launches - 1, p));
+    ASSERT_TRUE(fakeEvent(launches - 2, s));
+    ASSERT_TRUE(fakeEvent(0, o));
+    EXPECT_EQ(p.name, "kda_chunk_prep");
+    EXPECT_EQ(s.name, "kda_chunk_scan_h");
+    EXPECT_EQ(o.name, "kda_chunk_out");
+    // prep: ckpt_offsets, kc, ec, n, m, nm.
+    ASSERT_EQ(p.params.size(), 31u);
+    EXPECT_EQ(p.params[6],
+              addr(offsets ? c.ckpt_offsets : c.state_indices));
+    EXPECT_EQ(p.params[20], kc);
+    EXPECT_EQ(p.params[21], offsets ? ec : kc);
+    EXPECT_EQ(p.params[26], 2u);
+    EXPECT_EQ(p.params[27], offsets ? 1u : 0u);
+    EXPECT_EQ(p.params[30], offsets ? 2u : 0u);
+    // scan: the table, both offset tables, boundaries, ckpt, nc, m, blocks.
+    ASSERT_EQ(s.params.size(), 30u);
+    EXPECT_EQ(s.params[8],
+              addr(boundaries ? c.checkpoint_blocks : c.state_indices));
+    EXPECT_EQ(s.params[9], addr(offsets ? c.ckpt_offsets : c.state_indices));
+    EXPECT_EQ(s.params[10],
+              addr(offsets ? c.offset_blocks : c.state_indices));
+    EXPECT_EQ(s.params[11] & 0xFFFFFFFFu, boundaries ? 1u : 0u) << tables;
+    EXPECT_EQ(s.params[15], addr(offsets ? c.ckpt : c.pool));
+    EXPECT_EQ(s.params[21], boundaries ? 2u : 1u); // nc
+    EXPECT_EQ(s.params[22], offsets ? 1u : 0u);    // m
+    EXPECT_EQ(s.params[24], offsets ? 8u : 0u);    // blocks
+    if (!offsets)
+      continue;
+    // kda_chunk_ckpt: grid (n·m, h) = (2, 1).
+    ASSERT_TRUE(fakeEvent(1, k));
+    EXPECT_EQ(k.name, "kda_chunk_ckpt");
+    EXPECT_EQ(k.grid[0], 2u);
+    EXPECT_EQ(k.grid[1], 1u);
+    const uint64_t want[] = {kc,
+                             ec,
+                             us,
+                             addr(c.cu_seqlens),
+                             addr(c.state_indices),
+                             addr(c.ckpt_offsets),
+                             addr(c.offset_blocks),
+                             4 /* nslots */,
+                             addr(c.ckpt),
+                             1 /* h */,
+                             2 /* nm */,
+                             4 /* ns */,
+                             3 /* np1 */,
+                             2 /* n */,
+                             1 /* m */,
+                             8 /* blocks */};
+    ASSERT_EQ(k.params.size(), std::size(want));
+    for (size_t i = 0; i < std::size(want); ++i)
+      EXPECT_EQ(k.params[i] & (i == 7 ? 0xFFFFFFFFu : ~uint64_t(0)), want[i])
+          << "ckpt parameter " << i << ", case " << tables;
+  }
+  // m = 3 offsets per sequence and h = 2 heads: grid (6, 2).
+  size_t bytes = 0;
+  ASSERT_EQ(kda2rt_kda_prefill_workspace_size_offsets(
+                prep, scan, out, 2, 80, 2, 3, &bytes, err, sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  a.m = 3;
+  a.h = 2;
+  a.workspace_bytes = bytes;
+  a.ckpt = static_cast<char *>(buffer) + (24 << 20);
+  fakeClearEvents();
+  ASSERT_EQ(kda2rt_kda_prefill(prep, scan, out, &a, nullptr, err, sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  FakeEvent k;
+  ASSERT_TRUE(fakeEvent(1, k));
+  EXPECT_EQ(k.name, "kda_chunk_ckpt");
+  EXPECT_EQ(k.grid[0], 6u);
+  EXPECT_EQ(k.grid[1], 2u);
+}
+
+namespace {
+/// FakePrefill with the kernels of a kda2 before checkpoints at token
+/// offsets (no ckpt_offsets, kc, ec, offset_blocks, boundaries).
+class FakePrefillBeforeOffsets : public FakePrefill {
+protected:
+  FakePrefillBeforeOffsets() {
+    kda2::fake::PrefillBinding b;
+    b.offsets = false;
+    image = kda2::fake::fakeCubin(
+        {{"kda_chunk_prep", kda2::fake::prefillPrepMetadata(b)},
+         {"kda_chunk_scan_h", kda2::fake::prefillScanMetadata(b)},
+         {"kda_chunk_out", kda2::fake::prefillOutMetadata(b)}});
+  }
+};
+} // namespace
+
+TEST_F(FakePrefillBeforeOffsets, RefusedByTheCallTheQueryAndTheSize) {
+  char err[512], reason[512];
+  const char *want =
+      "kernel 'kda_chunk_prep': has no argument 'ckpt_offsets': a prefill "
+      "kernel built before checkpoints at token offsets; rebuild the prefill "
+      "kernels from templates/kda_chunk_split.tirx (or "
+      "templates/kda_chunk_prep_act.tirx) and templates/kda_chunk_h.tirx, "
+      "which take ckpt_offsets (checkpoints at token offsets; kda_chunk_ckpt "
+      "completes them)";
+  size_t bytes = 7;
+  EXPECT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2, 80, 1, &bytes,
+                                              err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, want);
+  EXPECT_EQ(kda2rt_kda_prefill_workspace_size_offsets(
+                prep, scan, out, 2, 80, 1, 1, &bytes, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, want);
+  EXPECT_EQ(bytes, 7u);
+  const int64_t before = fakeLaunches();
+  // Also without offsets: the kernels take arguments the call must pass.
+  EXPECT_EQ(
+      kda2rt_kda_prefill_query(prep, scan, out, &args, reason, sizeof(reason)),
+      0);
+  EXPECT_STREQ(reason, want);
+  EXPECT_EQ(
+      kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
+      KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, want);
+  EXPECT_EQ(fakeLaunches(), before);
+}
+
+TEST_F(FakePrefill, OffsetCheckpointRefusalsAgreeWithTheQuery) {
+  char err[512], reason[512];
+  // A checkpoint kernel of another binding (V-major ckpt) and a kernel of
+  // another kind, in a second module.
+  kda2::fake::PrefillBinding vk;
+  vk.layout = "vk";
+  const std::string other = kda2::fake::fakeCubin(
+      {{"kda_chunk_ckpt", kda2::fake::prefillCkptMetadata(vk)}});
+  kda2rt_module m2 = nullptr;
+  kda2rt_kernel ckptVk = nullptr;
+  ASSERT_EQ(kda2rt_module_load_data(0, other.data(), other.size(), &m2, err,
+                                    sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  ASSERT_EQ(kda2rt_kernel_get(m2, "kda_chunk_ckpt", &ckptVk, err, sizeof(err)),
+            KDA2RT_OK);
+  using A = kda2rt_kda_prefill_args;
+  struct Case {
+    const char *what;
+    std::function<void(A &)> change;
+    int code;
+    std::string message;
+  };
+  char *b = static_cast<char *>(buffer);
+  const Case cases[] = {
+      {"m < 0", [](A &a) { a.m = -1; }, KDA2RT_ERROR_INVALID_ARGUMENT,
+       "m must be >= 0 (the offset checkpoints per sequence, the columns of "
+       "ckpt_offsets; 0: none), got -1"},
+      {"m 0 with tables", [](A &a) { a.m = 0; }, KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'm' is 0 but 'ckpt_offsets' is not NULL: m is the columns "
+       "of ckpt_offsets and offset_blocks [n, m] (>= 1 with them)"},
+      {"m without tables",
+       [](A &a) { a.ckpt_offsets = a.offset_blocks = nullptr; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'm' is 1 but 'ckpt_offsets' is NULL: m is the columns of "
+       "ckpt_offsets and offset_blocks, 0 without them"},
+      {"offset_blocks NULL", [](A &a) { a.offset_blocks = nullptr; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'offset_blocks' is NULL but 'ckpt_offsets' is not: pass "
+       "both (checkpoints at token offsets) or neither"},
+      {"ckpt_offsets NULL", [](A &a) { a.ckpt_offsets = nullptr; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'ckpt_offsets' is NULL but 'offset_blocks' is not: pass "
+       "both (checkpoints at token offsets) or neither"},
+      {"ckpt_kernel NULL", [](A &a) { a.ckpt_kernel = nullptr; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'ckpt_kernel' is NULL but 'ckpt_offsets' is not: "
+       "checkpoints at token offsets need kda_chunk_ckpt (the module of the "
+       "scan kernel, templates/kda_chunk_h.tirx)"},
+      {"ckpt_kernel without offsets",
+       [](A &a) {
+         a.ckpt_offsets = a.offset_blocks = nullptr;
+         a.m = 0;
+       },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'ckpt_kernel' is given but 'ckpt_offsets' is NULL: the "
+       "checkpoint kernel runs only for checkpoints at token offsets; pass "
+       "NULL without them"},
+      {"ckpt_kernel of another kind", [this](A &a) { a.ckpt_kernel = out; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'ckpt_kernel': kernel 'kda_chunk_out' is not a KDA prefill "
+       "checkpoint kernel (kda_chunk_ckpt) (no argument 'kc')"},
+      {"ckpt_kernel of another layout",
+       [ckptVk](A &a) { a.ckpt_kernel = ckptVk; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "kernel 'kda_chunk_ckpt': declares state 'ckpt' vk but kernel "
+       "'kda_chunk_scan_h' declares 'pool' kv; the prefill entry point takes "
+       "one layout for all"},
+      {"ckpt NULL", [](A &a) { a.ckpt = nullptr; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'ckpt' is NULL but 'ckpt_offsets' is not: checkpoints at "
+       "token offsets are written to ckpt"},
+      {"blocks 0", [](A &a) { a.blocks = 0; }, KDA2RT_ERROR_INVALID_ARGUMENT,
+       "blocks must be positive (the states ckpt holds), got 0"},
+      {"misaligned ckpt_offsets",
+       [](A &a) {
+         a.ckpt_offsets = static_cast<const char *>(a.ckpt_offsets) + 2;
+       },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'ckpt_offsets' is not 4-byte aligned (int32 elements)"},
+      {"misaligned offset_blocks",
+       [](A &a) {
+         a.offset_blocks = static_cast<const char *>(a.offset_blocks) + 2;
+       },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "argument 'offset_blocks' is not 4-byte aligned (int32 elements)"},
+      {"workspace without kc, ec",
+       [](A &a) { a.workspace_bytes = 313344; }, KDA2RT_ERROR_INVALID_ARGUMENT,
+       "workspace_bytes = 313344 is too small: n = 2, total_tokens = 80 and "
+       "m = 1 with h = 1 need 330752 bytes "
+       "(kda2rt_kda_prefill_workspace_size_offsets with m_max >= m)"},
+      {"n·m past 2^31 - 1",
+       [](A &a) {
+         a.m = int64_t(1) << 30;
+         a.workspace_bytes = SIZE_MAX;
+       },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "n = 2 and m = 1073741824 make n·m = 2147483648 offset checkpoints, "
+       "more than 2^31 - 1 (the grid.x of kda_chunk_ckpt, one program per "
+       "(sequence, offset))"},
+      {"ckpt_offsets in the pool",
+       [](A &a) { a.ckpt_offsets = static_cast<char *>(a.pool) + 4096; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "arguments 'pool' and 'ckpt_offsets' overlap"},
+      {"offset_blocks in o",
+       [](A &a) { a.offset_blocks = static_cast<char *>(a.o) + 64; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "arguments 'o' and 'offset_blocks' overlap"},
+      {"ckpt_offsets in the workspace (ec)",
+       [](A &a) {
+         a.ckpt_offsets = static_cast<char *>(a.workspace) + 329728;
+       },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "arguments 'workspace' and 'ckpt_offsets' overlap"},
+      {"offset_blocks in ckpt",
+       [b](A &a) { a.offset_blocks = b + (12 << 20) + 1024; },
+       KDA2RT_ERROR_INVALID_ARGUMENT,
+       "arguments 'ckpt' and 'offset_blocks' overlap"},
+  };
+  const int64_t before = fakeLaunches();
+  fakeClearEvents();
+  for (const Case &c : cases) {
+    A a = withOffsets();
+    c.change(a);
+    EXPECT_EQ(
+        kda2rt_kda_prefill_query(prep, scan, out, &a, reason, sizeof(reason)),
+        0)
+        << c.what;
+    EXPECT_EQ(
+        kda2rt_kda_prefill(prep, scan, out, &a, nullptr, err, sizeof(err)),
+        c.code)
+        << c.what;
+    EXPECT_STREQ(reason, err) << c.what;
+    // Overlaps by the start of their message; the others whole.
+    if (c.message.rfind("arguments '", 0) == 0)
+      EXPECT_EQ(std::string(err).rfind(c.message, 0), 0u)
+          << c.what << ": " << err;
+    else
+      EXPECT_EQ(std::string(err), c.message) << c.what;
+  }
+  EXPECT_EQ(fakeLaunches(), before); // nothing ran
+  FakeEvent e;
+  EXPECT_FALSE(fakeEvent(0, e));
+  kda2rt_module_unload(m2, nullptr, 0);
+}
+
+//===----------------------------------------------------------------------===//
 // The prepared prefill (KdaPrefillPlan, cached on the prep kernel's handle)
 //===----------------------------------------------------------------------===//
 
@@ -2512,6 +2941,10 @@ KdaPrefillArgs toCpp(const kda2rt_kda_prefill_args &c) {
   a.aLog = c.A_log;
   a.dtBias = c.dt_bias;
   a.lowerBound = c.lower_bound;
+  a.ckptOffsets = c.ckpt_offsets;
+  a.offsetBlocks = c.offset_blocks;
+  a.m = c.m;
+  // ckptKernel: the caller's C++ Kernel for c.ckpt_kernel.
   return a;
 }
 
@@ -2525,9 +2958,12 @@ protected:
     ASSERT_TRUE(Context::create(0, ctx).ok());
     ASSERT_TRUE(Module::loadData(ctx, image.data(), image.size(), cpp).ok());
     const char *names[] = {"kda_chunk_prep", "kda_chunk_scan_h",
-                           "kda_chunk_out"};
+                           "kda_chunk_out", "kda_chunk_ckpt"};
     for (int i = 0; i < 3; ++i)
       ASSERT_TRUE(cpp.getKernel(names[i], kernels[i]).ok());
+    if (ckptKernel) {
+      ASSERT_TRUE(cpp.getKernel(names[3], kernels[3]).ok());
+    }
   }
   /// The trace of one call through the C entry point (its plan).
   std::string prepared(const kda2rt_kda_prefill_args &a) {
@@ -2539,17 +2975,19 @@ protected:
         << err;
     return fakeTrace();
   }
-  /// The trace of the same call through launchKdaPrefill.
+  /// The trace of the same call through launchKdaPrefill (the C++
+  /// checkpoint kernel for a.ckpt_kernel).
   std::string general(const kda2rt_kda_prefill_args &a) {
     fakeClearEvents();
-    Status s = launchKdaPrefill(kernels[0], kernels[1], kernels[2], toCpp(a),
-                                nullptr);
+    KdaPrefillArgs c = toCpp(a);
+    c.ckptKernel = a.ckpt_kernel ? &kernels[3] : nullptr;
+    Status s = launchKdaPrefill(kernels[0], kernels[1], kernels[2], c, nullptr);
     EXPECT_TRUE(s.ok()) << s.message();
     return fakeTrace();
   }
   Context ctx;
   Module cpp;
-  Kernel kernels[3];
+  Kernel kernels[4];
 };
 } // namespace
 
@@ -2612,14 +3050,14 @@ TEST_F(FakePrefillPlan, CallsMatchTheGeneralPath) {
   same.max_seqlen = 20;
   EXPECT_EQ(general(same), want);
   EXPECT_EQ(prepared(same), want);
-  // A later call's sizes reach the kernels: tt (prep parameter 19).
+  // A later call's sizes reach the kernels: tt (prep parameter 22).
   A a = args;
   a.total_tokens = 30;
   prepared(a);
   FakeEvent p;
   ASSERT_TRUE(fakeEvent(2, p));
   ASSERT_EQ(p.name, "kda_chunk_prep");
-  EXPECT_EQ(p.params[19], 30u);
+  EXPECT_EQ(p.params[22], 30u);
 }
 
 TEST_F(FakePrefillPlan, SecondCallHonoursAChangedHqk) {
@@ -2638,8 +3076,8 @@ TEST_F(FakePrefillPlan, SecondCallHonoursAChangedHqk) {
     FakeEvent p;
     ASSERT_TRUE(fakeEvent(2, p));
     ASSERT_EQ(p.name, "kda_chunk_prep");
-    EXPECT_EQ(p.params[20], uint64_t(hqk ? hqk : 8)) << hqk;
-    EXPECT_EQ(p.params[7], uint64_t((hqk ? hqk : 8) * 128)) << hqk;
+    EXPECT_EQ(p.params[23], uint64_t(hqk ? hqk : 8)) << hqk;
+    EXPECT_EQ(p.params[8], uint64_t((hqk ? hqk : 8) * 128)) << hqk;
   }
   // A refused hqk after the plan exists: the same message, no launch.
   kda2rt_kda_prefill_args a = args;
@@ -2795,6 +3233,141 @@ TEST_F(FakePrefillPlan, LaterErrorsKeepTheirMessages) {
   EXPECT_EQ(fakeLaunches(), launches + 3);
 }
 
+TEST_F(FakePrefillPlan, OffsetCheckpointsMatchTheGeneralPath) {
+  // Four launches (prep, scan, kda_chunk_ckpt, out; nine maps), the same
+  // driver calls through the plan (made with the checkpoint kernel at the
+  // first call that passes one) and launchKdaPrefill.
+  const kda2rt_kda_prefill_args base = withOffsets();
+  const std::string want = general(base);
+  EXPECT_EQ(std::count(want.begin(), want.end(), '\n'), 4 + 9) << want;
+  EXPECT_EQ(prepared(base), want);
+  EXPECT_EQ(prepared(base), want);
+  using A = kda2rt_kda_prefill_args;
+  struct Change {
+    const char *what;
+    void (*change)(A &, char *);
+  };
+  const Change changes[] = {
+      {"m = 2 (nm = 4)",
+       [](A &a, char *) {
+         a.m = 2;
+         a.workspace_bytes = 1 << 20;
+       }},
+      {"n = 1 (nm = 1)", [](A &a, char *) { a.n = 1; }},
+      {"and boundary checkpoints",
+       [](A &a, char *b) { a.checkpoint_blocks = b + (5 << 20) + 20480; }},
+      {"blocks", [](A &a, char *) { a.blocks = 3; }},
+      {"table pointers",
+       [](A &a, char *b) {
+         a.ckpt_offsets = b + (5 << 20) + 24576;
+         a.offset_blocks = b + (5 << 20) + 28672;
+       }},
+      {"ckpt", [](A &a, char *b) { a.ckpt = b + (20 << 20); }},
+      {"slots (nslots)", [](A &a, char *) { a.slots = 3; }},
+  };
+  char *b = static_cast<char *>(buffer);
+  for (const Change &c : changes) {
+    A a = base;
+    c.change(a, b);
+    const std::string g = general(a);
+    EXPECT_NE(g, want) << c.what;
+    EXPECT_EQ(prepared(a), g) << c.what;
+  }
+  // Calls without offsets after it take the same plan, as before.
+  const std::string plain = general(args);
+  EXPECT_EQ(std::count(plain.begin(), plain.end(), '\n'), 3 + 9) << plain;
+  EXPECT_EQ(prepared(args), plain);
+  EXPECT_EQ(prepared(base), want);
+  // A checkpoint kernel of another handle (the same metadata in a second
+  // module): its own plan, the same driver calls.
+  char err[512];
+  kda2rt_module again = nullptr;
+  kda2rt_kernel other = nullptr;
+  ASSERT_EQ(kda2rt_module_load_data(0, image.data(), image.size(), &again,
+                                    err, sizeof(err)),
+            KDA2RT_OK);
+  ASSERT_EQ(kda2rt_kernel_get(again, "kda_chunk_ckpt", &other, err,
+                              sizeof(err)),
+            KDA2RT_OK);
+  A a = base;
+  a.ckpt_kernel = other;
+  EXPECT_EQ(prepared(a), want);
+  EXPECT_EQ(prepared(base), want);
+  EXPECT_EQ(prepared(args), plain);
+  kda2rt_module_unload(again, nullptr, 0);
+}
+
+TEST_F(FakePrefillPlan, OffsetCallsAllocateNothingAfterTheFirst) {
+  // Calls with and without offsets, interleaved, through one plan: no
+  // operator new after the first of each.
+  char err[512];
+  const kda2rt_kda_prefill_args base = withOffsets();
+  for (const kda2rt_kda_prefill_args *a :
+       {&base, static_cast<const kda2rt_kda_prefill_args *>(&args)})
+    ASSERT_EQ(kda2rt_kda_prefill(prep, scan, out, a, nullptr, err, sizeof(err)),
+              KDA2RT_OK)
+        << err;
+  const int64_t launches = fakeLaunches();
+  const int64_t allocations = gAllocations.load();
+  for (int i = 0; i < 100; ++i) {
+    kda2rt_kda_prefill_args c = i % 2 ? args : base;
+    c.total_tokens = 10 + i % 40;
+    ASSERT_EQ(
+        kda2rt_kda_prefill(prep, scan, out, &c, nullptr, err, sizeof(err)),
+        KDA2RT_OK)
+        << err;
+  }
+  EXPECT_EQ(gAllocations.load() - allocations, 0)
+      << "the prefill entry point allocated";
+  EXPECT_EQ(fakeLaunches(), launches + 50 * 4 + 50 * 3);
+}
+
+TEST_F(FakePrefillPlan, CheckpointKernelOfTheCppApi) {
+  // launchKdaPrefill and the plan with a checkpoint kernel that is not
+  // loaded (a default Kernel): refused by name, nothing launched.
+  KdaPrefillArgs a = toCpp(withOffsets());
+  Kernel unloaded;
+  a.ckptKernel = &unloaded;
+  const int64_t before = fakeLaunches();
+  KdaPrefillLaunch launch;
+  EXPECT_EQ(prepareKdaPrefill(kernels[0], kernels[1], kernels[2], a, launch)
+                .message(),
+            "argument 'ckpt_kernel': the kernel is not loaded");
+  EXPECT_EQ(launchKdaPrefill(kernels[0], kernels[1], kernels[2], a, nullptr)
+                .message(),
+            "argument 'ckpt_kernel': the kernel is not loaded");
+  KdaPrefillPlan plan;
+  EXPECT_EQ(KdaPrefillPlan::create(kernels[0], kernels[1], kernels[2],
+                                   &unloaded, plan)
+                .message(),
+            "no prepared prefill launch: a kernel is not loaded");
+  EXPECT_FALSE(plan.valid());
+  EXPECT_EQ(fakeLaunches(), before);
+  // A plan made with the checkpoint kernel launches it; one made without
+  // hands an offset call to the general path: the same driver calls.
+  a.ckptKernel = &kernels[3];
+  const std::string want = general(withOffsets());
+  const Kernel *withAndWithout[] = {&kernels[3], nullptr};
+  for (const Kernel *ck : withAndWithout) {
+    ASSERT_TRUE(
+        KdaPrefillPlan::create(kernels[0], kernels[1], kernels[2], ck, plan)
+            .ok());
+    EXPECT_EQ(plan.ckpt(), ck);
+    fakeClearEvents();
+    Status s = plan.launch(a, nullptr);
+    ASSERT_TRUE(s.ok()) << s.message();
+    EXPECT_EQ(fakeTrace(), want);
+  }
+  // The launches of prepareKdaPrefill: the fourth only with offsets.
+  ASSERT_TRUE(
+      prepareKdaPrefill(kernels[0], kernels[1], kernels[2], a, launch).ok());
+  EXPECT_TRUE(launch.withCkpt);
+  ASSERT_TRUE(prepareKdaPrefill(kernels[0], kernels[1], kernels[2],
+                                toCpp(args), launch)
+                  .ok());
+  EXPECT_FALSE(launch.withCkpt);
+}
+
 TEST(FakeKernel, PrefillRefusesAKernelWithoutARangeOfG) {
   kda2::fake::PrefillBinding noRange;
   noRange.range = "";
@@ -2852,9 +3425,10 @@ enum PrepActParam : size_t {
   kActG = 3,
   kActALog = 5,
   kActDtBias = 6,
-  kActScale = 8,
-  kActLowerBound = 9,
-  kActParams = 28
+  kActCkptOffsets = 8,
+  kActScale = 9,
+  kActLowerBound = 10,
+  kActParams = 34
 };
 
 float floatParam(uint64_t slot) {
@@ -2968,10 +3542,11 @@ TEST_F(FakePrefillAct, GateInputsReachThePrepKernel) {
   EXPECT_EQ(p[kActALog], addr(args.A_log));
   EXPECT_EQ(p[kActDtBias], addr(args.dt_bias));
   EXPECT_EQ(p[7], addr(args.cu_seqlens));
+  EXPECT_EQ(p[kActCkptOffsets], addr(args.state_indices)); // m = 0
   EXPECT_EQ(floatParam(p[kActScale]), 0.125f);
   EXPECT_EQ(floatParam(p[kActLowerBound]), -5.0f);
-  EXPECT_EQ(p[10], 128u); // sq, dense
-  EXPECT_EQ(p[22], 80u);  // tt
+  EXPECT_EQ(p[11], 128u); // sq, dense
+  EXPECT_EQ(p[25], 80u);  // tt
   // Each new value reaches the kernel as the general path passes it.
   char *b = static_cast<char *>(buffer);
   struct Change {
@@ -3194,7 +3769,7 @@ TEST_F(FakePrefillAct, AllocationFreeAfterTheFirstCall) {
 
 TEST_F(FakePrefillPlan, OldPrepIgnoresTheActivationFields) {
   // A prep kernel without A_log never reads the new fields: garbage there
-  // changes nothing (25 parameters, the same driver calls).
+  // changes nothing (31 parameters, the same driver calls).
   const std::string want = general(args);
   kda2rt_kda_prefill_args a = args;
   a.A_log = reinterpret_cast<const void *>(uintptr_t(3));
@@ -3209,7 +3784,7 @@ TEST_F(FakePrefillPlan, OldPrepIgnoresTheActivationFields) {
   EXPECT_EQ(prepared(a), want);
   FakeEvent p;
   ASSERT_TRUE(fakeEvent(2, p));
-  EXPECT_EQ(p.params.size(), 25u);
+  EXPECT_EQ(p.params.size(), 31u);
 }
 
 TEST(FakeKernel, PrefillActivationPrepMetadataIsChecked) {

@@ -19,6 +19,8 @@
 //   CApiPrefill         kda2rt_kda_prefill: 3 sequences, 138 tokens, 4 heads
 //                       (prep, scan, out; nine tensor maps)
 //   CApiPrefillCheckpoints  the same with checkpoint_blocks and ckpt
+//   CApiPrefillOffsets  the same with two checkpoints at token offsets per
+//                       sequence (four launches: kda_chunk_ckpt too)
 //   KernelPrefillGeneric    launchKdaPrefill (LaunchArgs by name +
 //                       computeLaunchConfig for each kernel: the general path)
 // On a GPU, kda2-perf --host-overhead reports the same quantity against the
@@ -120,6 +122,9 @@ struct Fixture {
   std::string prefillImage;
   kda2rt_module prefillModule = nullptr;
   kda2rt_kernel prefillKernels[3] = {};
+  /// kda_chunk_ckpt, and the workspace bytes of calls with m = 2.
+  kda2rt_kernel prefillCkpt = nullptr;
+  size_t prefillOffsetBytes = 0;
   kda2rt_kda_prefill_args prefillArgs = {};
   void *prefillBuffer = nullptr;
   Module prefillCppModule;
@@ -129,7 +134,8 @@ struct Fixture {
     prefillImage = kda2::fake::fakeCubin(
         {{"kda_chunk_prep", kda2::fake::prefillPrepMetadata()},
          {"kda_chunk_scan_h", kda2::fake::prefillScanMetadata()},
-         {"kda_chunk_out", kda2::fake::prefillOutMetadata()}});
+         {"kda_chunk_out", kda2::fake::prefillOutMetadata()},
+         {"kda_chunk_ckpt", kda2::fake::prefillCkptMetadata()}});
     const char *names[] = {"kda_chunk_prep", "kda_chunk_scan_h",
                            "kda_chunk_out"};
     char err[512] = {0};
@@ -141,6 +147,8 @@ struct Fixture {
     for (int i = 0; ok && i < 3; ++i)
       ok = kda2rt_kernel_get(prefillModule, names[i], &prefillKernels[i], err,
                              sizeof(err)) == 0;
+    ok = ok && kda2rt_kernel_get(prefillModule, "kda_chunk_ckpt", &prefillCkpt,
+                                 err, sizeof(err)) == 0;
     Context ctx;
     Status s = ok ? Context::create(0, ctx) : Status::success();
     if (ok && s.ok())
@@ -153,6 +161,10 @@ struct Fixture {
       ok = kda2rt_kda_prefill_workspace_size(
                prefillKernels[0], prefillKernels[1], prefillKernels[2], 3, 138,
                4, &bytes, err, sizeof(err)) == 0;
+    if (ok && s.ok())
+      ok = kda2rt_kda_prefill_workspace_size_offsets(
+               prefillKernels[0], prefillKernels[1], prefillKernels[2], 3, 138,
+               4, 2, &prefillOffsetBytes, err, sizeof(err)) == 0;
     if (!ok || !s.ok()) {
       error = ok ? s.message() : err;
       return;
@@ -428,6 +440,25 @@ void CApiPrefillCheckpoints(benchmark::State &state) {
       state.SkipWithError(kda2rt_last_error());
 }
 
+void CApiPrefillOffsets(benchmark::State &state) {
+  if (!ready(state))
+    return;
+  Fixture &f = fixture();
+  kda2rt_kernel *k = f.prefillKernels;
+  kda2rt_kda_prefill_args a = f.prefillArgs;
+  char *b = static_cast<char *>(f.prefillBuffer);
+  a.ckpt_offsets = b + (5 << 20) + 16384; // [3, 2] int32
+  a.offset_blocks = b + (5 << 20) + 20480;
+  a.m = 2;
+  a.ckpt_kernel = f.prefillCkpt;
+  a.ckpt = b + (12 << 20);
+  a.blocks = 8;
+  a.workspace_bytes = f.prefillOffsetBytes;
+  for (auto _ : state)
+    if (kda2rt_kda_prefill(k[0], k[1], k[2], &a, nullptr, nullptr, 0) != 0)
+      state.SkipWithError(kda2rt_last_error());
+}
+
 void KernelPrefillGeneric(benchmark::State &state) {
   if (!ready(state))
     return;
@@ -451,6 +482,7 @@ BENCHMARK(KernelPoolGeneric);
 BENCHMARK(CApiSpecDecode);
 BENCHMARK(CApiPrefill);
 BENCHMARK(CApiPrefillCheckpoints);
+BENCHMARK(CApiPrefillOffsets);
 BENCHMARK(KernelPrefillGeneric);
 
 } // namespace

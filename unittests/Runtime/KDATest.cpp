@@ -1071,8 +1071,9 @@ struct FakePrefillKernels {
   explicit FakePrefillKernels(const PrefillBinding &b = PrefillBinding())
       : prep(parsed(kda2::fake::prefillPrepMetadata(b))),
         scan(parsed(kda2::fake::prefillScanMetadata(b))),
-        out(parsed(kda2::fake::prefillOutMetadata(b))) {}
-  KernelInfo prep, scan, out;
+        out(parsed(kda2::fake::prefillOutMetadata(b))),
+        ckpt(parsed(kda2::fake::prefillCkptMetadata(b))) {}
+  KernelInfo prep, scan, out, ckpt;
 };
 
 /// The message of kdaPrefillWorkspace on three kernels (empty: success).
@@ -1169,19 +1170,32 @@ TEST(KdaPrefill, FakeHelpersAreTheRealKernelsMetadata) {
   const std::string prep = realKernelMetadata("chunk_split", "kda_chunk_prep");
   const std::string scan = realKernelMetadata("chunk_h", "kda_chunk_scan_h");
   const std::string out = realKernelMetadata("chunk_h", "kda_chunk_out");
+  const std::string ckpt = realKernelMetadata("chunk_h", "kda_chunk_ckpt");
   ASSERT_FALSE(prep.empty())
       << "no kda_chunk_prep in " KDA2_REAL_METADATA_DIR "/chunk_split.meta";
   ASSERT_FALSE(scan.empty()) << "no kda_chunk_scan_h in chunk_h.meta";
   ASSERT_FALSE(out.empty()) << "no kda_chunk_out in chunk_h.meta";
+  ASSERT_FALSE(ckpt.empty()) << "no kda_chunk_ckpt in chunk_h.meta";
   EXPECT_EQ(kda2::fake::prefillPrepMetadata(), prep);
   EXPECT_EQ(kda2::fake::prefillScanMetadata(), scan);
   EXPECT_EQ(kda2::fake::prefillOutMetadata(), out);
-  // And the runtime takes them.
-  KernelInfo p = parsed(prep), s = parsed(scan), o = parsed(out);
+  EXPECT_EQ(kda2::fake::prefillCkptMetadata(), ckpt);
+  // And the runtime takes them, the checkpoint kernel too.
+  KernelInfo p = parsed(prep), s = parsed(scan), o = parsed(out),
+             c = parsed(ckpt);
   KdaPrefillWorkspace ws;
   Status st = kdaPrefillWorkspace(p, s, o, 2, 80, 1, ws);
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_EQ(ws.bytes, 313344u); // KdaPrefill.WorkspaceLayout
+  KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
+  a.workspaceBytes = 330752; // m = 1: KdaPrefill.WorkspaceWithOffsetCheckpoints
+  a.ckptOffsets = reinterpret_cast<void *>(uintptr_t(12) << 24);
+  a.offsetBlocks = reinterpret_cast<void *>(uintptr_t(13) << 24);
+  a.m = 1;
+  a.ckpt = reinterpret_cast<void *>(uintptr_t(14) << 24);
+  a.blocks = 2;
+  st = checkKdaPrefill(p, s, o, &c, a);
+  EXPECT_TRUE(st.ok()) << st.message();
 }
 
 TEST(KdaPrefill, WorkspaceLayout) {
@@ -1203,10 +1217,12 @@ TEST(KdaPrefill, WorkspaceLayout) {
   EXPECT_EQ(ws.valueBlock, 8);
   EXPECT_EQ(ws.ns, 1);
   EXPECT_EQ(ws.nsv, 16);
-  const uint64_t offsets[] = {0,     8192,  16384, 24576, 26624,
-                              28672, 29696, 37888, 70656};
-  const uint64_t sizes[] = {8192, 8192, 8192,  2048, 2048,
-                            512,  8192, 32768, 8192};
+  // kc and ec (offset checkpoints) take no bytes with m = 0: the size
+  // without them.
+  const uint64_t offsets[] = {0,     8192,  16384, 24576, 26624, 28672,
+                              29696, 37888, 70656, 78848, 78848};
+  const uint64_t sizes[] = {8192, 8192, 8192,  2048, 2048, 512,
+                            8192, 32768, 8192, 0,    0};
   static_assert(std::size(offsets) == B::Count);
   for (int b = 0; b < B::Count; ++b) {
     EXPECT_EQ(ws.offset[b], offsets[b])
@@ -1262,6 +1278,57 @@ TEST(KdaPrefill, WorkspaceLayout) {
             "n = 9223372036854775807, total_tokens = 2147483647 and h = 1 "
             "make a workspace larger than 2^63 bytes");
   EXPECT_EQ(error(1, INT32_MAX, 1), "");
+}
+
+TEST(KdaPrefill, WorkspaceWithOffsetCheckpoints) {
+  // Checkpoints at token offsets add kc [h, n·m, C, K] (input type) and ec
+  // [h, n·m, K] f32 after us, each at the next multiple of 1024.
+  const FakePrefillKernels fake;
+  const KernelInfo &prep = fake.prep, &scan = fake.scan, &out = fake.out;
+  using B = KdaPrefillWorkspace;
+  KdaPrefillWorkspace ws, base;
+  ASSERT_TRUE(kdaPrefillWorkspace(prep, scan, out, 2, 80, 1, base).ok());
+  ASSERT_TRUE(kdaPrefillWorkspace(prep, scan, out, 2, 80, 1, 0, ws).ok());
+  EXPECT_EQ(ws.bytes, base.bytes); // m = 0: the size without offsets
+  EXPECT_EQ(ws.nm, 0);
+  // n = 2, m = 1 (nm = 2), h = 1: kc 2·32·128·2 = 16384 bytes at 313344,
+  // ec 2·128·4 = 1024 at 329728, 330752 in all.
+  ASSERT_TRUE(kdaPrefillWorkspace(prep, scan, out, 2, 80, 1, 1, ws).ok());
+  EXPECT_EQ(ws.nm, 2);
+  EXPECT_EQ(ws.offset[B::KC], 313344u);
+  EXPECT_EQ(ws.size[B::KC], 16384u);
+  EXPECT_EQ(ws.offset[B::EC], 329728u);
+  EXPECT_EQ(ws.size[B::EC], 1024u);
+  EXPECT_EQ(ws.bytes, 330752u);
+  EXPECT_STREQ(kdaPrefillBufferName(B::KC), "kc");
+  EXPECT_STREQ(kdaPrefillBufferName(B::EC), "ec");
+  // h = 3, m = 5 (nm = 10): kc 3·10·8192, ec 3·10·512 = 15360.
+  ASSERT_TRUE(kdaPrefillWorkspace(prep, scan, out, 2, 80, 3, 5, ws).ok());
+  EXPECT_EQ(ws.size[B::KC], 3u * 10u * 8192u);
+  EXPECT_EQ(ws.size[B::EC], 15360u);
+  EXPECT_EQ(ws.bytes, ws.offset[B::EC] + 15360u);
+  auto error = [&](int64_t n, int64_t m) {
+    Status s = kdaPrefillWorkspace(prep, scan, out, n, 80, 1, m, ws);
+    return s.ok() ? std::string() : s.message();
+  };
+  EXPECT_EQ(error(2, -1), "m must be >= 0 (the offset checkpoints per "
+                          "sequence, the columns of ckpt_offsets; 0: none), "
+                          "got -1");
+  // n·m <= 2^31 - 1: kda_chunk_ckpt's grid.x.
+  EXPECT_EQ(error(2, int64_t(1) << 30),
+            "n = 2 and m = 1073741824 make n·m = 2147483648 offset "
+            "checkpoints, more than 2^31 - 1 (the grid.x of kda_chunk_ckpt, "
+            "one program per (sequence, offset))");
+  EXPECT_EQ(error(int64_t(1) << 40, int64_t(1) << 30),
+            "n = 1099511627776 and m = 1073741824 make n·m = more than 2^63 "
+            "offset checkpoints, more than 2^31 - 1 (the grid.x of "
+            "kda_chunk_ckpt, one program per (sequence, offset))");
+  EXPECT_EQ(error(1, INT32_MAX), "");
+  // Past 63 bits with m: named.
+  Status s = kdaPrefillWorkspace(prep, scan, out, 1, 0, int64_t(1) << 40,
+                                 INT32_MAX, ws);
+  EXPECT_EQ(s.message(), "n = 1, total_tokens = 0, h = 1099511627776 and m = "
+                         "2147483647 make a workspace larger than 2^63 bytes");
 }
 
 TEST(KdaPrefill, UnevenBatchNeedsTheTokensNotTheLongestSequence) {
@@ -1569,13 +1636,15 @@ TEST(KdaPrefill, Int64IndexKernels) {
                    : prefillLaunch(p32, s32, o32, a, cfg),
               "");
     // vc kl wn tp gl cu_seqlens state_indices has_initial_state
-    // checkpoint_blocks pool hs us ckpt, then h nsv ns np1 n nc slots
-    // blocks.
-    ASSERT_EQ(cfg[1].params.size(), 26u);
+    // checkpoint_blocks ckpt_offsets offset_blocks boundaries pool hs us
+    // ckpt, then h nsv ns np1 n nc m slots blocks, five maps.
+    ASSERT_EQ(cfg[1].params.size(), 30u);
     EXPECT_EQ(cfg[1].params[8], uint64_t(7) << 24) << wide;
-    EXPECT_EQ(cfg[1].params[12], uint64_t(9) << 24) << wide; // pool
-    EXPECT_EQ(cfg[1].params[18], 1u) << wide;                // nc
-    EXPECT_EQ(cfg[1].params[20], 0u) << wide;                // blocks
+    EXPECT_EQ(cfg[1].params[11], 0u) << wide;                // boundaries
+    EXPECT_EQ(cfg[1].params[15], uint64_t(9) << 24) << wide; // ckpt: pool
+    EXPECT_EQ(cfg[1].params[21], 1u) << wide;                // nc
+    EXPECT_EQ(cfg[1].params[22], 0u) << wide;                // m
+    EXPECT_EQ(cfg[1].params[24], 0u) << wide;                // blocks
   }
   a.indexDtype = "i64";
   // 8-byte alignment of the index arrays; has_initial_state 4.
@@ -1601,9 +1670,10 @@ TEST(KdaPrefill, Int64IndexKernels) {
   LaunchConfig cfg[3];
   ASSERT_EQ(prefillLaunch(p, s, o, a, cfg), "");
   EXPECT_EQ(cfg[1].params[8], (uint64_t(9) << 24) - 32);
-  EXPECT_EQ(cfg[1].params[12], uint64_t(12) << 24);
-  EXPECT_EQ(cfg[1].params[18], 2u);
-  EXPECT_EQ(cfg[1].params[20], 4u);
+  EXPECT_EQ(cfg[1].params[11], 1u); // boundaries
+  EXPECT_EQ(cfg[1].params[15], uint64_t(12) << 24);
+  EXPECT_EQ(cfg[1].params[21], 2u);
+  EXPECT_EQ(cfg[1].params[24], 4u);
   // A longer max_seqlen widens only that table: 33 columns of 8 bytes
   // each reach into the pool now.
   a.maxSeqlen = 33 * 32;
@@ -1673,10 +1743,10 @@ TEST(KdaPrefill, RowStridesReachThePrepKernel) {
     LaunchConfig cfg;
     st = computeLaunchConfig(p, launch.prep, cfg);
     ASSERT_TRUE(st.ok()) << st.message();
-    // q .. cu_seqlens, scale, then sq, sk, sv, sg, sb.
-    ASSERT_GE(cfg.params.size(), 12u);
+    // q .. cu_seqlens, ckpt_offsets, scale, then sq, sk, sv, sg, sb.
+    ASSERT_GE(cfg.params.size(), 13u);
     for (int i = 0; i < 5; ++i)
-      out[i] = cfg.params[7 + i];
+      out[i] = cfg.params[8 + i];
   };
   EXPECT_EQ(error(p), "");
   uint64_t got[5];
@@ -1748,8 +1818,8 @@ TEST(KdaPrefill, GroupedValueHeads) {
     Status st = checkKdaPrefill(pp, s, o, a);
     return st.ok() ? std::string() : st.message();
   };
-  // The prep kernel's parameters: q .. cu_seqlens, scale, sq .. sb, qd ..
-  // vc, then the dimensions tt, hqk, h, ...
+  // The prep kernel's parameters: q .. cu_seqlens, ckpt_offsets, scale, sq
+  // .. sb, qd .. vc, kc, ec, then the dimensions tt, hqk, h, ...
   auto prepParams = [&](const KernelInfo &pp, std::vector<uint64_t> &out) {
     KdaPrefillLaunch launch;
     Status st = kdaPrefillLaunchArgs(pp, s, o, a, launch);
@@ -1764,16 +1834,16 @@ TEST(KdaPrefill, GroupedValueHeads) {
     a.hqk = hqk;
     EXPECT_EQ(error(p), "") << hqk;
     prepParams(p, got);
-    ASSERT_EQ(got.size(), 25u);
+    ASSERT_EQ(got.size(), 31u);
     const uint64_t bound = hqk ? hqk : 8;
-    EXPECT_EQ(got[19], 50u);           // tt
-    EXPECT_EQ(got[20], bound) << hqk;  // hqk
-    EXPECT_EQ(got[21], 8u) << hqk;     // h
-    EXPECT_EQ(got[7], bound * 128);    // sq: dense hqk·K
-    EXPECT_EQ(got[8], bound * 128);    // sk
-    EXPECT_EQ(got[9], 1024u);          // sv: h·V
-    EXPECT_EQ(got[10], 1024u);         // sg: h·K
-    EXPECT_EQ(got[11], 8u);            // sb: h
+    EXPECT_EQ(got[22], 50u);           // tt
+    EXPECT_EQ(got[23], bound) << hqk;  // hqk
+    EXPECT_EQ(got[24], 8u) << hqk;     // h
+    EXPECT_EQ(got[8], bound * 128);    // sq: dense hqk·K
+    EXPECT_EQ(got[9], bound * 128);    // sk
+    EXPECT_EQ(got[10], 1024u);         // sv: h·V
+    EXPECT_EQ(got[11], 1024u);         // sg: h·K
+    EXPECT_EQ(got[12], 8u);            // sb: h
   }
   // The workspace does not depend on hqk.
   KdaPrefillWorkspace ws1, ws2;
@@ -1815,9 +1885,9 @@ TEST(KdaPrefill, GroupedValueHeads) {
     a.hqk = hqk;
     EXPECT_EQ(error(pOld), "") << hqk;
     prepParams(pOld, got);
-    ASSERT_EQ(got.size(), 24u);
-    EXPECT_EQ(got[7], 1024u);
-    EXPECT_EQ(got[20], 8u); // h
+    ASSERT_EQ(got.size(), 30u);
+    EXPECT_EQ(got[8], 1024u);
+    EXPECT_EQ(got[23], 8u); // h
   }
   a.hqk = 2;
   EXPECT_EQ(error(pOld),
@@ -1833,6 +1903,418 @@ TEST(KdaPrefill, GroupedValueHeads) {
             "kernel 'kda_chunk_prep': argument 'q' is [tt, hqk, 128] but "
             "'k' is [tt, h, 128]; q and k must have the same heads (hqk or "
             "h)");
+}
+
+//===----------------------------------------------------------------------===//
+// Prefill: checkpoints at token offsets (ckpt_offsets, offset_blocks, m and
+// the checkpoint kernel kda_chunk_ckpt)
+//===----------------------------------------------------------------------===//
+
+TEST(KdaPrefill, KernelsBeforeOffsetCheckpointsAreRefused) {
+  // Kernels built before checkpoints at token offsets lack prep's
+  // ckpt_offsets, kc and ec and the scan's ckpt_offsets, offset_blocks and
+  // boundaries: refused by name with what to rebuild.
+  using kda2::fake::prefillOutMetadata;
+  using kda2::fake::prefillPrepMetadata;
+  using kda2::fake::prefillScanMetadata;
+  PrefillBinding old;
+  old.offsets = false;
+  const std::string rebuild =
+      ": a prefill kernel built before checkpoints at token offsets; rebuild "
+      "the prefill kernels from templates/kda_chunk_split.tirx (or "
+      "templates/kda_chunk_prep_act.tirx) and templates/kda_chunk_h.tirx, "
+      "which take ckpt_offsets (checkpoints at token offsets; kda_chunk_ckpt "
+      "completes them)";
+  EXPECT_EQ(prefillKernelsError(prefillPrepMetadata(old),
+                                prefillScanMetadata(old),
+                                prefillOutMetadata(old)),
+            "kernel 'kda_chunk_prep': has no argument 'ckpt_offsets'" +
+                rebuild);
+  EXPECT_EQ(prefillKernelsError(prefillPrepMetadata(), prefillScanMetadata(old),
+                                prefillOutMetadata()),
+            "kernel 'kda_chunk_scan_h': has no argument 'ckpt_offsets'" +
+                rebuild);
+  const std::string prep = prefillPrepMetadata(), scan = prefillScanMetadata(),
+                    out = prefillOutMetadata();
+  EXPECT_EQ(prefillKernelsError(
+                replaced(prep, "arg ptr ec f32 out 3 h nm 128\n", ""), scan,
+                out),
+            "kernel 'kda_chunk_prep': has no argument 'ec'" + rebuild);
+  EXPECT_EQ(prefillKernelsError(prep,
+                                replaced(scan, "arg ptr offset_blocks i32",
+                                         "arg ptr offset_block i32"),
+                                out),
+            "kernel 'kda_chunk_scan_h': has no argument 'offset_blocks'" +
+                rebuild);
+  EXPECT_EQ(prefillKernelsError(prep,
+                                replaced(scan, "arg scalar boundaries i32",
+                                         "arg scalar boundaries f32"),
+                                out),
+            "kernel 'kda_chunk_scan_h': has no integer scalar argument "
+            "'boundaries'" +
+                rebuild);
+  // The call refuses them as the size does.
+  KernelInfo p = parsed(prefillPrepMetadata(old)), s = parsed(scan),
+             o = parsed(out);
+  KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
+  EXPECT_EQ(checkKdaPrefill(p, s, o, a).message(),
+            "kernel 'kda_chunk_prep': has no argument 'ckpt_offsets'" +
+                rebuild);
+  // The new arguments of the other bindings.
+  EXPECT_EQ(prefillKernelsError(
+                replaced(prep, "arg ptr kc bf16 out 4 h nm 32 128",
+                         "arg ptr kc bf16 out 4 h nm 32 64"),
+                scan, out),
+            "kernel 'kda_chunk_prep': argument 'kc' ends in [.., 32, 64], "
+            "expected [.., 32, 128] (C = 32, VB = 8, K = 128, V = 128 of "
+            "kernel 'kda_chunk_prep')");
+  EXPECT_EQ(prefillKernelsError(replaced(prep, "arg ptr kc bf16 out 4 h nm",
+                                         "arg ptr kc bf16 out 4 nm h"),
+                                scan, out),
+            "kernel 'kda_chunk_prep': argument 'kc' is [nm, h, 32, 128], "
+            "expected [h, nm, ..] (per head and offset checkpoint, nm = n·m)");
+  EXPECT_EQ(prefillKernelsError(prep,
+                                replaced(scan, "arg ptr ckpt_offsets i32",
+                                         "arg ptr ckpt_offsets i64"),
+                                out),
+            "kernel 'kda_chunk_scan_h': argument 'ckpt_offsets' is i64, "
+            "expected i32");
+}
+
+TEST(KdaPrefill, CheckpointKernelKindAndAgreement) {
+  // The checkpoint kernel (args.ckptKernel, or given to the overloads) is
+  // checked against the other three: kind, C, K, V, types, index type,
+  // ckpt inout of the pool's layout and shape.
+  const FakePrefillKernels fake;
+  const KernelInfo &p = fake.prep, &s = fake.scan, &o = fake.out;
+  KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
+  a.workspaceBytes = 330752;
+  a.ckptOffsets = reinterpret_cast<void *>(uintptr_t(12) << 24);
+  a.offsetBlocks = reinterpret_cast<void *>(uintptr_t(13) << 24);
+  a.m = 1;
+  a.ckpt = reinterpret_cast<void *>(uintptr_t(14) << 24);
+  a.blocks = 2;
+  auto error = [&](const std::string &ckptMetadata) {
+    KernelInfo c = parsed(ckptMetadata);
+    Status st = checkKdaPrefill(p, s, o, &c, a);
+    return st.ok() ? std::string() : st.message();
+  };
+  const std::string ckpt = kda2::fake::prefillCkptMetadata();
+  EXPECT_EQ(error(ckpt), "");
+  EXPECT_EQ(error(kda2::fake::prefillOutMetadata()),
+            "argument 'ckpt_kernel': kernel 'kda_chunk_out' is not a KDA "
+            "prefill checkpoint kernel (kda_chunk_ckpt) (no argument 'kc')");
+  EXPECT_EQ(error(replaced(ckpt, "arg scalar nslots i32\n", "")),
+            "argument 'ckpt_kernel': kernel 'kda_chunk_ckpt' is not a KDA "
+            "prefill checkpoint kernel (kda_chunk_ckpt) (no integer scalar "
+            "argument 'nslots')");
+  PrefillBinding c64, f16, i64, vk, bf16, v64;
+  c64.c = 64;
+  f16.in = "f16";
+  i64.ix = "i64";
+  vk.layout = "vk";
+  bf16.state = "bf16";
+  v64.v = 64;
+  EXPECT_EQ(error(kda2::fake::prefillCkptMetadata(c64)),
+            "kernel 'kda_chunk_ckpt': argument 'kc' ends in [.., 64, 128], "
+            "expected [.., 32, 128] (C = 32, VB = 8, K = 128, V = 128 of "
+            "kernel 'kda_chunk_prep')");
+  EXPECT_EQ(error(kda2::fake::prefillCkptMetadata(f16)),
+            "kernel 'kda_chunk_ckpt': argument 'kc' is f16, expected bf16 (the "
+            "input type of kernel 'kda_chunk_prep')");
+  EXPECT_EQ(error(kda2::fake::prefillCkptMetadata(v64)),
+            "kernel 'kda_chunk_ckpt': argument 'us' ends in [.., 32, 64], "
+            "expected [.., 32, 128] (C = 32, VB = 8, K = 128, V = 128 of "
+            "kernel 'kda_chunk_prep')");
+  EXPECT_EQ(error(kda2::fake::prefillCkptMetadata(i64)),
+            "kernel 'kda_chunk_ckpt': argument 'cu_seqlens' is i64, expected "
+            "i32");
+  EXPECT_EQ(error(kda2::fake::prefillCkptMetadata(bf16)),
+            "kernel 'kda_chunk_ckpt': argument 'ckpt' is bf16, expected f32");
+  EXPECT_EQ(error(kda2::fake::prefillCkptMetadata(vk)),
+            "kernel 'kda_chunk_ckpt': declares state 'ckpt' vk but kernel "
+            "'kda_chunk_scan_h' declares 'pool' kv; the prefill entry point "
+            "takes one layout for all");
+  EXPECT_EQ(error(replaced(ckpt, "arg ptr ec f32", "arg ptr ec bf16")),
+            "kernel 'kda_chunk_ckpt': argument 'ec' is bf16, expected f32");
+  EXPECT_EQ(error(replaced(ckpt, "arg ptr ec f32 in 3 h nm",
+                           "arg ptr ec f32 in 3 h ns")),
+            "kernel 'kda_chunk_ckpt': argument 'ec' is [h, ns, 128], expected "
+            "[h, nm, ..] (per head and offset checkpoint, nm = n·m)");
+  EXPECT_EQ(error(replaced(ckpt, "arg ptr us bf16 in 4 h ns",
+                           "arg ptr us bf16 in 4 h nm")),
+            "kernel 'kda_chunk_ckpt': argument 'us' is [h, nm, 32, 128], "
+            "expected [h, ns, ..] (per head and chunk slot)");
+  EXPECT_EQ(error(replaced(ckpt, "arg ptr offset_blocks i32",
+                           "arg ptr offset_blocks i64")),
+            "kernel 'kda_chunk_ckpt': argument 'offset_blocks' is i64, "
+            "expected i32");
+  EXPECT_EQ(error(replaced(ckpt, "arg ptr ckpt f32 inout", "arg ptr ckpt "
+                                                           "f32 out")),
+            "kernel 'kda_chunk_ckpt': argument 'ckpt' is declared 'out'; the "
+            "checkpoint kernel completes the scan's states in place (inout)");
+  EXPECT_EQ(error(replaced(ckpt, "inout 4 blocks h 128 128",
+                           "inout 4 blocks h 128 64")),
+            "kernel 'kda_chunk_ckpt': argument 'ckpt' is [blocks, h, 128, 64] "
+            "but kernel 'kda_chunk_scan_h' has 'pool' [slots, h, 128, 128]; "
+            "checkpoints are states of the pool's shape");
+  // Metadata errors come before the values' (here: no ckpt_offsets).
+  a.ckptOffsets = a.offsetBlocks = nullptr;
+  a.m = 0;
+  EXPECT_EQ(error(kda2::fake::prefillOutMetadata()).rfind(
+                "argument 'ckpt_kernel': kernel 'kda_chunk_out' is not", 0),
+            0u);
+}
+
+TEST(KdaPrefill, OffsetCheckpointArgumentsAreChecked) {
+  const FakePrefillKernels fake;
+  const KernelInfo &p = fake.prep, &s = fake.scan, &o = fake.out,
+                   &c = fake.ckpt;
+  // n = 2, 80 tokens, h = 1, operands 16 MiB apart; one offset per
+  // sequence (m = 1): a workspace of 330752 bytes.
+  KdaPrefillArgs base = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
+  base.workspaceBytes = 330752;
+  KdaPrefillArgs a = base;
+  a.ckptOffsets = reinterpret_cast<void *>(uintptr_t(12) << 24);
+  a.offsetBlocks = reinterpret_cast<void *>(uintptr_t(13) << 24);
+  a.m = 1;
+  a.ckpt = reinterpret_cast<void *>(uintptr_t(14) << 24);
+  a.blocks = 2;
+  const KdaPrefillArgs good = a;
+  auto error = [&](const KernelInfo *ck) {
+    Status st = checkKdaPrefill(p, s, o, ck, a);
+    return st.ok() ? std::string() : st.message();
+  };
+  EXPECT_EQ(error(&c), "");
+  struct Case {
+    const char *what;
+    void (*change)(KdaPrefillArgs &);
+    const char *message;
+    bool withCkptKernel = true;
+  };
+  const Case cases[] = {
+      {"m < 0", [](KdaPrefillArgs &x) { x.m = -1; },
+       "m must be >= 0 (the offset checkpoints per sequence, the columns of "
+       "ckpt_offsets; 0: none), got -1"},
+      {"m 0 with tables", [](KdaPrefillArgs &x) { x.m = 0; },
+       "argument 'm' is 0 but 'ckpt_offsets' is not NULL: m is the columns "
+       "of ckpt_offsets and offset_blocks [n, m] (>= 1 with them)"},
+      {"m with NULL tables",
+       [](KdaPrefillArgs &x) { x.ckptOffsets = x.offsetBlocks = nullptr; },
+       "argument 'm' is 1 but 'ckpt_offsets' is NULL: m is the columns of "
+       "ckpt_offsets and offset_blocks, 0 without them"},
+      {"offset_blocks NULL",
+       [](KdaPrefillArgs &x) { x.offsetBlocks = nullptr; },
+       "argument 'offset_blocks' is NULL but 'ckpt_offsets' is not: pass "
+       "both (checkpoints at token offsets) or neither"},
+      {"ckpt_offsets NULL", [](KdaPrefillArgs &x) { x.ckptOffsets = nullptr; },
+       "argument 'ckpt_offsets' is NULL but 'offset_blocks' is not: pass "
+       "both (checkpoints at token offsets) or neither"},
+      {"no checkpoint kernel", [](KdaPrefillArgs &) {},
+       "argument 'ckpt_kernel' is NULL but 'ckpt_offsets' is not: "
+       "checkpoints at token offsets need kda_chunk_ckpt (the module of the "
+       "scan kernel, templates/kda_chunk_h.tirx)",
+       false},
+      {"checkpoint kernel without offsets",
+       [](KdaPrefillArgs &x) {
+         x.ckptOffsets = x.offsetBlocks = nullptr;
+         x.m = 0;
+       },
+       "argument 'ckpt_kernel' is given but 'ckpt_offsets' is NULL: the "
+       "checkpoint kernel runs only for checkpoints at token offsets; pass "
+       "NULL without them"},
+      {"ckpt NULL", [](KdaPrefillArgs &x) { x.ckpt = nullptr; },
+       "argument 'ckpt' is NULL but 'ckpt_offsets' is not: checkpoints at "
+       "token offsets are written to ckpt"},
+      {"blocks 0", [](KdaPrefillArgs &x) { x.blocks = 0; },
+       "blocks must be positive (the states ckpt holds), got 0"},
+      {"ckpt without any table",
+       [](KdaPrefillArgs &x) {
+         x.ckptOffsets = x.offsetBlocks = nullptr;
+         x.m = 0;
+       },
+       "argument 'ckpt' is not NULL but 'checkpoint_blocks' and "
+       "'ckpt_offsets' are: ckpt receives checkpoints; pass a table of them, "
+       "or ckpt NULL",
+       false},
+      {"misaligned ckpt_offsets",
+       [](KdaPrefillArgs &x) {
+         x.ckptOffsets = static_cast<const char *>(x.ckptOffsets) + 2;
+       },
+       "argument 'ckpt_offsets' is not 4-byte aligned (int32 elements)"},
+      {"misaligned offset_blocks",
+       [](KdaPrefillArgs &x) {
+         x.offsetBlocks = static_cast<const char *>(x.offsetBlocks) + 1;
+       },
+       "argument 'offset_blocks' is not 4-byte aligned (int32 elements)"},
+      {"workspace for m = 0",
+       [](KdaPrefillArgs &x) { x.workspaceBytes = 313344; },
+       "workspace_bytes = 313344 is too small: n = 2, total_tokens = 80 and "
+       "m = 1 with h = 1 need 330752 bytes "
+       "(kda2rt_kda_prefill_workspace_size_offsets with m_max >= m)"},
+      {"one byte less", [](KdaPrefillArgs &x) { x.workspaceBytes = 330751; },
+       "workspace_bytes = 330751 is too small: n = 2, total_tokens = 80 and "
+       "m = 1 with h = 1 need 330752 bytes "
+       "(kda2rt_kda_prefill_workspace_size_offsets with m_max >= m)"},
+      {"n·m past 2^31 - 1",
+       [](KdaPrefillArgs &x) { x.m = int64_t(1) << 30; },
+       "n = 2 and m = 1073741824 make n·m = 2147483648 offset checkpoints, "
+       "more than 2^31 - 1 (the grid.x of kda_chunk_ckpt, one program per "
+       "(sequence, offset))"},
+      // The tables [n, m] int32 = 8 bytes each: inputs, which pool, o, the
+      // workspace and ckpt must not overlap.
+      {"ckpt_offsets in the pool",
+       [](KdaPrefillArgs &x) {
+         x.ckptOffsets = static_cast<const char *>(x.pool) + 64;
+       },
+       "arguments 'pool' and 'ckpt_offsets' overlap (pool at 0x9000000, "
+       "262144 bytes; ckpt_offsets at 0x9000040, 8 bytes): 'pool' is "
+       "updated in place and must not share memory with another operand"},
+      {"offset_blocks ending in o",
+       [](KdaPrefillArgs &x) {
+         x.offsetBlocks = static_cast<const char *>(x.o) - 4;
+       },
+       "arguments 'o' and 'offset_blocks' overlap (o at 0xa000000, 20480 "
+       "bytes; offset_blocks at 0x9fffffc, 8 bytes): 'o' is written and must "
+       "not share memory with another operand"},
+      {"offset_blocks in the workspace's kc",
+       [](KdaPrefillArgs &x) {
+         x.offsetBlocks = static_cast<const char *>(x.workspace) + 313344;
+       },
+       "arguments 'workspace' and 'offset_blocks' overlap (workspace at "
+       "0xb000000, 330752 bytes; offset_blocks at 0xb04c800, 8 bytes): "
+       "'workspace' is written and must not share memory with another "
+       "operand"},
+      {"ckpt over ckpt_offsets",
+       [](KdaPrefillArgs &x) {
+         x.ckpt = static_cast<char *>(const_cast<void *>(x.ckptOffsets)) -
+                  131072 + 16;
+       },
+       "arguments 'ckpt' and 'ckpt_offsets' overlap (ckpt at 0xbfe0010, "
+       "131072 bytes; ckpt_offsets at 0xc000000, 8 bytes): 'ckpt' is written "
+       "and must not share memory with another operand"},
+  };
+  for (const Case &cs : cases) {
+    a = good;
+    cs.change(a);
+    EXPECT_EQ(error(cs.withCkptKernel ? &c : nullptr), cs.message) << cs.what;
+  }
+  // Just outside: the tables end where o starts, start where the pool
+  // ends; the two tables may share memory (inputs), with each other and
+  // with state_indices.
+  a = good;
+  a.offsetBlocks = static_cast<const char *>(a.o) - 8;
+  a.ckptOffsets = static_cast<const char *>(a.pool) + 262144;
+  EXPECT_EQ(error(&c), "");
+  a.offsetBlocks = a.ckptOffsets = a.stateIndices;
+  EXPECT_EQ(error(&c), "");
+  // int64 tables: 8-byte elements, 16 bytes each.
+  const FakePrefillKernels fake64([] {
+    PrefillBinding b;
+    b.ix = "i64";
+    return b;
+  }());
+  a = good;
+  a.indexDtype = "i64";
+  a.ckptOffsets = static_cast<const char *>(a.ckptOffsets) + 4;
+  Status st =
+      checkKdaPrefill(fake64.prep, fake64.scan, fake64.out, &fake64.ckpt, a);
+  EXPECT_EQ(st.message(),
+            "argument 'ckpt_offsets' is not 8-byte aligned (int64 elements)");
+  a.ckptOffsets = static_cast<const char *>(a.pool) - 16;
+  st = checkKdaPrefill(fake64.prep, fake64.scan, fake64.out, &fake64.ckpt, a);
+  EXPECT_TRUE(st.ok()) << st.message();
+  a.ckptOffsets = static_cast<const char *>(a.pool) - 8;
+  st = checkKdaPrefill(fake64.prep, fake64.scan, fake64.out, &fake64.ckpt, a);
+  EXPECT_EQ(st.message().rfind("arguments 'pool' and 'ckpt_offsets' overlap "
+                               "(pool at 0x9000000, 262144 bytes; "
+                               "ckpt_offsets at 0x8fffff8, 16 bytes)",
+                               0),
+            0u)
+      << st.message();
+}
+
+TEST(KdaPrefill, OffsetCheckpointsReachTheKernels) {
+  // The four launches' values, by the three table cases: offsets only,
+  // offsets and boundary checkpoints, and neither (as before).
+  const FakePrefillKernels fake;
+  const KernelInfo &p = fake.prep, &s = fake.scan, &o = fake.out,
+                   &c = fake.ckpt;
+  const uint64_t M = uint64_t(1) << 24;
+  KdaPrefillArgs a = prefillCall(2, 80, 40, 1, M);
+  a.workspaceBytes = 3 * 330752;
+  a.ckptOffsets = reinterpret_cast<void *>(uintptr_t(12) << 24);
+  a.offsetBlocks = reinterpret_cast<void *>(uintptr_t(13) << 24);
+  a.m = 3;
+  a.ckpt = reinterpret_cast<void *>(uintptr_t(14) << 24);
+  a.blocks = 5;
+  const uint64_t ws = 11 * M;
+  // n = 2, 80 tokens, m = 3 (nm = 6): kc [1, 6, 32, 128] bf16 at 313344,
+  // ec [1, 6, 128] f32 at 313344 + 49152.
+  const uint64_t us = ws + 280576, kc = ws + 313344, ec = kc + 49152;
+  for (int tables = 0; tables < 3; ++tables) {
+    KdaPrefillArgs x = a;
+    const bool boundaries = tables == 1, offsets = tables < 2;
+    if (boundaries)
+      x.checkpointBlocks = reinterpret_cast<void *>(uintptr_t(15) << 24);
+    if (!offsets) {
+      x.ckptOffsets = x.offsetBlocks = x.ckpt = nullptr;
+      x.m = 0;
+      x.blocks = 0;
+    }
+    KdaPrefillLaunch launch;
+    Status st =
+        kdaPrefillLaunchArgs(p, s, o, offsets ? &c : nullptr, x, launch);
+    ASSERT_TRUE(st.ok()) << st.message();
+    EXPECT_EQ(launch.withCkpt, offsets) << tables;
+    LaunchConfig cp, cs, cc, co;
+    ASSERT_TRUE(computeLaunchConfig(p, launch.prep, cp).ok());
+    ASSERT_TRUE(computeLaunchConfig(s, launch.scan, cs).ok());
+    ASSERT_TRUE(computeLaunchConfig(o, launch.out, co).ok());
+    // prep: ckpt_offsets (6; state_indices without), kc (20), ec (21),
+    // then tt hqk h np1 n m ns nsv nm (22..30).
+    ASSERT_EQ(cp.params.size(), 31u);
+    EXPECT_EQ(cp.params[6], offsets ? 12 * M : 7 * M) << tables;
+    EXPECT_EQ(cp.params[20], kc) << tables;
+    EXPECT_EQ(cp.params[21], offsets ? ec : kc) << tables; // 0 bytes
+    EXPECT_EQ(cp.params[26], 2u);                          // n
+    EXPECT_EQ(cp.params[27], offsets ? 3u : 0u) << tables; // m
+    EXPECT_EQ(cp.params[30], offsets ? 6u : 0u) << tables; // nm
+    // scan: table (8), ckpt_offsets, offset_blocks (9, 10), boundaries
+    // (11), ckpt (15), nc (21), m (22), blocks (24).
+    ASSERT_EQ(cs.params.size(), 30u);
+    EXPECT_EQ(cs.params[8], boundaries ? 15 * M : 7 * M) << tables;
+    EXPECT_EQ(cs.params[9], offsets ? 12 * M : 7 * M) << tables;
+    EXPECT_EQ(cs.params[10], offsets ? 13 * M : 7 * M) << tables;
+    EXPECT_EQ(cs.params[11] & 0xFFFFFFFF, boundaries ? 1u : 0u) << tables;
+    EXPECT_EQ(cs.params[15], offsets ? 14 * M : 9 * M) << tables;
+    EXPECT_EQ(cs.params[21], boundaries ? 2u : 1u) << tables;
+    EXPECT_EQ(cs.params[22], offsets ? 3u : 0u) << tables;
+    EXPECT_EQ(cs.params[24], offsets ? 5u : 0u) << tables;
+    if (!offsets)
+      continue;
+    // The checkpoint kernel: grid (nm, h); kc ec us cu_seqlens
+    // state_indices ckpt_offsets offset_blocks nslots ckpt, then h nm ns
+    // np1 n m blocks.
+    ASSERT_TRUE(computeLaunchConfig(c, launch.ckpt, cc).ok());
+    EXPECT_EQ(cc.grid[0], 6u);
+    EXPECT_EQ(cc.grid[1], 1u);
+    const uint64_t want[] = {kc,     ec,     us,     6 * M, 7 * M, 12 * M,
+                             13 * M, 4,      14 * M, 1,     6,     4,
+                             3,      2,      3,      5};
+    ASSERT_EQ(cc.params.size(), std::size(want));
+    for (size_t i = 0; i < std::size(want); ++i)
+      EXPECT_EQ(cc.params[i] & (i == 7 ? 0xFFFFFFFFu : ~uint64_t(0)), want[i])
+          << "ckpt parameter " << i << ", case " << tables;
+  }
+  // Grid limits: h <= 65535 (prep first), n·m <= 2^31 - 1 (the values).
+  KdaPrefillArgs big = a;
+  big.m = INT32_MAX;
+  big.workspaceBytes = UINT64_MAX;
+  EXPECT_EQ(checkKdaPrefill(p, s, o, &c, big).message(),
+            "n = 2 and m = 2147483647 make n·m = 4294967294 offset "
+            "checkpoints, more than 2^31 - 1 (the grid.x of kda_chunk_ckpt, "
+            "one program per (sequence, offset))");
 }
 
 //===----------------------------------------------------------------------===//

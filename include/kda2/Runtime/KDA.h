@@ -280,7 +280,8 @@ KDA2RT_API Status launchKdaDecodeSpec(const Kernel &kernel,
 /// checkpoints past column nc − 1 repeat that column's block); pool [slots, h,
 /// K, V] ("kv") or [slots, h, V, K] ("vk") of stateDtype, in place; ckpt
 /// [blocks, h, ..] likewise. The workspace depends on n and total_tokens only
-/// (chunk slots). docs/Runtime.md ("Prefill") has the full contract.
+/// (chunk slots), and on m with offset checkpoints (ckptOffsets below).
+/// docs/Runtime.md ("Prefill") has the full contract.
 struct KdaPrefillArgs {
   const void *q = nullptr, *k = nullptr, *v = nullptr, *g = nullptr;
   const void *beta = nullptr;
@@ -340,6 +341,24 @@ struct KdaPrefillArgs {
   /// The bound of gate family 1 (<= 0 and finite as f32; passed to the
   /// kernel as f32); not read by GF 0 and 2 kernels.
   double lowerBound = 0;
+  /// Checkpoints at token offsets (prefix caching on blocks that need not
+  /// end on a chunk edge): ckpt_offsets [n, m] (indexDtype, in): entry
+  /// (i, j) = t asks for the state after the first t tokens of sequence i,
+  /// t in [1, len_i] (any other t: none), in block offset_blocks[i, j]
+  /// (indexDtype, in; outside [0, blocks): none) of ckpt. Both NULL and
+  /// m = 0: no offset checkpoints; both non-NULL and m >= 1 otherwise.
+  /// Independent of checkpointBlocks (either, both or neither); ckpt and
+  /// blocks > 0 are required when either is given. t a multiple of C gives
+  /// the boundary checkpoint's state (within rounding), t = len_i the
+  /// final state; a padding sequence gets none; duplicate offsets are
+  /// allowed; one block named twice in a call (by offsets or boundaries)
+  /// is undefined (either write may win).
+  const void *ckptOffsets = nullptr, *offsetBlocks = nullptr;
+  int64_t m = 0;
+  /// kda_chunk_ckpt (templates/kda_chunk_h.tirx, the scan's module), which
+  /// completes the offset checkpoints after the scan: required iff
+  /// ckptOffsets is non-NULL (refused without it).
+  const Kernel *ckptKernel = nullptr;
 };
 
 /// Alignment of the workspace and of each intermediate inside it.
@@ -350,13 +369,16 @@ inline constexpr uint64_t kKdaPrefillAlignment = 1024;
 /// sizes they follow from. Every intermediate is per (head, chunk slot),
 /// [h, ns, ..]: chunk c of sequence i lives in slot floor(cu_seqlens[i] /
 /// C) + i + c, and ns = floor(total_tokens / C) + n slots hold any packing
-/// of total_tokens tokens into n sequences, however uneven.
+/// of total_tokens tokens into n sequences, however uneven. The offset
+/// checkpoints' kc [h, nm, C, K] (input type) and ec [h, nm, K] f32 come
+/// last, per (head, entry seq·m + j), nm = n·m: zero bytes when m = 0.
 struct KdaPrefillWorkspace {
-  enum Buffer { QD, KL, WN, TP, PB, GL, VC, HS, US, Count };
+  enum Buffer { QD, KL, WN, TP, PB, GL, VC, HS, US, KC, EC, Count };
   /// The chunk size C, the value-column block VB (from the prep kernel's
-  /// metadata), the chunk slots ns = floor(total_tokens / C) + n and the
-  /// value-block slots nsv = ns * V / VB (vc).
-  int64_t chunk = 0, valueBlock = 0, ns = 0, nsv = 0;
+  /// metadata), the chunk slots ns = floor(total_tokens / C) + n, the
+  /// value-block slots nsv = ns * V / VB (vc) and the offset entries nm =
+  /// n * m (kc, ec).
+  int64_t chunk = 0, valueBlock = 0, ns = 0, nsv = 0, nm = 0;
   uint64_t offset[Count] = {}, size[Count] = {};
   /// Total bytes (the end of the last buffer, rounded up to the alignment).
   uint64_t bytes = 0;
@@ -369,12 +391,21 @@ KDA2RT_API const char *kdaPrefillBufferName(KdaPrefillWorkspace::Buffer b);
 /// with per-chunk-slot intermediates, and agree with each other (C, VB, K,
 /// V, element types, state type and layout), then lays out the workspace
 /// of a call with n sequences of totalTokens tokens in all (the call's
-/// total_tokens, padding included; an engine passes its most) and h heads.
-/// The lengths of the sequences do not matter.
+/// total_tokens, padding included; an engine passes its most) and h heads,
+/// without offset checkpoints (m = 0). The lengths of the sequences do
+/// not matter.
 KDA2RT_API Status kdaPrefillWorkspace(const KernelInfo &prep,
                                       const KernelInfo &scan,
                                       const KernelInfo &out, int64_t n,
                                       int64_t totalTokens, int64_t h,
+                                      KdaPrefillWorkspace &ws);
+
+/// kdaPrefillWorkspace for calls with up to m offset checkpoints per
+/// sequence (m >= 0, n·m <= 2^31 - 1): kc and ec grow with n·m.
+KDA2RT_API Status kdaPrefillWorkspace(const KernelInfo &prep,
+                                      const KernelInfo &scan,
+                                      const KernelInfo &out, int64_t n,
+                                      int64_t totalTokens, int64_t h, int64_t m,
                                       KdaPrefillWorkspace &ws);
 
 /// Checks a prefill call against the three kernels without touching the
@@ -382,41 +413,67 @@ KDA2RT_API Status kdaPrefillWorkspace(const KernelInfo &prep,
 /// kernel's `range g`, head dimensions, dtypes, state layout, sizes, scale,
 /// NULL and misaligned operands, the workspace's size and alignment, and
 /// overlaps of the written operands (pool, ckpt, o, workspace) with any
-/// other operand.
+/// other operand; with offset checkpoints also the checkpoint kernel
+/// (args.ckptKernel's metadata: its kind and agreement with the others),
+/// m and the two tables.
 KDA2RT_API Status checkKdaPrefill(const KernelInfo &prep,
                                   const KernelInfo &scan, const KernelInfo &out,
                                   const KdaPrefillArgs &args);
 
-/// The kernel arguments of the three launches of a checked call. Without
-/// checkpoints (checkpoint_blocks null) the scan gets state_indices as its
-/// checkpoint table with nc = 1, blocks = 0 and the pool as ckpt: it writes
-/// a checkpoint only for a block in [0, blocks), so it writes none.
+/// checkKdaPrefill with the checkpoint kernel's metadata given here (null:
+/// none) instead of through args.ckptKernel (then not read).
+KDA2RT_API Status checkKdaPrefill(const KernelInfo &prep,
+                                  const KernelInfo &scan, const KernelInfo &out,
+                                  const KernelInfo *ckpt,
+                                  const KdaPrefillArgs &args);
+
+/// The kernel arguments of the launches of a checked call: prep, scan, out
+/// and, with offset checkpoints, ckpt (kda_chunk_ckpt; `withCkpt`). Without
+/// chunk-boundary checkpoints (checkpoint_blocks null) the scan gets
+/// state_indices as its checkpoint table with nc = 1 and boundaries = 0;
+/// without any checkpoints also blocks = 0 and the pool as ckpt: it writes
+/// a checkpoint only for a block in [0, blocks), so it writes none. Without
+/// offset checkpoints prep and scan get state_indices as ckpt_offsets and
+/// offset_blocks with m = 0 (never read).
 struct KdaPrefillLaunch {
   LaunchArgs prep, scan, out;
+  LaunchArgs ckpt;
+  bool withCkpt = false;
 };
 
-/// Checks `args` (checkKdaPrefill) and builds the three launches.
+/// Checks `args` (checkKdaPrefill) and builds the launches.
 KDA2RT_API Status kdaPrefillLaunchArgs(const KernelInfo &prep,
                                        const KernelInfo &scan,
                                        const KernelInfo &out,
                                        const KdaPrefillArgs &args,
                                        KdaPrefillLaunch &launch);
 
+/// kdaPrefillLaunchArgs with the checkpoint kernel's metadata given here
+/// (checkKdaPrefill's overload).
+KDA2RT_API Status kdaPrefillLaunchArgs(const KernelInfo &prep,
+                                       const KernelInfo &scan,
+                                       const KernelInfo &out,
+                                       const KernelInfo *ckpt,
+                                       const KdaPrefillArgs &args,
+                                       KdaPrefillLaunch &launch);
+
 /// Everything a prefill call checks before the driver (what
-/// kda2rt_kda_prefill_query answers): the arguments (kdaPrefillLaunchArgs)
-/// and the three launch configurations (grids over the CUDA limits: prep
-/// and out (ns, h), the scan (V / VB, n·h)). `launch` receives the
-/// launches.
+/// kda2rt_kda_prefill_query answers): the kernels loaded (args.ckptKernel
+/// too), the arguments (kdaPrefillLaunchArgs) and every launch
+/// configuration (grids over the CUDA limits: prep and out (ns, h), the
+/// scan (V / VB, n·h), the checkpoint kernel (n·m, h)). `launch` receives
+/// the launches.
 KDA2RT_API Status prepareKdaPrefill(const Kernel &prep, const Kernel &scan,
                                     const Kernel &out,
                                     const KdaPrefillArgs &args,
                                     KdaPrefillLaunch &launch);
 
-/// Checks and runs a prefill call on `stream`: prep, scan, out
-/// (Kernel::launch: the general path; kda2rt_kda_prefill runs the same
-/// driver calls through KdaPrefillPlan). Asynchronous: no host
-/// synchronisation, no device allocation, no memset, cu_seqlens never read
-/// on the host.
+/// Checks and runs a prefill call on `stream`: prep, scan, the checkpoint
+/// kernel (offset checkpoints only), out (Kernel::launch: the general path;
+/// kda2rt_kda_prefill runs the same driver calls through KdaPrefillPlan).
+/// Every launch is configured before the first: a refused call runs
+/// nothing. Asynchronous: no host synchronisation, no device allocation,
+/// no memset, cu_seqlens and the checkpoint tables never read on the host.
 KDA2RT_API Status launchKdaPrefill(const Kernel &prep, const Kernel &scan,
                                    const Kernel &out,
                                    const KdaPrefillArgs &args, CUstream stream);
@@ -589,6 +646,9 @@ private:
 /// because KdaPrefillPlan holds one).
 struct KdaPrefillFacts {
   const KernelInfo *prep = nullptr, *scan = nullptr, *out = nullptr;
+  /// The checkpoint kernel (kda_chunk_ckpt) when one was resolved with the
+  /// others (plans made with one; the checks of calls that pass one).
+  const KernelInfo *ckpt = nullptr;
   /// Chunk size, value-column block, head dimensions (from prep).
   int64_t chunk = 0, valueBlock = 0, kDim = 0, vDim = 0;
   /// Element type of q, k, v, o and the intermediates; of pool and ckpt;
@@ -616,32 +676,43 @@ struct KdaPrefillFacts {
 
 /// The prepared launch of kda2rt_kda_prefill (launchKdaPrefill's
 /// counterpart, as KdaDecodePoolPlan is launchKdaDecodePool's). create()
-/// resolves the three kernels' facts (the metadata checks of
-/// checkKdaPrefill) and, for each kernel, maps every parameter, grid term,
-/// `variant` dimension and tensor map (data type, rank, box, swizzle,
-/// which dimensions are static and which come from the call's sizes) to
-/// the call's values; launch() runs the value checks of checkKdaPrefill
-/// (same messages), computes the three parameter buffers, grids and nine
-/// tensor-map requests on the stack, then launches prep, scan and out with
-/// the maps encoded into stack storage: the driver calls of launchKdaPrefill,
-/// in its order, with the same values, and no allocation. A call the
+/// resolves the kernels' facts (the metadata checks of checkKdaPrefill)
+/// and, for each kernel, maps every parameter, grid term, `variant`
+/// dimension and tensor map (data type, rank, box, swizzle, which
+/// dimensions are static and which come from the call's sizes) to the
+/// call's values; launch() runs the value checks of checkKdaPrefill (same
+/// messages), computes the parameter buffers, grids and nine tensor-map
+/// requests on the stack, then launches prep, scan, the checkpoint kernel
+/// (offset checkpoints) and out with the maps encoded into stack storage:
+/// the driver calls of launchKdaPrefill, in its order, with the same
+/// values, and no allocation. A plan made with a checkpoint kernel serves
+/// calls with it (args.ckptKernel the same Kernel) and calls without
+/// offset checkpoints; a call with another checkpoint kernel, and one the
 /// prepared checks cannot word (a grid over the CUDA limits, an i32
-/// scalar out of range, a tensor map over an unaligned tensor) is handed
+/// scalar out of range, a tensor map over an unaligned tensor), is handed
 /// to launchKdaPrefill, which words it. Metadata the plan cannot express
 /// (parameters the entry point does not pass, dynamic tensor-map
 /// dimensions, more than kMaxParams parameters or kMaxTensorMaps maps)
 /// is refused by create(); use launchKdaPrefill for it.
 class KDA2RT_API KdaPrefillPlan {
 public:
-  static constexpr size_t kMaxParams = PreparedLaunch::kMaxParams;
+  /// The activation prep takes 34 parameters.
+  static constexpr size_t kMaxParams = 48;
   static constexpr size_t kMaxTensorMaps = 8;
 
   static Status create(const Kernel &prep, const Kernel &scan,
                        const Kernel &out, KdaPrefillPlan &plan);
+  /// A plan that also launches the checkpoint kernel `ckpt` (null: none,
+  /// as above) for calls with offset checkpoints.
+  static Status create(const Kernel &prep, const Kernel &scan,
+                       const Kernel &out, const Kernel *ckpt,
+                       KdaPrefillPlan &plan);
   bool valid() const { return kernels_[0].kernel != nullptr; }
   const Kernel *prep() const { return kernels_[0].kernel; }
   const Kernel *scan() const { return kernels_[1].kernel; }
   const Kernel *out() const { return kernels_[2].kernel; }
+  /// The checkpoint kernel of the plan (null: made without one).
+  const Kernel *ckpt() const { return kernels_[3].kernel; }
   Status launch(const KdaPrefillArgs &args, CUstream stream) const;
 
   /// One kernel's parameter packing (internal). Value indices: the
@@ -687,7 +758,8 @@ public:
   };
 
 private:
-  Packing kernels_[3];
+  /// prep, scan, out, the checkpoint kernel (kernel null without one).
+  Packing kernels_[4];
   KdaPrefillFacts facts_;
 };
 

@@ -395,9 +395,26 @@ kda2rt_kda_decode_spec_query(kda2rt_kernel kernel,
  * j] names the block of ckpt that receives the state at the end of chunk
  * j (outside [0, blocks): none), nc = ceil(max_seqlen / C) columns (a
  * longer sequence's chunks past column nc - 1 read column nc - 1); NULL
- * for no checkpoints (then ckpt is NULL too). No host synchronisation, no
- * device allocation, no memset, cu_seqlens never read on the host: the
- * call can be captured in a CUDA graph.
+ * for no chunk-boundary checkpoints. No host synchronisation, no device
+ * allocation, no memset, cu_seqlens and the checkpoint tables never read
+ * on the host: the call can be captured in a CUDA graph.
+ *
+ * Checkpoints at token offsets (prefix caching on blocks that need not end
+ * on a chunk edge; appended fields after lower_bound): ckpt_offsets[i, j]
+ * = t asks for the state after the first t tokens of sequence i, t in
+ * [1, len_i] (any other t: none), in block offset_blocks[i, j] of ckpt
+ * (outside [0, blocks): none); m columns per table. An offset t that is a
+ * multiple of C gives the state of the chunk-boundary checkpoint of chunk
+ * t / C - 1 (equal within rounding, computed another way); t = len_i gives
+ * the final state; a padding sequence (slot outside [0, slots)) gets none;
+ * duplicate offsets are allowed (each writes its block); one block named
+ * twice in a call, by offsets or by checkpoint_blocks, is undefined (either
+ * write may win). Offsets and checkpoint_blocks are independent (either,
+ * both or neither); ckpt (and blocks > 0) is required iff either table is
+ * given. The call then runs four kernels: prep, scan, ckpt_kernel
+ * (kda_chunk_ckpt, the scan's module: it completes the offsets' blocks
+ * after the scan; grid (n*m, h)), out. The workspace grows by the offsets'
+ * kc and ec (kda2rt_kda_prefill_workspace_size_offsets).
  *
  * Activation prep: a prep kernel that declares A_log
  * (templates/kda_chunk_prep_act.tirx) computes in the kernel what its
@@ -425,10 +442,12 @@ typedef struct kda2rt_kda_prefill_args {
                                     [slots, h, v_dim, k_dim] ("vk") of
                                     state_dtype */
   void *ckpt;                    /* out [blocks, h, ..] like the pool; NULL
-                                    iff checkpoint_blocks is NULL */
+                                    iff checkpoint_blocks and ckpt_offsets
+                                    are NULL */
   void *o;                       /* out [total_tokens, h, v_dim] dtype */
   void *workspace;               /* scratch, 1024-byte aligned */
-  size_t workspace_bytes;        /* >= kda2rt_kda_prefill_workspace_size */
+  size_t workspace_bytes;        /* >= kda2rt_kda_prefill_workspace_size
+                                    (_offsets with offset checkpoints) */
   int64_t n, total_tokens, max_seqlen, h, k_dim, v_dim, slots, blocks;
   double scale;             /* 0: k_dim^-1/2 */
   const char *dtype;        /* q, k, v, o: "bf16" (NULL) or "f16" */
@@ -463,6 +482,18 @@ typedef struct kda2rt_kda_prefill_args {
                           dt_bias, 0) */
   double lower_bound;  /* GF 1: the gate's bound, <= 0 and finite as fp32
                           (passed as fp32); GF 0, 2: unread */
+  /* Checkpoints at token offsets (see above; appended fields: zero them for
+     none). */
+  const void *ckpt_offsets;  /* in  [n, m] index_dtype: entry (i, j) = t asks
+                                for the state after the first t tokens of
+                                sequence i, t in [1, len_i]; other t: none.
+                                NULL: no offset checkpoints */
+  const void *offset_blocks; /* in  [n, m] index_dtype: the ckpt block of
+                                entry (i, j); outside [0, blocks): none */
+  int64_t m;                 /* columns of both tables; 0 iff ckpt_offsets
+                                is NULL */
+  kda2rt_kernel ckpt_kernel; /* kda_chunk_ckpt (same module as scan),
+                                required iff ckpt_offsets is non-NULL */
 } kda2rt_kda_prefill_args;
 
 /* Bytes of the workspace of a prefill call with up to n_max sequences and
@@ -477,8 +508,21 @@ KDA2RT_API int kda2rt_kda_prefill_workspace_size(
     kda2rt_kernel out_kernel, int64_t n_max, int64_t max_total_tokens,
     int64_t h, size_t *bytes, char *err, size_t errlen) KDA2RT_NOEXCEPT;
 
+/* kda2rt_kda_prefill_workspace_size for calls with up to m_max offset
+ * checkpoints per sequence (m_max >= 0, n_max * m_max <= 2^31 - 1): the
+ * intermediates, then kc [h, n*m, C, k_dim] (dtype) and ec [h, n*m,
+ * k_dim] fp32, each 1024-byte aligned (m_max = 0: the size of
+ * kda2rt_kda_prefill_workspace_size). A call with m offset columns needs
+ * the size for its own n, total_tokens, h and m. */
+KDA2RT_API int kda2rt_kda_prefill_workspace_size_offsets(
+    kda2rt_kernel prep_kernel, kda2rt_kernel scan_kernel,
+    kda2rt_kernel out_kernel, int64_t n_max, int64_t max_total_tokens,
+    int64_t h, int64_t m_max, size_t *bytes, char *err,
+    size_t errlen) KDA2RT_NOEXCEPT;
+
 /* Checks the call (kda2rt_kda_prefill_query's questions) and runs it on
- * `stream`: prep, scan, out (asynchronous). */
+ * `stream`: prep, scan, ckpt_kernel (offset checkpoints only), out
+ * (asynchronous; a refused call launches nothing). */
 KDA2RT_API int kda2rt_kda_prefill(kda2rt_kernel prep_kernel,
                                   kda2rt_kernel scan_kernel,
                                   kda2rt_kernel out_kernel,
@@ -488,11 +532,12 @@ KDA2RT_API int kda2rt_kda_prefill(kda2rt_kernel prep_kernel,
 
 /* Whether kda2rt_kda_prefill would accept the call, without touching the
  * GPU: 1 (`reason` ""), 0 with the reason (the kernels' kinds and
- * agreement, an activation prep's bindings, the gate bound or GF 1's
- * lower_bound, head dimensions, dtypes, state layout,
- * index_dtype, sizes,
- * scale, NULL or misaligned operands, the workspace's size, overlaps, the
- * grids over the CUDA limits), -1 when a kernel or args is NULL. */
+ * agreement, ckpt_kernel's included, kernels built before checkpoints at
+ * token offsets, an activation prep's bindings, the gate bound or GF 1's
+ * lower_bound, head dimensions, dtypes, state layout, index_dtype, sizes,
+ * m and the offset tables, scale, NULL or misaligned operands, the
+ * workspace's size, overlaps, the grids over the CUDA limits), -1 when a
+ * kernel or args is NULL. */
 KDA2RT_API int kda2rt_kda_prefill_query(kda2rt_kernel prep_kernel,
                                         kda2rt_kernel scan_kernel,
                                         kda2rt_kernel out_kernel,
