@@ -2043,11 +2043,19 @@ void KernelLowering::storeTile(TensorInfo &info, ArrayRef<Value> prefix,
 void KernelLowering::emitNextIterationPrefetch(LoopOp loop, Value iv,
                                                Value upper) {
   Location loc = loop.getLoc();
+  // A load whose other indices are computed in the body (not lowered yet
+  // when the prefetch is emitted, e.g. `t = table[seq, j]` after `seq = ..`
+  // inside the loop) is left out: its next address is not known here.
+  auto definedOutside = [&](Value index) {
+    return index == loop.getInductionVar() ||
+           !loop->isAncestor(index.getParentRegion()->getParentOp());
+  };
   SmallVector<LoadOp> loads;
   for (Operation &op : *loop.getBodyBlock())
     if (auto load = dyn_cast<LoadOp>(op))
       if (tensors[load.getSource()].kind == TensorInfo::Kind::Global &&
-          llvm::is_contained(load.getIndices(), loop.getInductionVar()))
+          llvm::is_contained(load.getIndices(), loop.getInductionVar()) &&
+          llvm::all_of(load.getIndices(), definedOutside))
         loads.push_back(load);
   if (loads.empty())
     return;
