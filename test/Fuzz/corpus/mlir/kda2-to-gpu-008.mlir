@@ -1,29 +1,33 @@
-// A contiguous bf16 row of 64 elements: a 64-bit element offset (index_cast
-// to i64, muli by the stride, addi), a getelementptr and one vector load
-// aligned to 16 bytes (128-bit accesses).
-// CHECK-LABEL: gpu.func @contiguous_bf16(
-// CHECK-SAME: %[[X:[^:]*]]: !llvm.ptr<1>
-// CHECK: %[[ONE:.*]] = arith.constant 1 : i64
-// CHECK-NEXT: %[[C64:.*]] = arith.constant 64 : i64
-// CHECK-NEXT: %[[ROW:.*]] = arith.muli %[[ONE]], %[[C64]] : i64
-// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
-// CHECK-NEXT: %[[I64:.*]] = arith.index_cast %{{.*}} : index to i64
-// CHECK-NEXT: %[[T1:.*]] = arith.muli %[[I64]], %[[ROW]] : i64
-// CHECK-NEXT: %[[O1:.*]] = arith.addi %[[ZERO]], %[[T1]] : i64
-// CHECK-NEXT: %[[K64:.*]] = arith.index_cast %{{.*}} : index to i64
-// CHECK-NEXT: %[[T2:.*]] = arith.muli %[[K64]], %[[ONE]] : i64
-// CHECK-NEXT: %[[OFF:.*]] = arith.addi %[[O1]], %[[T2]] : i64
-// CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %[[X]][%[[OFF]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
-// CHECK-NEXT: llvm.load %[[P]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<64xbf16>
-kda2.kernel @contiguous_bf16(%x: !kda2.tensor<[8, 64], bf16>,
-                             %y: !kda2.tensor<[8, 64], f32> {kda2.io = #kda2.io<out>}) {
+// A serial loop is an scf.for from 0 to its extent, here a size parameter.
+// CHECK-LABEL: gpu.func @serial(
+// CHECK-SAME: %[[T:[^:]*]]: i64)
+// CHECK: %[[TI:.*]] = arith.index_cast %[[T]] : i64 to index
+// CHECK: scf.if
+// CHECK: %[[STEP:.*]] = arith.constant 1 : index
+// CHECK-NEXT: %[[LB:.*]] = arith.constant 0 : index
+// CHECK-NEXT: scf.for %[[I:.*]] = %[[LB]] to %[[TI]] step %[[STEP]] {
+// CHECK: arith.index_cast %[[I]] : index to i64
+// CHECK: llvm.load
+// CHECK: arith.addf
+// CHECK: memref.store
+// CHECK-NEXT: {{^ *}}}
+kda2.kernel @serial(%x: !kda2.tensor<[t], f32>,
+                    %y: !kda2.tensor<[1], f32> {kda2.io = #kda2.io<out>}) {
   kda2.gmem %x, %y layout(row_major) packing(none)
-      : !kda2.tensor<[8, 64], bf16>, !kda2.tensor<[8, 64], f32>
-  %c8 = arith.constant 8 : index
-  kda2.loop thread %j to %c8 annotations [#kda2.coalesced_access<>] {
-    %row = kda2.load %x[%j] : !kda2.tensor<[8, 64], bf16> -> tensor<64xbf16>
-    %f = kda2.cast %row : tensor<64xbf16> -> tensor<64xf32>
-    kda2.store %f, %y[%j] : tensor<64xf32>, !kda2.tensor<[8, 64], f32>
+      : !kda2.tensor<[t], f32>, !kda2.tensor<[1], f32>
+  %r = kda2.reg_alloc : !kda2.tensor<[1], f32, reg>
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %t = kda2.dim "t" : index
+  kda2.loop thread %j to %c1 annotations [#kda2.coalesced_access<dim = "t", modulus = 4>] {
+    kda2.loop serial %i to %t {
+      %v = kda2.load %x[%i] : !kda2.tensor<[t], f32> -> f32
+      %a = kda2.load %r[%c0] : !kda2.tensor<[1], f32, reg> -> f32
+      %s = kda2.add %a, %v : f32, f32 -> f32
+      kda2.store %s, %r[%c0] : f32, !kda2.tensor<[1], f32, reg>
+    }
+    %a = kda2.load %r[%c0] : !kda2.tensor<[1], f32, reg> -> f32
+    kda2.store %a, %y[%j] : f32, !kda2.tensor<[1], f32>
   }
   kda2.return
 }

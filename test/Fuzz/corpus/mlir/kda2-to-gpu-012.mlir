@@ -1,20 +1,26 @@
-// A register tile is a private memref.alloca at the top of the kernel,
-// accessed with vector loads and stores.
-// CHECK-LABEL: gpu.func @register_tile(
-// CHECK-NEXT: %[[REG:.*]] = memref.alloca() : memref<4xf32>
-// CHECK: vector.store %{{.*}}, %[[REG]][%{{.*}}] : memref<4xf32>, vector<4xf32>
-// CHECK: vector.load %[[REG]][%{{.*}}] : memref<4xf32>, vector<4xf32>
-kda2.kernel @register_tile(%x: !kda2.tensor<[32, 4], f32>,
-                           %y: !kda2.tensor<[32, 4], f32> {kda2.io = #kda2.io<out>}) {
+// A shared buffer is a workgroup attribution; a barrier goes before a thread
+// loop that reads what an earlier one wrote, none after the last.
+// CHECK-LABEL: gpu.func @shared(
+// CHECK-SAME: workgroup(%[[SMEM:.*]] : memref<32xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: memref.store %{{.*}}, %[[SMEM]][%[[TID]]] : memref<32xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: memref.load %[[SMEM]][%[[TID]]] : memref<32xf32, #gpu.address_space<workgroup>>
+// CHECK: llvm.store
+// CHECK-NEXT: gpu.return
+kda2.kernel @shared(%x: !kda2.tensor<[32], f32>,
+                    %y: !kda2.tensor<[32], f32> {kda2.io = #kda2.io<out>}) {
   kda2.gmem %x, %y layout(row_major) packing(none)
-      : !kda2.tensor<[32, 4], f32>, !kda2.tensor<[32, 4], f32>
-  %r = kda2.reg_alloc : !kda2.tensor<[4], f32, reg>
+      : !kda2.tensor<[32], f32>, !kda2.tensor<[32], f32>
+  %s = kda2.smem_alloc size(128) : !kda2.tensor<[32], f32, smem>
   %c32 = arith.constant 32 : index
   kda2.loop thread %j to %c32 annotations [#kda2.coalesced_access<>] {
-    %row = kda2.load %x[%j] : !kda2.tensor<[32, 4], f32> -> tensor<4xf32>
-    kda2.store %row, %r[] : tensor<4xf32>, !kda2.tensor<[4], f32, reg>
-    %back = kda2.load %r[] : !kda2.tensor<[4], f32, reg> -> tensor<4xf32>
-    kda2.store %back, %y[%j] : tensor<4xf32>, !kda2.tensor<[32, 4], f32>
+    %v = kda2.load %x[%j] : !kda2.tensor<[32], f32> -> f32
+    kda2.store %v, %s[%j] : f32, !kda2.tensor<[32], f32, smem>
+  }
+  kda2.loop thread %j to %c32 {
+    %v = kda2.load %s[%j] : !kda2.tensor<[32], f32, smem> -> f32
+    kda2.store %v, %y[%j] : f32, !kda2.tensor<[32], f32>
   }
   kda2.return
 }

@@ -1,29 +1,30 @@
-// Uniform code (outside thread loops) runs on every thread; its global and
-// shared stores are made by thread 0, and a barrier separates a shared store
-// from the reads of it.
-// CHECK-LABEL: gpu.func @uniform_store(
+// Counters are atomic adds into 8-byte slots of the counter buffer (floats
+// as f64, integers as i64), in order of appearance. In a thread loop every
+// iteration counts; in uniform code only thread 0 does.
+// CHECK-LABEL: gpu.func @counters(
+// CHECK-SAME: %[[CNT:[^:]*]]: !llvm.ptr<1>)
 // CHECK: %[[TID:.*]] = gpu.thread_id x
-// CHECK: %[[BX:.*]] = gpu.block_id x
-// CHECK: %[[T0:.*]] = arith.cmpi eq, %[[TID]], %{{.*}} : index
-// CHECK-NEXT: scf.if %[[T0]] {
-// CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%[[BX]]] : memref<4xf32, #gpu.address_space<workgroup>>
-// CHECK-NEXT: {{^ *}}}
-// CHECK-NEXT: gpu.barrier
-// CHECK: %[[G0:.*]] = arith.cmpi eq, %[[TID]], %{{.*}} : index
-// CHECK-NEXT: scf.if %[[G0]] {
-// CHECK: llvm.store
-// CHECK-NEXT: {{^ *}}}
-kda2.kernel @uniform_store(%x: !kda2.tensor<[4], f32>,
-                           %y: !kda2.tensor<[4], f32> {kda2.io = #kda2.io<out>}) {
-  kda2.gmem %x, %y layout(row_major) packing(none)
-      : !kda2.tensor<[4], f32>, !kda2.tensor<[4], f32>
-  %s = kda2.smem_alloc size(16) : !kda2.tensor<[4], f32, smem>
+// CHECK: %[[V:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// CHECK-NEXT: %[[P0:.*]] = llvm.getelementptr %[[CNT]][0] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f64
+// CHECK-NEXT: %[[V64:.*]] = arith.extf %[[V]] : f32 to f64
+// CHECK-NEXT: llvm.atomicrmw fadd %[[P0]], %[[V64]] monotonic : !llvm.ptr<1>, f64
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[TID]], %{{.*}} : index
+// CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK-NEXT: %[[P1:.*]] = llvm.getelementptr %[[CNT]][1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64
+// CHECK-NEXT: %[[ONE64:.*]] = arith.extsi %{{.*}} : i32 to i64
+// CHECK-NEXT: llvm.atomicrmw add %[[P1]], %[[ONE64]] monotonic : !llvm.ptr<1>, i64
+// CHECK: counter sum f64\0Acounter blocks i64\0Aend
+kda2.kernel @counters(%x: !kda2.tensor<[32], f32>) {
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[32], f32>
+  %c32 = arith.constant 32 : index
   %c4 = arith.constant 4 : index
-  kda2.loop block %i to %c4 annotations [#kda2.coalesced_access<>] {
-    %v = kda2.load %x[%i] : !kda2.tensor<[4], f32> -> f32
-    kda2.store %v, %s[%i] : f32, !kda2.tensor<[4], f32, smem>
-    %w = kda2.load %s[%i] : !kda2.tensor<[4], f32, smem> -> f32
-    kda2.store %w, %y[%i] : f32, !kda2.tensor<[4], f32>
+  kda2.loop thread %j to %c32 {
+    %v = kda2.load %x[%j] : !kda2.tensor<[32], f32> -> f32
+    kda2.counter "sum", %v : f32
+  }
+  kda2.loop block %i to %c4 {
+    %c1 = arith.constant 1 : i32
+    kda2.counter "blocks", %c1 : i32
   }
   kda2.return
 }
