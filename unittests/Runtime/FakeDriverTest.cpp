@@ -2043,9 +2043,11 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
                                4 /* ns */,
                                64 /* nsv */,
                                0 /* nm */};
-  for (int i = 0; i < 31; ++i)
-    if (i != 7)
+  for (int i = 0; i < 31; ++i) {
+    if (i != 7) {
       EXPECT_EQ(p.params[i], prepWant[i]) << "prep parameter " << i;
+    }
+  }
   float scale = 0;
   std::memcpy(&scale, &p.params[7], sizeof(scale));
   EXPECT_EQ(scale, 0.125f);
@@ -2132,9 +2134,11 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
   EXPECT_FALSE(fakeEvent(3, none));
   ASSERT_TRUE(fakeEvent(2, p));
   EXPECT_EQ(p.name, "kda_chunk_prep");
-  for (int i = 0; i < 31; ++i)
-    if (i != 7)
+  for (int i = 0; i < 31; ++i) {
+    if (i != 7) {
       EXPECT_EQ(p.params[i], prepWant[i]) << "prep parameter " << i;
+    }
+  }
   ASSERT_TRUE(fakeEvent(1, s));
   ASSERT_EQ(s.params.size(), 30u);
   for (int i = 0; i < 30; ++i)
@@ -2225,45 +2229,66 @@ TEST_F(FakePrefillI64, PassesInt64StateIndicesAsTheTable) {
 }
 
 namespace {
-/// FakePrefill with kernels of a kda2 before chunk slots (qd [n, h, nc,
-/// C, K], ...).
-class FakePrefillOldLayout : public FakePrefill {
+/// FakePrefill with the three kernels of an older kda2 (binding `b`).
+class FakePrefillOlder : public FakePrefill {
 protected:
-  FakePrefillOldLayout() {
-    kda2::fake::PrefillBinding b;
-    b.chunkSlots = false;
+  explicit FakePrefillOlder(const kda2::fake::PrefillBinding &b) {
     image = kda2::fake::fakeCubin(
         {{"kda_chunk_prep", kda2::fake::prefillPrepMetadata(b)},
          {"kda_chunk_scan_h", kda2::fake::prefillScanMetadata(b)},
          {"kda_chunk_out", kda2::fake::prefillOutMetadata(b)}});
   }
+  /// The workspace size (without and with offsets), the query and the call
+  /// (without offsets: the kernels lack arguments every call passes) refuse
+  /// them with `want`, and nothing is launched.
+  void expectRefused(const char *want) {
+    char err[512], reason[512];
+    size_t bytes = 7;
+    EXPECT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2, 80, 1,
+                                                &bytes, err, sizeof(err)),
+              KDA2RT_ERROR_INVALID_ARGUMENT);
+    EXPECT_STREQ(err, want);
+    EXPECT_EQ(kda2rt_kda_prefill_workspace_size_offsets(
+                  prep, scan, out, 2, 80, 1, 1, &bytes, err, sizeof(err)),
+              KDA2RT_ERROR_INVALID_ARGUMENT);
+    EXPECT_STREQ(err, want);
+    EXPECT_EQ(bytes, 7u);
+    const int64_t before = fakeLaunches();
+    EXPECT_EQ(kda2rt_kda_prefill_query(prep, scan, out, &args, reason,
+                                       sizeof(reason)),
+              0);
+    EXPECT_STREQ(reason, want);
+    EXPECT_EQ(
+        kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
+        KDA2RT_ERROR_INVALID_ARGUMENT);
+    EXPECT_STREQ(err, want);
+    EXPECT_EQ(fakeLaunches(), before);
+  }
+};
+
+kda2::fake::PrefillBinding withoutChunkSlots() {
+  kda2::fake::PrefillBinding b;
+  b.chunkSlots = false;
+  return b;
+}
+
+/// Kernels of a kda2 before chunk slots (qd [n, h, nc, C, K], ...).
+class FakePrefillOldLayout : public FakePrefillOlder {
+protected:
+  FakePrefillOldLayout() : FakePrefillOlder(withoutChunkSlots()) {}
 };
 } // namespace
 
 TEST_F(FakePrefillOldLayout, RefusedByTheCallTheQueryAndTheSize) {
-  char err[512], reason[512];
-  const char *want =
+  char err[512];
+  expectRefused(
       "kernel 'kda_chunk_prep': argument 'qd' is [n, h, nc, 32, 128], per "
       "(sequence, head, chunk): the layout of prefill kernels built before "
       "chunk slots; rebuild the three kernels from "
       "templates/kda_chunk_split.tirx (or templates/kda_chunk_prep_act.tirx) "
       "and templates/kda_chunk_h.tirx, whose intermediates are per chunk "
-      "slot ([h, ns, ..])";
-  size_t bytes = 7;
-  EXPECT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2, 80, 1, &bytes,
-                                              err, sizeof(err)),
-            KDA2RT_ERROR_INVALID_ARGUMENT);
-  EXPECT_STREQ(err, want);
-  EXPECT_EQ(bytes, 7u);
+      "slot ([h, ns, ..])");
   const int64_t before = fakeLaunches();
-  EXPECT_EQ(
-      kda2rt_kda_prefill_query(prep, scan, out, &args, reason, sizeof(reason)),
-      0);
-  EXPECT_STREQ(reason, want);
-  EXPECT_EQ(
-      kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
-      KDA2RT_ERROR_INVALID_ARGUMENT);
-  EXPECT_STREQ(err, want);
   // A new prep kernel with the old scan and out: the scan is named.
   std::string mixed = kda2::fake::fakeCubin(
       {{"kda_chunk_prep", kda2::fake::prefillPrepMetadata()}});
@@ -2670,51 +2695,28 @@ TEST_F(FakePrefill, LaunchesFourKernelsWithOffsetCheckpoints) {
 }
 
 namespace {
-/// FakePrefill with the kernels of a kda2 before checkpoints at token
-/// offsets (no ckpt_offsets, kc, ec, offset_blocks, boundaries).
-class FakePrefillBeforeOffsets : public FakePrefill {
+kda2::fake::PrefillBinding withoutOffsets() {
+  kda2::fake::PrefillBinding b;
+  b.offsets = false;
+  return b;
+}
+
+/// Kernels of a kda2 before checkpoints at token offsets (no ckpt_offsets,
+/// kc, ec, offset_blocks, boundaries).
+class FakePrefillBeforeOffsets : public FakePrefillOlder {
 protected:
-  FakePrefillBeforeOffsets() {
-    kda2::fake::PrefillBinding b;
-    b.offsets = false;
-    image = kda2::fake::fakeCubin(
-        {{"kda_chunk_prep", kda2::fake::prefillPrepMetadata(b)},
-         {"kda_chunk_scan_h", kda2::fake::prefillScanMetadata(b)},
-         {"kda_chunk_out", kda2::fake::prefillOutMetadata(b)}});
-  }
+  FakePrefillBeforeOffsets() : FakePrefillOlder(withoutOffsets()) {}
 };
 } // namespace
 
 TEST_F(FakePrefillBeforeOffsets, RefusedByTheCallTheQueryAndTheSize) {
-  char err[512], reason[512];
-  const char *want =
+  expectRefused(
       "kernel 'kda_chunk_prep': has no argument 'ckpt_offsets': a prefill "
       "kernel built before checkpoints at token offsets; rebuild the prefill "
       "kernels from templates/kda_chunk_split.tirx (or "
       "templates/kda_chunk_prep_act.tirx) and templates/kda_chunk_h.tirx, "
       "which take ckpt_offsets (checkpoints at token offsets; kda_chunk_ckpt "
-      "completes them)";
-  size_t bytes = 7;
-  EXPECT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2, 80, 1, &bytes,
-                                              err, sizeof(err)),
-            KDA2RT_ERROR_INVALID_ARGUMENT);
-  EXPECT_STREQ(err, want);
-  EXPECT_EQ(kda2rt_kda_prefill_workspace_size_offsets(
-                prep, scan, out, 2, 80, 1, 1, &bytes, err, sizeof(err)),
-            KDA2RT_ERROR_INVALID_ARGUMENT);
-  EXPECT_STREQ(err, want);
-  EXPECT_EQ(bytes, 7u);
-  const int64_t before = fakeLaunches();
-  // Also without offsets: the kernels take arguments the call must pass.
-  EXPECT_EQ(
-      kda2rt_kda_prefill_query(prep, scan, out, &args, reason, sizeof(reason)),
-      0);
-  EXPECT_STREQ(reason, want);
-  EXPECT_EQ(
-      kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
-      KDA2RT_ERROR_INVALID_ARGUMENT);
-  EXPECT_STREQ(err, want);
-  EXPECT_EQ(fakeLaunches(), before);
+      "completes them)");
 }
 
 TEST_F(FakePrefill, OffsetCheckpointRefusalsAgreeWithTheQuery) {
@@ -3070,8 +3072,9 @@ TEST_F(FakePrefillPlan, SecondCallHonoursAChangedHqk) {
     kda2rt_kda_prefill_args a = args;
     a.hqk = hqk;
     const std::string g = general(a);
-    if (hqk != 0)
+    if (hqk != 0) {
       EXPECT_NE(g, first) << hqk;
+    }
     EXPECT_EQ(prepared(a), g) << hqk;
     FakeEvent p;
     ASSERT_TRUE(fakeEvent(2, p));
