@@ -165,196 +165,193 @@ module attributes {kda2.target = "H200-SXM"} {
         %82 = kda2.cast %81 : i32 -> index
         %83 = kda2.cmp eq %c, %82 : index, index -> i1
         kda2.if %83 {
-          %95 = kda2.dim "m" : index
-          kda2.loop serial %j to %95 {
-            %96 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
-            %97 = kda2.load %offset_blocks[%j] : !kda2.tensor<[n, m], i32> -> i32
+          %96 = kda2.dim "m" : index
+          kda2.loop serial %j to %96 {
+            %97 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
+            %98 = kda2.load %offset_blocks[%j] : !kda2.tensor<[n, m], i32> -> i32
             %c1_i32 = arith.constant 1 : i32
-            %98 = kda2.cmp ge %96, %c1_i32 : i32, i32 -> i1
+            %99 = kda2.cmp ge %97, %c1_i32 : i32, i32 -> i1
             %false_37 = arith.constant false
-            %99 = kda2.select %14, %98, %false_37 : i1, i1, i1 -> i1
-            %100 = kda2.cmp le %96, %5 : i32, i32 -> i1
+            %100 = kda2.select %14, %99, %false_37 : i1, i1, i1 -> i1
+            %101 = kda2.cmp le %97, %5 : i32, i32 -> i1
             %false_38 = arith.constant false
-            %101 = kda2.select %99, %100, %false_38 : i1, i1, i1 -> i1
+            %102 = kda2.select %100, %101, %false_38 : i1, i1, i1 -> i1
             %c1_i32_39 = arith.constant 1 : i32
-            %102 = kda2.sub %96, %c1_i32_39 : i32, i32 -> i32
+            %103 = kda2.sub %97, %c1_i32_39 : i32, i32 -> i32
             %c32_40 = arith.constant 32 : index
-            %103 = kda2.cast %102 : i32 -> index
-            %104 = kda2.div %103, %c32_40 : index, index -> index
-            %105 = kda2.cmp eq %104, %c : index, index -> i1
+            %104 = kda2.cast %103 : i32 -> index
+            %105 = kda2.div %104, %c32_40 : index, index -> index
+            %106 = kda2.cmp eq %105, %c : index, index -> i1
             %false_41 = arith.constant false
-            %106 = kda2.select %101, %105, %false_41 : i1, i1, i1 -> i1
+            %107 = kda2.select %102, %106, %false_41 : i1, i1, i1 -> i1
             %c0_i32_42 = arith.constant 0 : i32
-            %107 = kda2.cmp ge %97, %c0_i32_42 : i32, i32 -> i1
+            %108 = kda2.cmp ge %98, %c0_i32_42 : i32, i32 -> i1
             %false_43 = arith.constant false
-            %108 = kda2.select %106, %107, %false_43 : i1, i1, i1 -> i1
-            %109 = kda2.dim "blocks" : index
-            %110 = kda2.cast %97 : i32 -> index
-            %111 = kda2.cmp lt %110, %109 : index, index -> i1
+            %109 = kda2.select %107, %108, %false_43 : i1, i1, i1 -> i1
+            %110 = kda2.dim "blocks" : index
+            %111 = kda2.cast %98 : i32 -> index
+            %112 = kda2.cmp lt %111, %110 : index, index -> i1
             %false_44 = arith.constant false
-            %112 = kda2.select %108, %111, %false_44 : i1, i1, i1 -> i1
-            kda2.if %112 {
+            %113 = kda2.select %109, %112, %false_44 : i1, i1, i1 -> i1
+            kda2.if %113 {
               %c128_45 = arith.constant 128 : index
               kda2.loop thread %x to %c128_45 {
                 %c128_46 = arith.constant 128 : index
                 %c8 = arith.constant 8 : index
-                %113 = kda2.mul %c128_46, %c8 : index, index -> index
+                %114 = kda2.mul %c128_46, %c8 : index, index -> index
                 %c128_47 = arith.constant 128 : index
-                %114 = kda2.div %113, %c128_47 : index, index -> index
-                kda2.loop serial %e to %114 annotations [#kda2.pragma<unroll>] {
+                %115 = kda2.div %114, %c128_47 : index, index -> index
+                kda2.loop serial %e to %115 annotations [#kda2.pragma<unroll>] {
                   %c8_48 = arith.constant 8 : index
                   %c128_49 = arith.constant 128 : index
-                  %115 = kda2.div %c128_49, %c8_48 : index, index -> index
-                  %116 = kda2.mul %e, %115 : index, index -> index
+                  %116 = kda2.div %c128_49, %c8_48 : index, index -> index
+                  %117 = kda2.mul %e, %116 : index, index -> index
                   %c8_50 = arith.constant 8 : index
-                  %117 = kda2.div %x, %c8_50 : index, index -> index
-                  %118 = kda2.add %116, %117 : index, index -> index
-                  %119 = kda2.cast %97 : i32 -> index
+                  %118 = kda2.div %x, %c8_50 : index, index -> index
+                  %119 = kda2.add %117, %118 : index, index -> index
+                  %120 = kda2.cast %98 : i32 -> index
                   %c8_51 = arith.constant 8 : index
-                  %120 = kda2.mul %vb, %c8_51 : index, index -> index
+                  %121 = kda2.mul %vb, %c8_51 : index, index -> index
                   %c8_52 = arith.constant 8 : index
-                  %121 = kda2.rem %x, %c8_52 : index, index -> index
-                  %122 = kda2.add %120, %121 : index, index -> index
+                  %122 = kda2.rem %x, %c8_52 : index, index -> index
+                  %123 = kda2.add %121, %122 : index, index -> index
                   %c8_53 = arith.constant 8 : index
-                  %123 = kda2.rem %x, %c8_53 : index, index -> index
-                  %124 = kda2.load %S[%118, %123] : !kda2.tensor<[128, 8], f32, smem> -> f32
-                  kda2.store %124, %ckpt[%119, %1, %118, %122] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
+                  %124 = kda2.rem %x, %c8_53 : index, index -> index
+                  %125 = kda2.load %S[%119, %124] : !kda2.tensor<[128, 8], f32, smem> -> f32
+                  kda2.store %125, %ckpt[%120, %1, %119, %123] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
                 }
               }
             }
-          }
-        }
-        %c128_35 = arith.constant 128 : index
-        kda2.loop thread %x to %c128_35 {
-          %c128_37 = arith.constant 128 : index
-          %c8 = arith.constant 8 : index
-          %95 = kda2.mul %c128_37, %c8 : index, index -> index
-          %c128_38 = arith.constant 128 : index
-          %96 = kda2.div %95, %c128_38 : index, index -> index
-          kda2.loop serial %e to %96 annotations [#kda2.pragma<unroll>] {
-            %c8_39 = arith.constant 8 : index
-            %c128_40 = arith.constant 128 : index
-            %97 = kda2.div %c128_40, %c8_39 : index, index -> index
-            %98 = kda2.mul %e, %97 : index, index -> index
-            %c8_41 = arith.constant 8 : index
-            %99 = kda2.div %x, %c8_41 : index, index -> index
-            %100 = kda2.add %98, %99 : index, index -> index
-            %c8_42 = arith.constant 8 : index
-            %101 = kda2.rem %x, %c8_42 : index, index -> index
-            %102 = kda2.load %S[%100, %101] : !kda2.tensor<[128, 8], f32, smem> -> f32
-            %c8_43 = arith.constant 8 : index
-            %103 = kda2.rem %x, %c8_43 : index, index -> index
-            %104 = kda2.cast %102 : f32 -> bf16
-            kda2.store %104, %Sb[%100, %103] : bf16, !kda2.tensor<[128, 8], bf16, smem>
-            %105 = kda2.add %8, %c : index, index -> index
-            %c8_44 = arith.constant 8 : index
-            %106 = kda2.mul %vb, %c8_44 : index, index -> index
-            %c8_45 = arith.constant 8 : index
-            %107 = kda2.rem %x, %c8_45 : index, index -> index
-            %108 = kda2.add %106, %107 : index, index -> index
-            %109 = kda2.cast %102 : f32 -> bf16
-            kda2.store %109, %hs[%105, %100, %108] : bf16, !kda2.tensor<[h, ns, 128, 128], bf16>
-            kda2.if %80 {
-              %113 = kda2.cast %70 : i32 -> index
-              %c8_47 = arith.constant 8 : index
-              %114 = kda2.mul %vb, %c8_47 : index, index -> index
-              %c8_48 = arith.constant 8 : index
-              %115 = kda2.rem %x, %c8_48 : index, index -> index
-              %116 = kda2.add %114, %115 : index, index -> index
-              kda2.store %102, %ckpt[%113, %1, %100, %116] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
-            }
-            %c8_46 = arith.constant 8 : index
-            %110 = kda2.rem %x, %c8_46 : index, index -> index
-            %111 = kda2.load %Gl[%100] : !kda2.tensor<[128], f32, smem> -> f32
-            %112 = kda2.mul %102, %111 : f32, f32 -> f32
-            kda2.store %112, %S[%100, %110] : f32, !kda2.tensor<[128, 8], f32, smem>
           }
         }
         %84 = kda2.load %Tp[] : !kda2.tensor<[32, 32], bf16, smem> -> tensor<32x32xbf16>
         %85 = kda2.load %Vs[] : !kda2.tensor<[32, 8], bf16, smem> -> tensor<32x8xbf16>
         %86 = kda2.matmul %84, %85 : tensor<32x32xbf16>, tensor<32x8xbf16> -> tensor<32x8xf32>
         kda2.store %86, %U[] : tensor<32x8xf32>, !kda2.tensor<[32, 8], f32, smem>
+        %c128_35 = arith.constant 128 : index
+        kda2.loop thread %x to %c128_35 {
+          %c128_37 = arith.constant 128 : index
+          %c8 = arith.constant 8 : index
+          %96 = kda2.mul %c128_37, %c8 : index, index -> index
+          %c128_38 = arith.constant 128 : index
+          %97 = kda2.div %96, %c128_38 : index, index -> index
+          kda2.loop serial %e to %97 annotations [#kda2.pragma<unroll>] {
+            %c8_39 = arith.constant 8 : index
+            %c128_40 = arith.constant 128 : index
+            %98 = kda2.div %c128_40, %c8_39 : index, index -> index
+            %99 = kda2.mul %e, %98 : index, index -> index
+            %c8_41 = arith.constant 8 : index
+            %100 = kda2.div %x, %c8_41 : index, index -> index
+            %101 = kda2.add %99, %100 : index, index -> index
+            %c8_42 = arith.constant 8 : index
+            %102 = kda2.rem %x, %c8_42 : index, index -> index
+            %103 = kda2.load %S[%101, %102] : !kda2.tensor<[128, 8], f32, smem> -> f32
+            %c8_43 = arith.constant 8 : index
+            %104 = kda2.rem %x, %c8_43 : index, index -> index
+            %105 = kda2.cast %103 : f32 -> bf16
+            kda2.store %105, %Sb[%101, %104] : bf16, !kda2.tensor<[128, 8], bf16, smem>
+            %106 = kda2.add %8, %c : index, index -> index
+            %c8_44 = arith.constant 8 : index
+            %107 = kda2.mul %vb, %c8_44 : index, index -> index
+            %c8_45 = arith.constant 8 : index
+            %108 = kda2.rem %x, %c8_45 : index, index -> index
+            %109 = kda2.add %107, %108 : index, index -> index
+            %110 = kda2.cast %103 : f32 -> bf16
+            kda2.store %110, %hs[%106, %101, %109] : bf16, !kda2.tensor<[h, ns, 128, 128], bf16>
+            kda2.if %80 {
+              %114 = kda2.cast %70 : i32 -> index
+              %c8_47 = arith.constant 8 : index
+              %115 = kda2.mul %vb, %c8_47 : index, index -> index
+              %c8_48 = arith.constant 8 : index
+              %116 = kda2.rem %x, %c8_48 : index, index -> index
+              %117 = kda2.add %115, %116 : index, index -> index
+              kda2.store %103, %ckpt[%114, %1, %101, %117] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
+            }
+            %c8_46 = arith.constant 8 : index
+            %111 = kda2.rem %x, %c8_46 : index, index -> index
+            %112 = kda2.load %Gl[%101] : !kda2.tensor<[128], f32, smem> -> f32
+            %113 = kda2.mul %103, %112 : f32, f32 -> f32
+            kda2.store %113, %S[%101, %111] : f32, !kda2.tensor<[128, 8], f32, smem>
+          }
+        }
         %87 = kda2.load %Wn[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
         %88 = kda2.load %Sb[] : !kda2.tensor<[128, 8], bf16, smem> -> tensor<128x8xbf16>
         %89 = kda2.load %U[] : !kda2.tensor<[32, 8], f32, smem> -> tensor<32x8xf32>
         %90 = kda2.matmul %87, %88 acc(%89) : tensor<32x128xbf16>, tensor<128x8xbf16>, tensor<32x8xf32> -> tensor<32x8xf32>
-        kda2.store %90, %U[] : tensor<32x8xf32>, !kda2.tensor<[32, 8], f32, smem>
+        %91 = kda2.cast %90 : tensor<32x8xf32> -> tensor<32x8xbf16>
+        kda2.store %91, %Ub[] : tensor<32x8xbf16>, !kda2.tensor<[32, 8], bf16, smem>
+        %92 = kda2.load %Kl[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
+        %93 = kda2.load %Ub[] : !kda2.tensor<[32, 8], bf16, smem> -> tensor<32x8xbf16>
+        %94 = kda2.load %S[] : !kda2.tensor<[128, 8], f32, smem> -> tensor<128x8xf32>
+        %95 = kda2.matmul %92, %93 acc(%94) {transpose_a} : tensor<32x128xbf16>, tensor<32x8xbf16>, tensor<128x8xf32> -> tensor<128x8xf32>
+        kda2.store %95, %S[] : tensor<128x8xf32>, !kda2.tensor<[128, 8], f32, smem>
         %c128_36 = arith.constant 128 : index
         kda2.loop thread %x to %c128_36 {
           %c32_37 = arith.constant 32 : index
           %c8 = arith.constant 8 : index
-          %95 = kda2.mul %c32_37, %c8 : index, index -> index
+          %96 = kda2.mul %c32_37, %c8 : index, index -> index
           %c128_38 = arith.constant 128 : index
-          %96 = kda2.div %95, %c128_38 : index, index -> index
-          kda2.loop serial %e to %96 annotations [#kda2.pragma<unroll>] {
+          %97 = kda2.div %96, %c128_38 : index, index -> index
+          kda2.loop serial %e to %97 annotations [#kda2.pragma<unroll>] {
             %c8_39 = arith.constant 8 : index
             %c128_40 = arith.constant 128 : index
-            %97 = kda2.div %c128_40, %c8_39 : index, index -> index
-            %98 = kda2.mul %e, %97 : index, index -> index
+            %98 = kda2.div %c128_40, %c8_39 : index, index -> index
+            %99 = kda2.mul %e, %98 : index, index -> index
             %c8_41 = arith.constant 8 : index
-            %99 = kda2.div %x, %c8_41 : index, index -> index
-            %100 = kda2.add %98, %99 : index, index -> index
+            %100 = kda2.div %x, %c8_41 : index, index -> index
+            %101 = kda2.add %99, %100 : index, index -> index
+            %102 = kda2.add %8, %c : index, index -> index
             %c8_42 = arith.constant 8 : index
-            %101 = kda2.rem %x, %c8_42 : index, index -> index
-            %102 = kda2.load %U[%100, %101] : !kda2.tensor<[32, 8], f32, smem> -> f32
-            %103 = kda2.cast %102 : f32 -> bf16
+            %103 = kda2.mul %vb, %c8_42 : index, index -> index
             %c8_43 = arith.constant 8 : index
             %104 = kda2.rem %x, %c8_43 : index, index -> index
-            kda2.store %103, %Ub[%100, %104] : bf16, !kda2.tensor<[32, 8], bf16, smem>
-            %105 = kda2.add %8, %c : index, index -> index
+            %105 = kda2.add %103, %104 : index, index -> index
             %c8_44 = arith.constant 8 : index
-            %106 = kda2.mul %vb, %c8_44 : index, index -> index
-            %c8_45 = arith.constant 8 : index
-            %107 = kda2.rem %x, %c8_45 : index, index -> index
-            %108 = kda2.add %106, %107 : index, index -> index
-            kda2.store %103, %us[%105, %100, %108] : bf16, !kda2.tensor<[h, ns, 32, 128], bf16>
+            %106 = kda2.rem %x, %c8_44 : index, index -> index
+            %107 = kda2.load %Ub[%101, %106] : !kda2.tensor<[32, 8], bf16, smem> -> bf16
+            kda2.store %107, %us[%102, %101, %105] : bf16, !kda2.tensor<[h, ns, 32, 128], bf16>
           }
         }
-        %91 = kda2.load %Kl[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
-        %92 = kda2.load %Ub[] : !kda2.tensor<[32, 8], bf16, smem> -> tensor<32x8xbf16>
-        %93 = kda2.load %S[] : !kda2.tensor<[128, 8], f32, smem> -> tensor<128x8xf32>
-        %94 = kda2.matmul %91, %92 acc(%93) {transpose_a} : tensor<32x128xbf16>, tensor<32x8xbf16>, tensor<128x8xf32> -> tensor<128x8xf32>
-        kda2.store %94, %S[] : tensor<128x8xf32>, !kda2.tensor<[128, 8], f32, smem>
         kda2.if %83 {
           %c0_37 = arith.constant 0 : index
           %c32_38 = arith.constant 32 : index
-          %95 = kda2.cast %5 : i32 -> index
-          %96 = kda2.add %95, %c32_38 : index, index -> index
+          %96 = kda2.cast %5 : i32 -> index
+          %97 = kda2.add %96, %c32_38 : index, index -> index
           %c1_39 = arith.constant 1 : index
-          %97 = kda2.sub %96, %c1_39 : index, index -> index
+          %98 = kda2.sub %97, %c1_39 : index, index -> index
           %c32_40 = arith.constant 32 : index
-          %98 = kda2.div %97, %c32_40 : index, index -> index
-          %99 = kda2.cast %98 : index -> i32
-          kda2.store %99, %nx[%c0_37] : i32, !kda2.tensor<[1], i32, reg>
-          %100 = kda2.dim "m" : index
-          kda2.loop serial %j to %100 {
-            %101 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
+          %99 = kda2.div %98, %c32_40 : index, index -> index
+          %100 = kda2.cast %99 : index -> i32
+          kda2.store %100, %nx[%c0_37] : i32, !kda2.tensor<[1], i32, reg>
+          %101 = kda2.dim "m" : index
+          kda2.loop serial %j to %101 {
+            %102 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
             %c1_i32 = arith.constant 1 : i32
-            %102 = kda2.cmp ge %101, %c1_i32 : i32, i32 -> i1
-            %103 = kda2.cmp le %101, %5 : i32, i32 -> i1
+            %103 = kda2.cmp ge %102, %c1_i32 : i32, i32 -> i1
+            %104 = kda2.cmp le %102, %5 : i32, i32 -> i1
             %false_41 = arith.constant false
-            %104 = kda2.select %102, %103, %false_41 : i1, i1, i1 -> i1
+            %105 = kda2.select %103, %104, %false_41 : i1, i1, i1 -> i1
             %c1_i32_42 = arith.constant 1 : i32
-            %105 = kda2.sub %101, %c1_i32_42 : i32, i32 -> i32
+            %106 = kda2.sub %102, %c1_i32_42 : i32, i32 -> i32
             %c32_43 = arith.constant 32 : index
-            %106 = kda2.cast %105 : i32 -> index
-            %107 = kda2.div %106, %c32_43 : index, index -> index
-            %108 = kda2.cmp gt %107, %c : index, index -> i1
+            %107 = kda2.cast %106 : i32 -> index
+            %108 = kda2.div %107, %c32_43 : index, index -> index
+            %109 = kda2.cmp gt %108, %c : index, index -> i1
             %false_44 = arith.constant false
-            %109 = kda2.select %104, %108, %false_44 : i1, i1, i1 -> i1
-            kda2.if %109 {
+            %110 = kda2.select %105, %109, %false_44 : i1, i1, i1 -> i1
+            kda2.if %110 {
               %c0_45 = arith.constant 0 : index
               %c0_46 = arith.constant 0 : index
-              %110 = kda2.load %nx[%c0_46] : !kda2.tensor<[1], i32, reg> -> i32
+              %111 = kda2.load %nx[%c0_46] : !kda2.tensor<[1], i32, reg> -> i32
               %c1_i32_47 = arith.constant 1 : i32
-              %111 = kda2.sub %101, %c1_i32_47 : i32, i32 -> i32
+              %112 = kda2.sub %102, %c1_i32_47 : i32, i32 -> i32
               %c32_48 = arith.constant 32 : index
-              %112 = kda2.cast %111 : i32 -> index
-              %113 = kda2.div %112, %c32_48 : index, index -> index
-              %114 = kda2.cast %110 : i32 -> index
-              %115 = kda2.min %114, %113 : index, index -> index
-              %116 = kda2.cast %115 : index -> i32
-              kda2.store %116, %nx[%c0_45] : i32, !kda2.tensor<[1], i32, reg>
+              %113 = kda2.cast %112 : i32 -> index
+              %114 = kda2.div %113, %c32_48 : index, index -> index
+              %115 = kda2.cast %111 : i32 -> index
+              %116 = kda2.min %115, %114 : index, index -> index
+              %117 = kda2.cast %116 : index -> i32
+              kda2.store %117, %nx[%c0_45] : i32, !kda2.tensor<[1], i32, reg>
             }
           }
         }
