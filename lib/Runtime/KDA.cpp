@@ -1741,6 +1741,32 @@ Status resolveActivationPrep(PrefillFacts &f, const KernelInfo &prep) {
   return Status::success();
 }
 
+/// Argument 'ckpt' of kernel `info` (the scan itself, or the checkpoint
+/// kernel) against the scan's pool: one state layout, and the pool's shape
+/// past the leading [blocks] (checkpoints are states of the pool).
+Status checkCkptLikePool(const KernelInfo &info, const KernelInfo &scan) {
+  const ArgInfo &ckpt = *info.findArg("ckpt"), &pool = *scan.findArg("pool");
+  const std::string owner =
+      &info == &scan ? "" : "kernel '" + scan.name + "' declares ";
+  if (pool.stateLayout != StateOrder::None &&
+      ckpt.stateLayout != StateOrder::None &&
+      pool.stateLayout != ckpt.stateLayout)
+    return invalid(kernelPrefix(info) + "declares state 'ckpt' " +
+                   stateOrderName(ckpt.stateLayout) + " but " + owner +
+                   "'pool' " + stateOrderName(pool.stateLayout) +
+                   "; the prefill entry point takes one layout for the pool "
+                   "and its checkpoints");
+  if (ckpt.shape.size() != pool.shape.size() ||
+      showShape(ckpt.shape, 1) != showShape(pool.shape, 1))
+    return invalid(kernelPrefix(info) + "argument 'ckpt' is [blocks, " +
+                   showShape(ckpt.shape, 1).substr(1) + " but " +
+                   (&info == &scan ? "'pool' is "
+                                   : "kernel '" + scan.name + "' has 'pool' ") +
+                   showShape(pool.shape, 0) +
+                   "; checkpoints are states of the pool's shape");
+  return Status::success();
+}
+
 Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
                            const KernelInfo &out, PrefillFacts &f) {
   f = PrefillFacts();
@@ -1869,20 +1895,7 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
   for (const Expect &e : expected)
     KDA2RT_TRY(checkPrefillArg(f, *e.info, e.name, e.dtype, e.tail));
   KDA2RT_TRY(resolveActivationPrep(f, prep));
-  const ArgInfo &ckpt = *scan.findArg("ckpt");
-  if (pool.stateLayout != StateOrder::None &&
-      ckpt.stateLayout != StateOrder::None &&
-      pool.stateLayout != ckpt.stateLayout)
-    return invalid(kernelPrefix(scan) + "declares state 'pool' " +
-                   stateOrderName(pool.stateLayout) + " but 'ckpt' " +
-                   stateOrderName(ckpt.stateLayout) +
-                   "; the prefill entry point takes one layout for both");
-  if (ckpt.shape.size() != pool.shape.size() ||
-      showShape(ckpt.shape, 1) != showShape(pool.shape, 1))
-    return invalid(kernelPrefix(scan) + "argument 'ckpt' is [blocks, " +
-                   showShape(ckpt.shape, 1).substr(1) + " but 'pool' is " +
-                   showShape(pool.shape, 0) +
-                   "; checkpoints are states of the pool's shape");
+  KDA2RT_TRY(checkCkptLikePool(scan, scan));
   // Row strides: prep reads q, k, v, g and beta (maybe strided); the
   // others read only dense intermediates and write dense outputs.
   KDA2RT_TRY(resolveStrides(prep, "prefill", true, f.io.strided));
@@ -1941,20 +1954,7 @@ Status resolveCkptFacts(PrefillFacts &f, const KernelInfo &ckpt) {
                    accessName(c.access) +
                    "'; the checkpoint kernel completes the scan's states "
                    "in place (inout)");
-  const ArgInfo &pool = *f.scan->findArg("pool");
-  if (pool.stateLayout != StateOrder::None &&
-      c.stateLayout != StateOrder::None && pool.stateLayout != c.stateLayout)
-    return invalid(kernelPrefix(ckpt) + "declares state 'ckpt' " +
-                   stateOrderName(c.stateLayout) + " but kernel '" +
-                   f.scan->name + "' declares 'pool' " +
-                   stateOrderName(pool.stateLayout) +
-                   "; the prefill entry point takes one layout for all");
-  if (c.shape.size() != pool.shape.size() ||
-      showShape(c.shape, 1) != showShape(pool.shape, 1))
-    return invalid(kernelPrefix(ckpt) + "argument 'ckpt' is [blocks, " +
-                   showShape(c.shape, 1).substr(1) + " but kernel '" +
-                   f.scan->name + "' has 'pool' " + showShape(pool.shape, 0) +
-                   "; checkpoints are states of the pool's shape");
+  KDA2RT_TRY(checkCkptLikePool(ckpt, *f.scan));
   bool none[5];
   KDA2RT_TRY(resolveStrides(ckpt, "prefill", false, none));
   f.ckpt = &ckpt;

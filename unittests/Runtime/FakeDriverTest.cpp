@@ -2786,7 +2786,7 @@ TEST_F(FakePrefill, OffsetCheckpointRefusalsAgreeWithTheQuery) {
        KDA2RT_ERROR_INVALID_ARGUMENT,
        "kernel 'kda_chunk_ckpt': declares state 'ckpt' vk but kernel "
        "'kda_chunk_scan_h' declares 'pool' kv; the prefill entry point takes "
-       "one layout for all"},
+       "one layout for the pool and its checkpoints"},
       {"ckpt NULL", [](A &a) { a.ckpt = nullptr; },
        KDA2RT_ERROR_INVALID_ARGUMENT,
        "argument 'ckpt' is NULL but 'ckpt_offsets' is not: checkpoints at "

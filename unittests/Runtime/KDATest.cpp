@@ -1545,8 +1545,9 @@ TEST(KdaPrefill, KernelKindsAndAgreement) {
       "kernel 'kda_chunk_scan_h': argument 'ckpt' is bf16, expected f32");
   EXPECT_EQ(prefillKernelsError(
                 prep, replaced(scan, "state ckpt kv", "state ckpt vk"), out),
-            "kernel 'kda_chunk_scan_h': declares state 'pool' kv but 'ckpt' "
-            "vk; the prefill entry point takes one layout for both");
+            "kernel 'kda_chunk_scan_h': declares state 'ckpt' vk but 'pool' "
+            "kv; the prefill entry point takes one layout for the pool and "
+            "its checkpoints");
   EXPECT_EQ(prefillKernelsError(prep,
                                 replaced(scan, "out 4 blocks h 128 128",
                                          "out 4 blocks h 128 64"),
@@ -2034,7 +2035,7 @@ TEST(KdaPrefill, CheckpointKernelKindAndAgreement) {
   EXPECT_EQ(error(kda2::fake::prefillCkptMetadata(vk)),
             "kernel 'kda_chunk_ckpt': declares state 'ckpt' vk but kernel "
             "'kda_chunk_scan_h' declares 'pool' kv; the prefill entry point "
-            "takes one layout for all");
+            "takes one layout for the pool and its checkpoints");
   EXPECT_EQ(error(replaced(ckpt, "arg ptr ec f32", "arg ptr ec bf16")),
             "kernel 'kda_chunk_ckpt': argument 'ec' is bf16, expected f32");
   EXPECT_EQ(error(replaced(ckpt, "arg ptr ec f32 in 3 h nm",
