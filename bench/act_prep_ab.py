@@ -6,8 +6,8 @@ variant.
 
   python3 bench/act_prep_ab.py --kernels build-main/kernels DIR_A DIR_B ...
 
-Each DIR holds kda_chunk_prep_act_c32_vb8_k128_gf2.sm_90a.cubin and
-kda_chunk_h_c32_vb8_k128.sm_90a.cubin; --kernels holds libkda2rt.so."""
+Each DIR holds kda_chunk_prep_act_c32_vb16_k128_gf2.sm_90a.cubin and
+kda_chunk_h_c32_vb16_k128.sm_90a.cubin; --kernels holds libkda2rt.so."""
 import argparse
 import json
 import os

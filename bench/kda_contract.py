@@ -65,9 +65,9 @@ class Prefill:
         tail = "" if ix == "i32" else f"_{ix}"  # the IX=i64 builds: *_i64 cubins
         self.rt, self.st, self.ss, self.ix, self.max_seqlen = rt, st, ss, ix, max_seqlen
         self.prep = rt.kernel(rt.load(os.path.join(
-            kernels, (prep or f"kda_chunk_split_c32_vb8_{kv}{tail}") + ".sm_90a.cubin")),
+            kernels, (prep or f"kda_chunk_split_c32_vb16_{kv}{tail}") + ".sm_90a.cubin")),
             "kda_chunk_prep")
-        name = f"kda_chunk_h_c32_vb8_{kv}" + ("" if (st, ss) == ("f32", "kv") else f"_{st}_{ss}")
+        name = f"kda_chunk_h_c32_vb16_{kv}" + ("" if (st, ss) == ("f32", "kv") else f"_{st}_{ss}")
         mod = rt.load(os.path.join(kernels, name + tail + ".sm_90a.cubin"))
         self.scan = rt.kernel(mod, "kda_chunk_scan_h")
         self.out = rt.kernel(mod, "kda_chunk_out")
@@ -963,7 +963,7 @@ def offsets(rt, kernels, results, H=4):
     run("bounded-bf16-vk", pf, plain, plain, st="bf16", ss="vk")
     del pf
     x = act_inputs(2, tt, H, H, K, V, 1403, adversarial=True)
-    pf = Prefill(rt, kernels, n, tt, maxl, H, m=m, prep="kda_chunk_prep_act_c32_vb8_k128_gf2")
+    pf = Prefill(rt, kernels, n, tt, maxl, H, m=m, prep="kda_chunk_prep_act_c32_vb16_k128_gf2")
     run("softplus-gf2-adversarial", pf, (x["q"], x["k"], x["v"], x["a"], x["b"]),
         (x["qd"], x["kd"], x["v"], x["gd"], x["bd"]), A_log=x["A_log"], dt_bias=x["dt_bias"])
     del pf

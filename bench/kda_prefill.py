@@ -71,7 +71,7 @@ def slot_intermediates(tt, n, H, C, K, V, VB, states=False):
            "tp": e(H, ns, C, C), "pb": e(H, ns, C, C), "gl": e(H, ns, K, dt=torch.float32),
            "vc": e(H, nsv, C, VB)}  # NVB = V / VB blocks of VB columns per chunk
     if states:
-        mid.update(hs=e(H, ns, K, V), us=e(H, ns, C, V))
+        mid.update(hs=e(H, ns, V, K), us=e(H, ns, V, C))  # value-major
     return mid, {"ns": ns, "nsv": nsv}
 
 
@@ -112,7 +112,7 @@ def main():
                              "kda_chunk_split.tirx (prep + scan) with C = 16, 32; "
                              "split32_vb16, split32_vb8, split_vb16: 16 or 8 value "
                              "columns per scan CTA; split32_vfirst: V-first state; "
-                             "h32_vb8, h32_vb16, h32, h_vb16: the output off the chain "
+                             "h32_vb16, h32, h_vb16: the output off the chain "
                              "(kda_chunk_h.tirx: prep, then a state-only scan writing each "
                              "chunk's state, then a parallel output kernel)")
     parser.add_argument("--shapes", default="2x1024x8,2x2048x8,1x4096x8,8x4096x16,1x32768x32",
@@ -149,7 +149,6 @@ def main():
             ("split32_vfirst", f"kda_chunk_split_c32_vfirst_k{d}", 32, True, 32),
             ("h32", f"kda_chunk_split_c32_k{d}", 32, False, 32),
             ("h32_vb16", f"kda_chunk_split_c32_vb16_k{d}", 32, False, 16),
-            ("h32_vb8", f"kda_chunk_split_c32_vb8_k{d}", 32, False, 8),
             ("h_vb16", f"kda_chunk_split_vb16_k{d}", 16, False, 16),
             *((name, path, int(c), False, int(vb)) for name, path, c, vb in
               ((e.split("=")[0], *e.split("=", 1)[1].split(":")) for e in args.extra))):

@@ -284,9 +284,9 @@ def prefill_case(rt, kernels, st, ss, lengths, slots, H, results, seed=3, K=128,
     pool, the slots and the float64 final states (K-major) for a continuation."""
     C, VB = 32, 8
     kv = f"k{K}" + (f"v{V}" if V != K else "")
-    prep = rt.kernel(rt.load(os.path.join(kernels, f"kda_chunk_split_c32_vb8_{kv}.sm_90a.cubin")),
+    prep = rt.kernel(rt.load(os.path.join(kernels, f"kda_chunk_split_c32_vb16_{kv}.sm_90a.cubin")),
                      "kda_chunk_prep")
-    name = f"kda_chunk_h_c32_vb8_{kv}" + ("" if (st, ss) == ("f32", "kv") else f"_{st}_{ss}")
+    name = f"kda_chunk_h_c32_vb16_{kv}" + ("" if (st, ss) == ("f32", "kv") else f"_{st}_{ss}")
     hmod = rt.load(os.path.join(kernels, name + ".sm_90a.cubin"))
     scan, out = rt.kernel(hmod, "kda_chunk_scan_h"), rt.kernel(hmod, "kda_chunk_out")
     gen = torch.Generator().manual_seed(seed)
@@ -432,9 +432,9 @@ def prefill_act_case(rt, kernels, gf, lengths, H, hqk, slots, fla, results, seed
     flash-linear-attention's chunk_kda with the same options."""
     K = V = 128
     C, VB = 32, 8
-    name = f"kda_chunk_prep_act_c32_vb8_k128_gf{gf}" + ("_noal" if noal else "")
+    name = f"kda_chunk_prep_act_c32_vb16_k128_gf{gf}" + ("_noal" if noal else "")
     prep = rt.kernel(rt.load(os.path.join(kernels, f"{name}.sm_90a.cubin")), "kda_chunk_prep")
-    hmod = rt.load(os.path.join(kernels, "kda_chunk_h_c32_vb8_k128.sm_90a.cubin"))
+    hmod = rt.load(os.path.join(kernels, "kda_chunk_h_c32_vb16_k128.sm_90a.cubin"))
     scan, out = rt.kernel(hmod, "kda_chunk_scan_h"), rt.kernel(hmod, "kda_chunk_out")
     gen = torch.Generator().manual_seed(seed)
     N, tt, T = len(lengths), sum(lengths), max(lengths)
@@ -522,7 +522,7 @@ def prefill_act_case(rt, kernels, gf, lengths, H, hqk, slots, fla, results, seed
         # kda_chunk_split's prep on the same shape (the given gate within
         # [-5, 0]: its mid-chunk scaling is safe there).
         fast = rt.kernel(rt.load(os.path.join(
-            kernels, "kda_chunk_split_c32_vb8_k128.sm_90a.cubin")), "kda_chunk_prep")
+            kernels, "kda_chunk_split_c32_vb16_k128.sm_90a.cubin")), "kda_chunk_prep")
         gq, bq = x["gd"].float(), x["bd"].float()
         fast_launch = fast.prepare(
             {"q": q, "k": k, "v": v, "g": gq, "beta": bq, "cu_seqlens": cu_d, **mid},

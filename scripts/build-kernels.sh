@@ -98,32 +98,32 @@ compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128 "IN=bf16,SL=row_major
 compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k128 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=8,NVB=16"
 compile kda_chunk_split.tirx kda_chunk_split_vb16_k128 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=16,VB=16,NVB=8"
 # The output off the chain (kda_chunk_h.tirx, after the same bindings' prep).
-for cfg in "c32:32:32:4" "c32_vb16:32:16:8" "c32_vb8:32:8:16" "vb16:16:16:8"; do
+for cfg in "c32:32:32:4" "c32_vb16:32:16:8" "vb16:16:16:8"; do
   IFS=: read -r tag c vb nvb <<< "$cfg"
   compile kda_chunk_h.tirx kda_chunk_h_${tag}_k128 "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=$c,VB=$vb,NVB=$nvb"
 done
 compile kda_chunk_split.tirx kda_chunk_split_c32_vfirst_k128 "IN=bf16,SL=VK,IX=i32,GB=5,K=128,V=128,C=32,VB=32,NVB=4"
 compile kda_chunk_split.tirx kda_chunk_split_c32_k64 "IN=bf16,SL=row_major,IX=i32,GB=5,K=64,V=64,C=32,VB=32,NVB=2"
-compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k64 "IN=bf16,SL=row_major,IX=i32,GB=5,K=64,V=64,C=32,VB=8,NVB=8"
-compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k64 "IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=8,NVB=8"
+compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k64 "IN=bf16,SL=row_major,IX=i32,GB=5,K=64,V=64,C=32,VB=16,NVB=4"
+compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k64 "IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4"
 # Serving prefill with K != V (prefill then decode through one pool).
-compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k128v64 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=64,C=32,VB=8,NVB=8"
-compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k128v64 "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=64,C=32,VB=8,NVB=8"
+compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128v64 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=64,C=32,VB=16,NVB=4"
+compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128v64 "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=64,C=32,VB=16,NVB=4"
 # Serving prefill: a bf16, V-major state pool and checkpoints.
-compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k128_bf16_vk "IN=bf16,ST=bf16,SS=vk,IX=i32,K=128,V=128,C=32,VB=8,NVB=16"
+compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_bf16_vk "IN=bf16,ST=bf16,SS=vk,IX=i32,K=128,V=128,C=32,VB=16,NVB=8"
 # The prefill prep for any gate with the activations in the kernel
 # (kda_chunk_prep_act.tirx): GF 0 (g given, no bound needed), 1 (bounded
 # sigmoid), 2 (softplus, Kimi-Linear); beta logits and q/k L2 norm in the
-# kernel with GF 1 and 2. Runs before kda_chunk_h_c32_vb8_k128.
+# kernel with GF 1 and 2. Runs before kda_chunk_h_c32_vb16_k128.
 for gf in 0 1 2; do
   fl=$([ $gf = 0 ] && echo 0 || echo 1)
-  compile kda_chunk_prep_act.tirx kda_chunk_prep_act_c32_vb8_k128_gf$gf \
-    "IN=bf16,IX=i32,GF=$gf,AL=1,DB=1,BS=$fl,QKN=$fl,K=128,V=128,C=32,HC=16,VB=8,NVB=16"
+  compile kda_chunk_prep_act.tirx kda_chunk_prep_act_c32_vb16_k128_gf$gf \
+    "IN=bf16,IX=i32,GF=$gf,AL=1,DB=1,BS=$fl,QKN=$fl,K=128,V=128,C=32,HC=16,VB=16,NVB=8"
 done
 # A_log and dt_bias optional (AL=0, DB=0: the bounded gate
 # lower_bound·sigmoid(a), flash-linear-attention's A_log=None).
-compile kda_chunk_prep_act.tirx kda_chunk_prep_act_c32_vb8_k128_gf1_noal \
-  "IN=bf16,IX=i32,GF=1,AL=0,DB=0,BS=1,QKN=1,K=128,V=128,C=32,HC=16,VB=8,NVB=16"
+compile kda_chunk_prep_act.tirx kda_chunk_prep_act_c32_vb16_k128_gf1_noal \
+  "IN=bf16,IX=i32,GF=1,AL=0,DB=0,BS=1,QKN=1,K=128,V=128,C=32,HC=16,VB=16,NVB=8"
 compile kda_decode_conv.tirx kda_decode_conv_k128_gf1_noal \
   "IN=bf16,ST=f32,SS=kv,IX=i32,GF=1,AL=0,DB=0,K=128,V=128,W=4,W1=3,LANES=4"
 # int64 index tensors (IX=i64: cu_seqlens, state_indices, num_accepted,
@@ -131,8 +131,8 @@ compile kda_decode_conv.tirx kda_decode_conv_k128_gf1_noal \
 # of the serving decode and prefill kernels.
 compile kda_decode_pool.tirx kda_decode_pool_k128_f32_kv_i64 "IN=bf16,ST=f32,SS=kv,IX=i64,K=128,V=128,VB=32,NVB=4,LANES=2"
 compile kda_decode_spec.tirx kda_decode_spec_k128_f32_kv_i64 "IN=bf16,ST=f32,SS=kv,IX=i64,K=128,V=128,VB=32,NVB=4,LANES=4"
-compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k128_i64 "IN=bf16,SL=row_major,IX=i64,GB=5,K=128,V=128,C=32,VB=8,NVB=16"
-compile kda_chunk_h.tirx kda_chunk_h_c32_vb8_k128_i64 "IN=bf16,ST=f32,SS=kv,IX=i64,K=128,V=128,C=32,VB=8,NVB=16"
+compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128_i64 "IN=bf16,SL=row_major,IX=i64,GB=5,K=128,V=128,C=32,VB=16,NVB=8"
+compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_i64 "IN=bf16,ST=f32,SS=kv,IX=i64,K=128,V=128,C=32,VB=16,NVB=8"
 # Kernels of lit tests that bench/sanitize_kernels.py runs on the GPU: the
 # padded-pitch fallback of @coalesced_access, tensor-core matmuls, block and
 # TMA tile copies, vnni4 packing, dynamic shared memory.

@@ -1881,13 +1881,13 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
       {&scan, "checkpoint_blocks", ix, {}},
       {&scan, "ckpt_offsets", ix, {}},
       {&scan, "offset_blocks", ix, {}},
-      {&scan, "hs", in, {K, V}},
-      {&scan, "us", in, {C, V}},
+      {&scan, "hs", in, {V, K}},
+      {&scan, "us", in, {V, C}},
       {&scan, "ckpt", f.state, {}},
       {&out, "qd", in, {C, K}},
       {&out, "pb", in, {C, C}},
-      {&out, "hs", in, {K, V}},
-      {&out, "us", in, {C, V}},
+      {&out, "hs", in, {V, K}},
+      {&out, "us", in, {V, C}},
       {&out, "cu_seqlens", ix, {}},
       {&out, "state_indices", ix, {}},
       {&out, "o", in, {V}},
@@ -1943,7 +1943,7 @@ Status resolveCkptFacts(PrefillFacts &f, const KernelInfo &ckpt) {
   };
   const Expect expected[] = {
       {"kc", in, {C, K}},        {"ec", DType::F32, {K}},
-      {"us", in, {C, V}},        {"cu_seqlens", ix, {}},
+      {"us", in, {V, C}},        {"cu_seqlens", ix, {}},
       {"state_indices", ix, {}}, {"ckpt_offsets", ix, {}},
       {"offset_blocks", ix, {}}, {"ckpt", f.state, {}}};
   for (const Expect &e : expected)

@@ -6,7 +6,7 @@ usage: fake-driver-test.py <kda2-serve-mixed> <libkda2fakecuda.so> <work-dir>
 Writes fake cubins under the names scripts/build-kernels.sh gives the real
 ones (the kernels' metadata as FakeCuda.h's poolDecodeMetadata,
 specDecodeMetadata and prefill*Metadata write it, K = V = 128, C = 32,
-VB = 8, bf16 inputs, f32 K-major pool; kda_chunk_ckpt in the scan's file)
+VB = 16, bf16 inputs, f32 K-major pool; kda_chunk_ckpt in the scan's file)
 and checks the exit codes and messages of the program:
   --check-only: every query accepts its call, nothing is launched (0);
   a full run: every call launches, the untouched NaN-poisoned outputs fail
@@ -32,7 +32,7 @@ def cubin(kernels):
             + b"\0" + body)
 
 
-D, C, VB = "128", "32", "8"
+D, C, VB = "128", "32", "16"
 # The serving templates read q, k, v, g and beta with runtime row strides:
 # a `stride` line after each input's `arg` line, i64 scalars after scale.
 SCALARS = "".join("arg scalar s%s i64\n" % x for x in "qkvgb")
@@ -114,7 +114,7 @@ scan = ("kda2-kernel-v1\nname kda_chunk_scan_h\nblock 128 1 1\ngrid.x 16\n"
         "arg ptr offset_blocks i32 in 2 n m\narg scalar boundaries i32\n"
         "arg ptr pool f32 inout 4 slots h {D} {D}\nstate pool kv\n"
         "arg ptr hs bf16 out 4 h ns {D} {D}\n"
-        "arg ptr us bf16 out 4 h ns {C} {D}\n"
+        "arg ptr us bf16 out 4 h ns {D} {C}\n"
         "arg ptr ckpt f32 out 4 blocks h {D} {D}\nstate ckpt kv\n"
         "arg dim h\narg dim nsv\narg dim ns\narg dim np1\narg dim n\n"
         "arg dim nc\narg dim m\narg dim slots\narg dim blocks\n"
@@ -129,20 +129,20 @@ out = ("kda2-kernel-v1\nname kda_chunk_out\nblock 128 1 1\ngrid.x ns\n"
        "arg ptr qd bf16 in 4 h ns {C} {D}\n"
        "arg ptr pb bf16 in 4 h ns {C} {C}\n"
        "arg ptr hs bf16 in 4 h ns {D} {D}\n"
-       "arg ptr us bf16 in 4 h ns {C} {D}\n"
+       "arg ptr us bf16 in 4 h ns {D} {C}\n"
        "arg ptr cu_seqlens i32 in 1 np1\narg ptr state_indices i32 in 1 n\n"
        "arg scalar nslots i32\narg ptr o bf16 out 3 tt h {D}\n"
        "arg dim h\narg dim ns\narg dim np1\narg dim n\narg dim tt\n"
        "arg tensormap qd__tma0 qd 4 3 2 1 0 box 64 {C} 1 1 swizzle 128\n"
        "arg tensormap pb__tma1 pb 4 3 2 1 0 box {C} {C} 1 1\n"
        "arg tensormap hs__tma2 hs 4 3 2 1 0 box 64 {D} 1 1 swizzle 128\n"
-       "arg tensormap us__tma3 us 4 3 2 1 0 box 64 {C} 1 1 swizzle 128\n"
+       "arg tensormap us__tma3 us 4 3 2 1 0 box {C} {D} 1 1\n"
        "end\n").format(D=D, C=C)
 # kda_chunk_ckpt completes the checkpoints at token offsets after the scan.
 ckpt = ("kda2-kernel-v1\nname kda_chunk_ckpt\nblock 128 1 1\ngrid.x nm\n"
         "grid.y h\nsmem 82432\n"
         "arg ptr kc bf16 in 4 h nm {C} {D}\narg ptr ec f32 in 3 h nm {D}\n"
-        "arg ptr us bf16 in 4 h ns {C} {D}\n"
+        "arg ptr us bf16 in 4 h ns {D} {C}\n"
         "arg ptr cu_seqlens i32 in 1 np1\narg ptr state_indices i32 in 1 n\n"
         "arg ptr ckpt_offsets i32 in 2 n m\n"
         "arg ptr offset_blocks i32 in 2 n m\narg scalar nslots i32\n"
@@ -154,8 +154,8 @@ ckpt = ("kda2-kernel-v1\nname kda_chunk_ckpt\nblock 128 1 1\ngrid.x nm\n"
 def write_kernels(folder, spec_layout):
     os.makedirs(folder, exist_ok=True)
     files = {
-        "kda_chunk_split_c32_vb8_k128": [("kda_chunk_prep", prep)],
-        "kda_chunk_h_c32_vb8_k128": [("kda_chunk_scan_h", scan),
+        "kda_chunk_split_c32_vb16_k128": [("kda_chunk_prep", prep)],
+        "kda_chunk_h_c32_vb16_k128": [("kda_chunk_scan_h", scan),
                                      ("kda_chunk_out", out),
                                      ("kda_chunk_ckpt", ckpt)],
         "kda_decode_pool_k128_f32_kv": [("kda_decode_pool", pool)],
@@ -221,7 +221,7 @@ expect([vk], 2,
 expect([good], 2, ["finding a CUDA device failed", "KDA2RT_ERROR_NO_DRIVER"],
        driver=os.path.join(work, "no-such-libcuda.so.1"))
 expect([os.path.join(work, "no-such-dir")], 2,
-       ["no-such-dir/kda_chunk_split_c32_vb8_k128.sm_90a.cubin"])
+       ["no-such-dir/kda_chunk_split_c32_vb16_k128.sm_90a.cubin"])
 expect([], 1, ["usage: serve-mixed <kernels-dir>"])
 expect([good, "--heads", "0"], 1, ["bad arguments"])
 sys.exit(1 if failures else 0)

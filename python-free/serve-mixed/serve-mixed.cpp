@@ -303,9 +303,9 @@ int run(const Options &o) {
     const char *file;
     std::vector<std::pair<const char *, kda2rt_kernel *>> kernels;
   } loads[] = {
-      {&prepModule, "kda_chunk_split_c32_vb8_k128.sm_90a.cubin",
+      {&prepModule, "kda_chunk_split_c32_vb16_k128.sm_90a.cubin",
        {{"kda_chunk_prep", &prep}}},
-      {&chunkModule, "kda_chunk_h_c32_vb8_k128.sm_90a.cubin",
+      {&chunkModule, "kda_chunk_h_c32_vb16_k128.sm_90a.cubin",
        {{"kda_chunk_scan_h", &scan},
         {"kda_chunk_out", &out},
         {"kda_chunk_ckpt", &ckptKernel}}},

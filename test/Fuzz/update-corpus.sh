@@ -67,7 +67,7 @@ compile "$root/templates/kda_chunk_split.tirx" kda_chunk_split IN=bf16,SL=row_ma
 compile "$root/templates/kda_decode_pool.tirx" kda_decode_pool IN=bf16,ST=bf16,SS=vk,IX=i32,K=128,V=64,VB=32,NVB=2,LANES=4
 compile "$root/templates/kda_decode_spec.tirx" kda_decode_spec IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,VB=32,NVB=4,LANES=4
 compile "$root/templates/kda_decode_serve.tirx" kda_decode_serve IN=bf16,ST=f32,SS=kv,IX=i32,GF=2,AL=1,DB=1,BS=1,QKN=1,K=128,V=128,VB=32,NVB=4,LANES=4
-compile "$root/templates/kda_chunk_h.tirx" kda_chunk_h IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=8,NVB=16
+compile "$root/templates/kda_chunk_h.tirx" kda_chunk_h IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8
 # The fused layer decode: a `stride` line, two inout buffers, i64 index tensors.
 compile "$root/templates/kda_decode_conv.tirx" kda_decode_conv IN=bf16,ST=f32,SS=kv,IX=i64,GF=2,AL=1,DB=1,K=128,V=128,W=4,W1=3,LANES=4
 # Metadata with `pad`, `arg tensormap` and dynamic `smem` lines.

@@ -411,8 +411,10 @@ prefillScanMetadata(const PrefillBinding &b = {},
               NVB = std::to_string(b.v / b.vb);
   const std::string &in = b.in, &st = b.state;
   std::string m =
-      "kda2-kernel-v1\nname " + name + "\nblock 128 1 1\ngrid.x " + NVB +
-      "\ngrid.y n h\nsmem 0\n"
+      "kda2-kernel-v1\nname " + name + "\nblock " +
+      // one warp per 16 value columns, at most four
+      std::to_string(32 * std::min(4, std::max(1, b.vb / 16))) +
+      " 1 1\ngrid.x " + NVB + "\ngrid.y n h\nsmem 0\n"
       "arg ptr vc " +
       in + " in " + prefillShape(b, C + " " + VB, 2, /*vc=*/true) +
       "\narg ptr kl " + in + " in " + prefillShape(b, C + " " + K, 2) +
@@ -434,8 +436,8 @@ prefillScanMetadata(const PrefillBinding &b = {},
       "arg ptr pool " +
       st + " inout 4 slots h " + K + " " + V + "\n" +
       (b.layout.empty() ? "" : "state pool " + b.layout + "\n") +
-      "arg ptr hs " + in + " out " + prefillShape(b, K + " " + V, 2) +
-      "\narg ptr us " + in + " out " + prefillShape(b, C + " " + V, 2) +
+      "arg ptr hs " + in + " out " + prefillShape(b, V + " " + K, 2) +
+      "\narg ptr us " + in + " out " + prefillShape(b, V + " " + C, 2) +
       "\narg ptr ckpt " + st + " out 4 blocks h " + K + " " + V + "\n" +
       (b.layout.empty() ? "" : "state ckpt " + b.layout + "\n") +
       (b.chunkSlots ? std::string("arg dim h\narg dim nsv\narg dim ns\n"
@@ -471,8 +473,8 @@ prefillOutMetadata(const PrefillBinding &b = {},
       "arg ptr qd " +
       in + " in " + prefillShape(b, C + " " + K, 2) + "\narg ptr pb " + in +
       " in " + prefillShape(b, C + " " + C, 2) + "\narg ptr hs " + in + " in " +
-      prefillShape(b, K + " " + V, 2) + "\narg ptr us " + in + " in " +
-      prefillShape(b, C + " " + V, 2) + "\narg ptr cu_seqlens " + b.ix +
+      prefillShape(b, V + " " + K, 2) + "\narg ptr us " + in + " in " +
+      prefillShape(b, V + " " + C, 2) + "\narg ptr cu_seqlens " + b.ix +
       " in 1 np1\n"
       "arg ptr state_indices " +
       b.ix +
@@ -487,8 +489,8 @@ prefillOutMetadata(const PrefillBinding &b = {},
       "arg tensormap qd__tma0 qd " + prefillMap(b, 2, "64 " + C) +
       " swizzle 128\narg tensormap pb__tma1 pb " +
       prefillMap(b, 2, C + " " + C) + "\narg tensormap hs__tma2 hs " +
-      prefillMap(b, 2, "64 " + K) + " swizzle 128\narg tensormap us__tma3 us " +
-      prefillMap(b, 2, "64 " + C) + " swizzle 128\n";
+      prefillMap(b, 2, "64 " + V) + " swizzle 128\narg tensormap us__tma3 us " +
+      prefillMap(b, 2, C + " " + V) + "\n";
   if (b.bindings)
     m += "bind C " + C + "\nbind K " + K + "\nbind V " + V + "\n";
   return m + "end\n";
@@ -508,7 +510,7 @@ prefillCkptMetadata(const PrefillBinding &b = {},
                   "arg ptr kc " +
                   in + " in 4 h nm " + C + " " + K +
                   "\narg ptr ec f32 in 3 h nm " + K + "\narg ptr us " + in +
-                  " in 4 h ns " + C + " " + V + "\narg ptr cu_seqlens " + ix +
+                  " in 4 h ns " + V + " " + C + "\narg ptr cu_seqlens " + ix +
                   " in 1 np1\narg ptr state_indices " + ix +
                   " in 1 n\narg ptr ckpt_offsets " + ix +
                   " in 2 n m\narg ptr offset_blocks " + ix +

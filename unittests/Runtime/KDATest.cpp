@@ -1165,8 +1165,11 @@ std::string prefillLaunch(const KernelInfo &p, const KernelInfo &s,
 
 TEST(KdaPrefill, FakeHelpersAreTheRealKernelsMetadata) {
   // templates/kda_chunk_split.tirx and templates/kda_chunk_h.tirx bound as
-  // the helpers' defaults (IN=bf16, IX=i32, GB=5, K=V=128, C=32, VB=8,
-  // NVB=16; ST=f32, SS=kv).
+  // the helpers' defaults but VB=16, NVB=8 (IN=bf16, IX=i32, GB=5, K=V=128,
+  // C=32; ST=f32, SS=kv): the serving kernels' binding (the register-state
+  // scan needs VB a multiple of 16; the helpers default to VB=8).
+  PrefillBinding served;
+  served.vb = 16;
   const std::string prep = realKernelMetadata("chunk_split", "kda_chunk_prep");
   const std::string scan = realKernelMetadata("chunk_h", "kda_chunk_scan_h");
   const std::string out = realKernelMetadata("chunk_h", "kda_chunk_out");
@@ -1176,10 +1179,10 @@ TEST(KdaPrefill, FakeHelpersAreTheRealKernelsMetadata) {
   ASSERT_FALSE(scan.empty()) << "no kda_chunk_scan_h in chunk_h.meta";
   ASSERT_FALSE(out.empty()) << "no kda_chunk_out in chunk_h.meta";
   ASSERT_FALSE(ckpt.empty()) << "no kda_chunk_ckpt in chunk_h.meta";
-  EXPECT_EQ(kda2::fake::prefillPrepMetadata(), prep);
-  EXPECT_EQ(kda2::fake::prefillScanMetadata(), scan);
-  EXPECT_EQ(kda2::fake::prefillOutMetadata(), out);
-  EXPECT_EQ(kda2::fake::prefillCkptMetadata(), ckpt);
+  EXPECT_EQ(kda2::fake::prefillPrepMetadata(served), prep);
+  EXPECT_EQ(kda2::fake::prefillScanMetadata(served), scan);
+  EXPECT_EQ(kda2::fake::prefillOutMetadata(served), out);
+  EXPECT_EQ(kda2::fake::prefillCkptMetadata(served), ckpt);
   // And the runtime takes them, the checkpoint kernel too.
   KernelInfo p = parsed(prep), s = parsed(scan), o = parsed(out),
              c = parsed(ckpt);
@@ -1458,9 +1461,9 @@ TEST(KdaPrefill, KernelsBeforeChunkSlotsAreRefused) {
             "[h, ns, ..] (per head and chunk slot)");
   EXPECT_EQ(prefillKernelsError(prep, prefillScanMetadata(),
                                 replaced(prefillOutMetadata(),
-                                         "arg ptr us bf16 in 4 h ns 32 128",
-                                         "arg ptr us bf16 in 4 h nsv 32 128")),
-            "kernel 'kda_chunk_out': argument 'us' is [h, nsv, 32, 128], "
+                                         "arg ptr us bf16 in 4 h ns 128 32",
+                                         "arg ptr us bf16 in 4 h nsv 128 32")),
+            "kernel 'kda_chunk_out': argument 'us' is [h, nsv, 128, 32], "
             "expected [h, ns, ..] (per head and chunk slot)");
   EXPECT_EQ(prefillKernelsError(replaced(prep, "arg ptr vc bf16 out 4 h nsv",
                                          "arg ptr vc bf16 out 4 h ns"),
@@ -1508,7 +1511,7 @@ TEST(KdaPrefill, KernelKindsAndAgreement) {
   PrefillBinding v64;
   v64.v = 64;
   EXPECT_EQ(prefillKernelsError(prep, scan, prefillOutMetadata(v64)),
-            "kernel 'kda_chunk_out': argument 'hs' ends in [.., 128, 64], "
+            "kernel 'kda_chunk_out': argument 'hs' ends in [.., 64, 128], "
             "expected [.., 128, 128] (C = 32, VB = 8, K = 128, V = 128 of "
             "kernel 'kda_chunk_prep')");
   PrefillBinding f16;
@@ -2024,8 +2027,8 @@ TEST(KdaPrefill, CheckpointKernelKindAndAgreement) {
             "kernel 'kda_chunk_ckpt': argument 'kc' is f16, expected bf16 (the "
             "input type of kernel 'kda_chunk_prep')");
   EXPECT_EQ(error(kda2::fake::prefillCkptMetadata(v64)),
-            "kernel 'kda_chunk_ckpt': argument 'us' ends in [.., 32, 64], "
-            "expected [.., 32, 128] (C = 32, VB = 8, K = 128, V = 128 of "
+            "kernel 'kda_chunk_ckpt': argument 'us' ends in [.., 64, 32], "
+            "expected [.., 128, 32] (C = 32, VB = 8, K = 128, V = 128 of "
             "kernel 'kda_chunk_prep')");
   EXPECT_EQ(error(kda2::fake::prefillCkptMetadata(i64)),
             "kernel 'kda_chunk_ckpt': argument 'cu_seqlens' is i64, expected "
@@ -2044,7 +2047,7 @@ TEST(KdaPrefill, CheckpointKernelKindAndAgreement) {
             "[h, nm, ..] (per head and offset checkpoint, nm = n·m)");
   EXPECT_EQ(error(replaced(ckpt, "arg ptr us bf16 in 4 h ns",
                            "arg ptr us bf16 in 4 h nm")),
-            "kernel 'kda_chunk_ckpt': argument 'us' is [h, nm, 32, 128], "
+            "kernel 'kda_chunk_ckpt': argument 'us' is [h, nm, 128, 32], "
             "expected [h, ns, ..] (per head and chunk slot)");
   EXPECT_EQ(error(replaced(ckpt, "arg ptr offset_blocks i32",
                            "arg ptr offset_blocks i64")),

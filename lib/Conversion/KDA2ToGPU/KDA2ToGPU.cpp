@@ -255,6 +255,10 @@ struct TensorInfo {
   SmallVector<Value> sizes;
   /// Argument index in the kernel (global tensors).
   unsigned argIndex = 0;
+  /// Register, `mma`: a block-wide [rows, cols] tile in the tensor-core
+  /// accumulator layout (`fragmentSlot`); memref holds this thread's part.
+  bool mma = false;
+  int64_t rows = 0, cols = 0;
 };
 
 //===----------------------------------------------------------------------===//
@@ -350,6 +354,20 @@ private:
   Value sharedPointer(Value memref, ArrayRef<Value> indices, Location loc);
   LogicalResult lowerMatmul(MatmulOp matmul);
   LogicalResult lowerElementwise(Operation *op);
+  LogicalResult lowerFragmentLoop(LoopOp loop);
+  /// The element (row, col) of an mma tile that slot `slot` of this thread
+  /// holds: warp w's strips w, w + W, ..., each lane two rows and two
+  /// columns of every 16 x 8 block (the mma.sync accumulator layout).
+  std::pair<Value, Value> fragmentElement(const TensorInfo &info,
+                                          int64_t slot, Location loc);
+  /// Slot of element (row in strip i, col block j, half h, element e).
+  static int64_t fragmentSlot(const TensorInfo &info, int64_t i, int64_t j,
+                              int64_t h, int64_t e) {
+    return ((i * (info.cols / 8) + j) * 2 + h) * 2 + e;
+  }
+  /// The mma register tile a tensor-core operand, accumulator or result
+  /// reaches (through a whole-tile load, and a conversion for `a`), or null.
+  Value mmaTileOf(Value operand);
 
   // Addressing.
   SmallVector<Value> accessIndices(Value tensor, ValueRange explicitIndices);
@@ -476,6 +494,14 @@ private:
   DenseMap<Operation *, StoreOp> matmulStores;
   DenseSet<Operation *> fusedStores;
   DenseSet<Operation *> fusedCasts;
+  /// Fragment loops: the row and column values (r = i / N, c = i % N) of
+  /// the loop being lowered and the slot of its current copy; the ops
+  /// computing them are mapped ahead (`premapped`).
+  Value fragmentRow, fragmentCol;
+  int64_t currentFragmentSlot = -1, fragmentRows = 0, fragmentCols = 0;
+  DenseSet<Operation *> premapped;
+  /// Tensor-core products that touch no mma register tile.
+  int64_t plainMatmuls = 0;
   DenseSet<Value> ldmatrixBuffers;
   /// Shared buffers written or read fragment-wise as an accumulator.
   DenseSet<Value> accumulatorBuffers;
@@ -505,6 +531,9 @@ private:
   /// mbarriers: [0] for copies that wait in place, [1], [2] for the two
   /// stages of pipelined copies.
   int64_t tmaBarrierCount = 1;
+  /// Buffer stages of the pipelined copies (`@pipeline_stages`, default 2;
+  /// the largest of the kernel's pipelined loops).
+  int64_t pipelineStages = 2;
   /// Bytes of dynamic shared memory (the buffers, when they exceed the 48 KB
   /// a kernel may declare statically).
   int64_t dynamicSharedBytes = 0;
@@ -597,6 +626,7 @@ LogicalResult KernelLowering::analyze() {
         return loop.emitOpError()
                << "GPU lowering does not support warp loops yet";
       case LoopMapping::serial:
+      case LoopMapping::fragment:
         break;
       }
       return WalkResult::advance();
@@ -637,6 +667,8 @@ LogicalResult KernelLowering::analyze() {
     if (fragmentLoads.contains(op) || copyLoads.contains(op) ||
         matmulStores.count(op) || fusedCasts.contains(op))
       return WalkResult::advance();
+    if (auto alloc = dyn_cast<RegAllocOp>(op); alloc && alloc.getMma())
+      return WalkResult::advance(); // spread over the block's threads
     for (Type type : op->getResultTypes()) {
       int64_t elements = 0;
       if (auto tile = dyn_cast<RankedTensorType>(type))
@@ -663,9 +695,22 @@ LogicalResult KernelLowering::analyze() {
   if (tooBig.wasInterrupted())
     return failure();
   // Whole warps: uniform warp reductions need every lane. Tensor-core
-  // matmuls use at least four warps.
-  if (!matmulStores.empty())
+  // matmuls use at least four warps; a kernel whose products all keep their
+  // tiles in mma registers uses one warp per 16-row strip of its smallest
+  // such tile (up to four).
+  int64_t mmaWarps = 0;
+  kernel.walk([&](RegAllocOp alloc) {
+    if (!alloc.getMma())
+      return;
+    int64_t strips = std::max<int64_t>(
+        1, cast<KDA2TensorType>(alloc.getType()).getShape()[0] / 16);
+    mmaWarps = mmaWarps ? std::min(mmaWarps, strips) : strips;
+  });
+  if (plainMatmuls)
     blockX = std::max<int64_t>(blockX, 128);
+  else if (mmaWarps || !matmulStores.empty())
+    blockX = std::max<int64_t>(
+        blockX, 32 * std::min<int64_t>(4, std::max<int64_t>(mmaWarps, 1)));
   blockX = llvm::alignTo(blockX, 32);
   // Shared scratch for the reductions of across-warps lanes loops.
   kernel.walk([&](LoopOp loop) {
@@ -1019,7 +1064,7 @@ LogicalResult KernelLowering::run() {
       shape = {shape[1] / perRow, shape[0], perRow};
     }
     if (stagedBuffers.contains(alloc.getResult()))
-      shape.insert(shape.begin(), 2);
+      shape.insert(shape.begin(), pipelineStages);
     auto memref = MemRefType::get(shape, signless(type.getElementType()),
                                   AffineMap(), workgroupSpace);
     sharedTypes.push_back(memref);
@@ -1045,7 +1090,7 @@ LogicalResult KernelLowering::run() {
                                         AffineMap(), workgroupSpace));
   // The mbarrier TMA copies complete on.
   if (!pipelinedLoops.empty())
-    tmaBarrierCount = 3;
+    tmaBarrierCount = 1 + pipelineStages;
   if (!tmaMaps.empty())
     workgroup.push_back(MemRefType::get({tmaBarrierCount}, b.getI64Type(),
                                         AffineMap(), workgroupSpace));
@@ -1470,9 +1515,10 @@ SharedAccesses KernelLowering::accessesOf(Operation *op) {
              tensors.lookup(tensor).kind == TensorInfo::Kind::Shared;
     };
     for (Value operand : {matmul.getA(), matmul.getB()})
-      SharedAccesses::note(accesses.reads,
-                           operand.getDefiningOp<LoadOp>().getSource(), 0);
-    if (Value acc = matmul.getAcc()) {
+      if (!mmaTileOf(operand))
+        SharedAccesses::note(accesses.reads,
+                             operand.getDefiningOp<LoadOp>().getSource(), 0);
+    if (Value acc = matmul.getAcc(); acc && !mmaTileOf(acc)) {
       auto load = acc.getDefiningOp<LoadOp>();
       SharedAccesses::note(
           accesses.reads, load.getSource(),
@@ -1530,7 +1576,8 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
     auto loop = dyn_cast<LoopOp>(op);
     if (isa<IfOp>(op))
       continue;
-    if (!loop || loop.getMapping() == LoopMapping::thread)
+    if (!loop || loop.getMapping() == LoopMapping::thread ||
+        loop.getMapping() == LoopMapping::fragment)
       pending.merge(accesses);
   }
   return success();
@@ -1564,11 +1611,34 @@ LogicalResult KernelLowering::lowerUniformBody(Block &body, Location loc,
 
 LogicalResult KernelLowering::lowerOp(Operation *op) {
   Location loc = op->getLoc();
+  if (premapped.contains(op))
+    return success();
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case<GmemOp, ReturnOp, SmemAllocOp>([](auto) { return success(); })
       .Case<RegAllocOp>([&](RegAllocOp alloc) -> LogicalResult {
         auto type = cast<KDA2TensorType>(alloc.getType());
         SmallVector<int64_t> shape(type.getShape());
+        if (alloc.getMma()) {
+          int64_t warps = blockX / 32, rows = shape[0], cols = shape[1];
+          if (rows % (16 * warps) != 0 || cols % 8 != 0)
+            return alloc.emitOpError()
+                   << "mma register tile [" << rows << ", " << cols
+                   << "] does not split over the block's " << warps
+                   << " warps: its rows must be a multiple of 16 per warp ("
+                   << 16 * warps << ") and its columns of 8";
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(&func.getBody().front());
+          TensorInfo info;
+          info.kind = TensorInfo::Kind::Register;
+          info.type = type;
+          info.mma = true;
+          info.rows = rows;
+          info.cols = cols;
+          info.memref = memref::AllocaOp::create(
+              b, loc, MemRefType::get({rows * cols / blockX}, b.getF32Type()));
+          tensors[alloc.getResult()] = info;
+          return success();
+        }
         if (int64_t split = regLanes.lookup(alloc.getResult())) {
           if (shape.size() != 1 || shape[0] % split != 0)
             return alloc.emitOpError()
@@ -1791,6 +1861,8 @@ LogicalResult KernelLowering::lowerLoop(LoopOp loop) {
       emitNextIterationPrefetch(loop, forOp.getInductionVar(), upper);
     return lowerUniformBody(*loop.getBodyBlock(), loc, /*backEdge=*/true);
   }
+  case LoopMapping::fragment:
+    return lowerFragmentLoop(loop);
   case LoopMapping::warp:
     break;
   }
@@ -2116,9 +2188,42 @@ Value KernelLowering::readOrZero(Value cond, Type type,
   return ifOp.getResult(0);
 }
 
+/// An element of an mma register tile is reached only in a fragment loop
+/// over a tile of its shape, at the loop's (row, column): the slot the
+/// current copy of the body stands for.
+static FailureOr<int64_t> fragmentAccess(Operation *op, const TensorInfo &info,
+                                         ValueRange indices, Value row,
+                                         Value col, int64_t slot,
+                                         int64_t loopRows, int64_t loopCols) {
+  if (slot < 0 || indices.size() != 2 || indices[0] != row ||
+      indices[1] != col)
+    return op->emitOpError()
+           << "reaches an element of an mma register tile other than at "
+              "(r, c) of a fragment loop over it ('for r, c in "
+              "schedule.fragment(t)'); products read and write the tile "
+              "whole";
+  if (info.rows != loopRows || info.cols != loopCols)
+    return op->emitOpError()
+           << "reaches an mma register tile of shape [" << info.rows << ", "
+           << info.cols << "] in a fragment loop over a [" << loopRows << ", "
+           << loopCols << "] tile (the threads hold different elements)";
+  return slot;
+}
+
 LogicalResult KernelLowering::lowerLoad(LoadOp load) {
   Location loc = load.getLoc();
   TensorInfo &info = tensors[load.getSource()];
+  if (info.mma) {
+    FailureOr<int64_t> slot = fragmentAccess(
+        load, info, load.getIndices(), fragmentRow, fragmentCol,
+        currentFragmentSlot, fragmentRows, fragmentCols);
+    if (failed(slot))
+      return failure();
+    map.map(load.getResult(),
+            memref::LoadOp::create(b, loc, info.memref,
+                                   ValueRange{constantIndex(*slot, loc)}));
+    return success();
+  }
   SmallVector<Value> indices =
       accessIndices(load.getSource(), load.getIndices());
   unsigned gridRank = indices.size() - load.getIndices().size();
@@ -2177,6 +2282,19 @@ Value KernelLowering::predicatedLoad(TensorInfo &info, ArrayRef<Value> indices,
 LogicalResult KernelLowering::lowerStore(StoreOp store) {
   Location loc = store.getLoc();
   TensorInfo &info = tensors[store.getDest()];
+  if (info.mma) {
+    FailureOr<int64_t> slot = fragmentAccess(
+        store, info, store.getIndices(), fragmentRow, fragmentCol,
+        currentFragmentSlot, fragmentRows, fragmentCols);
+    if (failed(slot))
+      return failure();
+    Value value = lookup(store.getValue());
+    if (!value.getType().isF32())
+      value = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+    memref::StoreOp::create(b, loc, value, info.memref,
+                            ValueRange{constantIndex(*slot, loc)});
+    return success();
+  }
   SmallVector<Value> indices =
       accessIndices(store.getDest(), store.getIndices());
   unsigned gridRank = indices.size() - store.getIndices().size();
@@ -2778,6 +2896,10 @@ void KernelLowering::planTmaPipelines() {
         ordered.push_back(&op);
     pipelineChains[loop] = ordered;
     pipelinedLoops[loop] = group;
+    if (ArrayAttr annotations = loop.getAnnotationsAttr())
+      for (Attribute a : annotations)
+        if (auto stages = dyn_cast<PipelineStagesAttr>(a))
+          pipelineStages = std::max(pipelineStages, stages.getStages());
     for (StoreOp store : group) {
       pipelinedCopies.insert(store);
       stagedBuffers.insert(store.getDest());
@@ -2807,16 +2929,17 @@ LogicalResult KernelLowering::lowerPipelinedLoop(LoopOp loop, Value upper) {
       map.map(iv, saved);
     return success();
   };
-  {
-    // Iteration 0's tiles, before the loop (when there is one: what came
-    // before stays pending).
+  int64_t stages = pipelineStages;
+  for (int64_t first = 0; first + 1 < stages; ++first) {
+    // Iterations 0 .. S - 2's tiles, before the loop (those that exist:
+    // what came before stays pending).
     SharedAccesses before = pending;
-    Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c(0),
-                                      upper);
+    Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                      c(first), upper);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(
         scf::IfOp::create(b, loc, TypeRange(), any, false).thenBlock());
-    if (failed(issueFor(c(0), c(0), /*barrier=*/true)))
+    if (failed(issueFor(c(first), c(first), /*barrier=*/first == 0)))
       return failure();
     pending = std::move(before);
   }
@@ -2824,11 +2947,11 @@ LogicalResult KernelLowering::lowerPipelinedLoop(LoopOp loop, Value upper) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forOp.getBody()->getTerminator());
   Value i = forOp.getInductionVar();
-  Value stage = arith::RemUIOp::create(b, loc, i, c(2));
-  Value next = arith::AddIOp::create(b, loc, i, c(1));
+  Value stage = arith::RemUIOp::create(b, loc, i, c(stages));
+  Value next = arith::AddIOp::create(b, loc, i, c(stages - 1));
   // Every iteration starts at a barrier: the previous one is done with the
-  // stage the next copies overwrite, and with everything else it touched
-  // (so the body needs no barrier at its end).
+  // stage the new copies (iteration i + S - 1's) overwrite, and with
+  // everything else it touched (so the body needs no barrier at its end).
   gpu::BarrierOp::create(b, loc);
   {
     Value more =
@@ -2836,7 +2959,7 @@ LogicalResult KernelLowering::lowerPipelinedLoop(LoopOp loop, Value upper) {
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPointToStart(
         scf::IfOp::create(b, loc, TypeRange(), more, false).thenBlock());
-    if (failed(issueFor(next, arith::RemUIOp::create(b, loc, next, c(2)),
+    if (failed(issueFor(next, arith::RemUIOp::create(b, loc, next, c(stages)),
                         /*barrier=*/false)))
       return failure();
   }
@@ -2857,6 +2980,206 @@ LogicalResult KernelLowering::lowerPipelinedLoop(LoopOp loop, Value upper) {
 // Tensor-core matmul
 //===----------------------------------------------------------------------===//
 
+Value KernelLowering::mmaTileOf(Value operand) {
+  if (!operand)
+    return {};
+  if (auto cast = operand.getDefiningOp<CastOp>())
+    operand = cast.getInput();
+  auto load = operand.getDefiningOp<LoadOp>();
+  if (!load || !load.getIndices().empty())
+    return {};
+  auto alloc = load.getSource().getDefiningOp<RegAllocOp>();
+  return alloc && alloc.getMma() ? load.getSource() : Value();
+}
+
+std::pair<Value, Value> KernelLowering::fragmentElement(const TensorInfo &info,
+                                                        int64_t slot,
+                                                        Location loc) {
+  int64_t warps = blockX / 32, colBlocks = info.cols / 8;
+  int64_t e = slot % 2, h = (slot / 2) % 2, j = (slot / 4) % colBlocks,
+          i = slot / (4 * colBlocks);
+  auto c = [&](int64_t v) { return constantIndex(v, loc); };
+  Value warp = arith::DivUIOp::create(b, loc, threadId, c(32));
+  Value group = arith::DivUIOp::create(b, loc, laneId, c(4));
+  Value quad = arith::RemUIOp::create(b, loc, laneId, c(4));
+  // row = 16 (w + i W) + group + 8 h, col = 8 j + 2 quad + e.
+  Value row = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, warp, c(16)),
+      arith::AddIOp::create(b, loc, group, c(16 * i * warps + 8 * h)));
+  Value col = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, quad, c(2)), c(8 * j + e));
+  return {row, col};
+}
+
+/// `for r, c in schedule.fragment(t)`: the body once per register slot of
+/// this thread (unrolled here: each copy reaches a fixed register), with
+/// (r, c) the element the slot holds and the loop variable r * N + c. The
+/// slots come in pairs of adjacent columns (c, c + 1) of one row; their
+/// two copies are lowered op by op in lockstep, so that a global store at
+/// column c of a contiguous last dimension writes both as one vector (and a
+/// conversion to 16-bit floats packs both in one instruction).
+LogicalResult KernelLowering::lowerFragmentLoop(LoopOp loop) {
+  Location loc = loop.getLoc();
+  if (currentFragmentSlot >= 0)
+    return loop.emitOpError() << "fragment loops do not nest";
+  int64_t cols = static_cast<int64_t>(*loop.getColumns());
+  std::optional<int64_t> extent = getConstantIntValue(loop.getUpperBound());
+  if (!extent || *extent % cols != 0)
+    return loop.emitOpError()
+           << "fragment loop extent must be the tile's constant size";
+  TensorInfo shape;
+  shape.mma = true;
+  shape.rows = *extent / cols;
+  shape.cols = cols;
+  int64_t warps = blockX / 32;
+  if (shape.rows % (16 * warps) != 0 || cols % 8 != 0)
+    return loop.emitOpError()
+           << "fragment loop over a [" << shape.rows << ", " << cols
+           << "] tile, which does not split over the block's " << warps
+           << " warps (rows a multiple of " << 16 * warps
+           << ", columns of 8)";
+  // The row and column the importer computes from the loop variable.
+  Value iv = loop.getInductionVar();
+  Operation *rowOp = nullptr, *colOp = nullptr;
+  for (Operation *user : iv.getUsers()) {
+    if (user->getNumOperands() != 2 || user->getOperand(0) != iv ||
+        getConstantIntValue(user->getOperand(1)) != cols)
+      continue;
+    if (isa<DivOp>(user) && !rowOp)
+      rowOp = user;
+    else if (isa<RemOp>(user) && !colOp)
+      colOp = user;
+  }
+  if (rowOp)
+    premapped.insert(rowOp);
+  if (colOp)
+    premapped.insert(colOp);
+  fragmentRow = rowOp ? rowOp->getResult(0) : Value();
+  fragmentCol = colOp ? colOp->getResult(0) : Value();
+  fragmentRows = shape.rows;
+  fragmentCols = cols;
+  Block &body = *loop.getBodyBlock();
+
+  // Whether `v` (a value of the body) varies with the column.
+  std::function<bool(Value)> onColumn = [&](Value v) -> bool {
+    if (v == iv || v == fragmentCol)
+      return true;
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != &body || def == rowOp)
+      return false;
+    return llvm::any_of(def->getOperands(), onColumn);
+  };
+  // A store both copies make at columns c and c + 1 of a contiguous,
+  // statically sized (even) last dimension of a global tensor, the other
+  // indices the same: one vector store.
+  auto pairable = [&](Operation &op) -> StoreOp {
+    auto store = dyn_cast<StoreOp>(op);
+    if (!store || !fragmentCol || store.getIndices().empty() ||
+        isa<RankedTensorType>(store.getValue().getType()))
+      return {};
+    auto it = tensors.find(store.getDest());
+    if (it == tensors.end() || it->second.kind != TensorInfo::Kind::Global)
+      return {};
+    TensorInfo &info = it->second;
+    int64_t last = info.type.getRank() - 1;
+    if (store.getIndices().back() != fragmentCol ||
+        ShapedType::isDynamic(info.type.getShape()[last]) ||
+        info.type.getShape()[last] % 2 != 0 ||
+        info.staticStrides.back() != std::optional<int64_t>(1))
+      return {};
+    if (llvm::any_of(store.getIndices().drop_back(), onColumn))
+      return {};
+    return store;
+  };
+
+  ++threadDepth;
+  LogicalResult result = success();
+  int64_t slots = *extent / blockX;
+  for (int64_t slot = 0; slot < slots && succeeded(result); slot += 2) {
+    // The two copies' values of the body (slot + e, column c + e).
+    std::array<DenseMap<Value, Value>, 2> copy;
+    for (int64_t e = 0; e < 2; ++e) {
+      auto [row, col] = fragmentElement(shape, slot + e, loc);
+      copy[e][iv] = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, row, constantIndex(cols, loc)),
+          col);
+      if (rowOp)
+        copy[e][rowOp->getResult(0)] = row;
+      if (colOp)
+        copy[e][colOp->getResult(0)] = col;
+    }
+    auto enter = [&](Operation &op, int64_t e) {
+      currentFragmentSlot = slot + e;
+      op.walk([&](Operation *inner) {
+        for (Value operand : inner->getOperands())
+          if (auto it = copy[e].find(operand); it != copy[e].end())
+            map.map(operand, it->second);
+      });
+    };
+    for (Operation &op : body) {
+      if (premapped.contains(&op))
+        continue;
+      if (StoreOp store = pairable(op)) {
+        Location at = store.getLoc();
+        TensorInfo &info = tensors[store.getDest()];
+        Type elt = signless(info.type.getElementType());
+        // Both values, converted together when the stored value is a
+        // conversion of the body's.
+        auto cast = store.getValue().getDefiningOp<CastOp>();
+        bool packed = cast && cast->getBlock() == &body &&
+                      copy[0].count(cast.getInput()) &&
+                      isa<FloatType>(elt);
+        SmallVector<Value> pair;
+        for (int64_t e = 0; e < 2; ++e) {
+          enter(op, e);
+          Value v = packed ? copy[e].lookup(cast.getInput())
+                           : copy[e].count(store.getValue())
+                                 ? copy[e].lookup(store.getValue())
+                                 : lookup(store.getValue());
+          pair.push_back(v);
+        }
+        Value vector;
+        if (packed && pair[0].getType() != elt) {
+          Value wide = vector::FromElementsOp::create(
+              b, at, VectorType::get({2}, pair[0].getType()), pair);
+          vector = arith::TruncFOp::create(b, at, VectorType::get({2}, elt),
+                                           wide);
+        } else {
+          vector = vector::FromElementsOp::create(
+              b, at, VectorType::get({2}, pair[0].getType()), pair);
+        }
+        enter(op, 0);
+        SmallVector<Value> indices =
+            accessIndices(store.getDest(), store.getIndices());
+        unsigned gridRank = indices.size() - store.getIndices().size();
+        Value cond =
+            inBoundsCondition(info, store.getIndices(), gridRank, at);
+        OpBuilder::InsertionGuard guard(b);
+        if (cond)
+          b.setInsertionPointToStart(
+              scf::IfOp::create(b, at, TypeRange(), cond, false).thenBlock());
+        LLVM::StoreOp::create(
+            b, at, vector, elementPointer(info, indices, at),
+            globalAlignment(info, indices.size() - 1, /*blockElements=*/2));
+        continue;
+      }
+      for (int64_t e = 0; e < 2 && succeeded(result); ++e) {
+        enter(op, e);
+        result = lowerOp(&op);
+        for (Value r : op.getResults())
+          copy[e][r] = map.lookup(r);
+      }
+      if (failed(result))
+        break;
+    }
+  }
+  --threadDepth;
+  currentFragmentSlot = -1;
+  premapped.erase(rowOp);
+  premapped.erase(colOp);
+  return result;
+}
+
 /// A `kda2.matmul` the tensor-core path takes: in uniform code (outside
 /// thread loops; every warp of the CTA takes part), f16/bf16 operand tiles
 /// loaded whole from shared buffers, an optional f32 accumulator loaded the
@@ -2866,10 +3189,11 @@ LogicalResult KernelLowering::lowerPipelinedLoop(LoopOp loop, Value upper) {
 LogicalResult KernelLowering::checkTensorCoreMatmul(MatmulOp matmul) {
   for (auto loop = matmul->getParentOfType<LoopOp>(); loop;
        loop = loop->getParentOfType<LoopOp>())
-    if (loop.getMapping() == LoopMapping::thread)
+    if (loop.getMapping() == LoopMapping::thread ||
+        loop.getMapping() == LoopMapping::fragment)
       return matmul.emitOpError()
              << "runs on tensor cores with every warp of the block: write it "
-                "outside thread loops";
+                "outside thread and fragment loops";
   auto aType = cast<RankedTensorType>(matmul.getA().getType());
   auto bType = cast<RankedTensorType>(matmul.getB().getType());
   auto cType = cast<RankedTensorType>(matmul.getResult().getType());
@@ -2910,20 +3234,57 @@ LogicalResult KernelLowering::checkTensorCoreMatmul(MatmulOp matmul) {
       }
     return load;
   };
-  LoadOp a = sharedLoad(matmul.getA(), "a");
-  LoadOp bl = a ? sharedLoad(matmul.getB(), "b") : nullptr;
-  if (!a || !bl)
+  // An mma register tile as a whole: the accumulator, or (converted to
+  // the operand type, the conversion fused) the left operand.
+  bool anyMma = false;
+  auto mmaLoad = [&](Value v, bool converted) -> bool {
+    if (!mmaTileOf(v))
+      return false;
+    Value load = v;
+    if (auto cast = v.getDefiningOp<CastOp>()) {
+      if (!converted || !cast->hasOneUse())
+        return false;
+      fusedCasts.insert(cast);
+      load = cast.getInput();
+    } else if (converted) {
+      return false;
+    }
+    fragmentLoads.insert(load.getDefiningOp());
+    anyMma = true;
+    return true;
+  };
+  LoadOp a;
+  if (!mmaLoad(matmul.getA(), /*converted=*/true)) {
+    if (mmaTileOf(matmul.getA()))
+      return matmul.emitOpError()
+             << "operand a from an mma register tile must be its whole "
+                "tile converted to the operand type, used once";
+    a = sharedLoad(matmul.getA(), "a");
+    if (!a)
+      return failure();
+    fragmentLoads.insert(a);
+    ldmatrixBuffers.insert(a.getSource());
+  } else if (transA) {
+    return matmul.emitOpError()
+           << "operand a from an mma register tile cannot be transposed";
+  }
+  if (mmaTileOf(matmul.getB()))
+    return matmul.emitOpError()
+           << "operand b cannot come from an mma register tile (only a and "
+              "acc can): stage it in shared memory";
+  LoadOp bl = sharedLoad(matmul.getB(), "b");
+  if (!bl)
     return failure();
-  fragmentLoads.insert(a);
   fragmentLoads.insert(bl);
-  ldmatrixBuffers.insert(a.getSource());
   ldmatrixBuffers.insert(bl.getSource());
   if (Value acc = matmul.getAcc()) {
-    LoadOp accLoad = sharedLoad(acc, "acc");
-    if (!accLoad)
-      return failure();
-    fragmentLoads.insert(accLoad);
-    accumulatorBuffers.insert(accLoad.getSource());
+    if (!mmaLoad(acc, /*converted=*/false)) {
+      LoadOp accLoad = sharedLoad(acc, "acc");
+      if (!accLoad)
+        return failure();
+      fragmentLoads.insert(accLoad);
+      accumulatorBuffers.insert(accLoad.getSource());
+    }
   }
   // The single use is the store of the whole tile, possibly through a
   // conversion to the destination's element type (folded into the store).
@@ -2950,9 +3311,25 @@ LogicalResult KernelLowering::checkTensorCoreMatmul(MatmulOp matmul) {
            << "result must be stored next to the matmul, in the same block";
   matmulStores[matmul] = store;
   fusedStores.insert(store);
-  if (cast<KDA2TensorType>(store.getDest().getType()).getMemorySpace() ==
-      MemorySpace::smem)
+  auto destAlloc = store.getDest().getDefiningOp<RegAllocOp>();
+  if (destAlloc && destAlloc.getMma()) {
+    if (!store.getIndices().empty() || stored.getType() !=
+                                           Type(matmul.getResult().getType()))
+      return matmul.emitOpError()
+             << "result stored into an mma register tile must fill the whole "
+                "f32 tile";
+    anyMma = true;
+  } else if (cast<KDA2TensorType>(store.getDest().getType())
+                 .getMemorySpace() == MemorySpace::smem) {
     accumulatorBuffers.insert(store.getDest());
+  } else if (cast<KDA2TensorType>(store.getDest().getType())
+                 .getMemorySpace() == MemorySpace::reg) {
+    return matmul.emitOpError()
+           << "result stored into a register tile: declare it REG "
+              "{layout=mma} (the tensor-core accumulator layout)";
+  }
+  if (!anyMma)
+    ++plainMatmuls;
   return success();
 }
 
@@ -2966,17 +3343,26 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
           k = aType.getDimSize(transA ? 0 : 1);
   int64_t n = cast<RankedTensorType>(matmul.getResult().getType()).getDimSize(1);
   bool transB = matmul.getTransposeB();
-  auto aLoad = matmul.getA().getDefiningOp<LoadOp>();
-  auto bLoad = matmul.getB().getDefiningOp<LoadOp>();
-  LoadOp accLoad =
-      matmul.getAcc() ? matmul.getAcc().getDefiningOp<LoadOp>() : nullptr;
+  // Operands in mma register tiles (the block's tile in the accumulator
+  // layout): a, the accumulator, the result.
   StoreOp store = matmulStores.lookup(matmul);
+  Value aTile = mmaTileOf(matmul.getA()), accTile = mmaTileOf(matmul.getAcc());
+  Value destTile = tensors.lookup(store.getDest()).mma ? store.getDest()
+                                                        : Value();
+  bool fragMode = aTile || accTile || destTile;
+  auto aLoad = aTile ? LoadOp() : matmul.getA().getDefiningOp<LoadOp>();
+  auto bLoad = matmul.getB().getDefiningOp<LoadOp>();
+  LoadOp accLoad = matmul.getAcc() && !accTile
+                       ? matmul.getAcc().getDefiningOp<LoadOp>()
+                       : nullptr;
   auto prefix = [&](LoadOp load) {
     return accessIndices(load.getSource(), load.getIndices());
   };
-  Value aMem = tensors[aLoad.getSource()].memref;
+  Value aMem = aLoad ? tensors[aLoad.getSource()].memref : Value();
   Value bMem = tensors[bLoad.getSource()].memref;
-  SmallVector<Value> aPrefix = prefix(aLoad), bPrefix = prefix(bLoad);
+  SmallVector<Value> aPrefix, bPrefix = prefix(bLoad);
+  if (aLoad)
+    aPrefix = prefix(aLoad);
 
   auto c = [&](int64_t v) { return constantIndex(v, loc); };
   auto add = [&](Value x, Value y) -> Value {
@@ -2998,8 +3384,12 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
 
   // Registers of one fragment: i32 words for bf16, f16x2 for f16 (the
   // operand types nvvm.mma.sync takes).
-  bool aSwizzled = swizzledBuffers.contains(aLoad.getSource());
+  bool aSwizzled = aLoad && swizzledBuffers.contains(aLoad.getSource());
   bool bSwizzled = swizzledBuffers.contains(bLoad.getSource());
+  auto pairToOperand = [&](Value pair) -> Value {
+    return bf16 ? Value(LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair))
+                : pair;
+  };
   auto fragment = [&](Value memref, SmallVector<Value> indices, bool trans,
                       int64_t tiles) {
     auto type = VectorType::get({tiles, 2}, elt);
@@ -3015,13 +3405,16 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
                                         b.getBoolAttr(trans),
                                         b.getI32IntegerAttr(tiles));
     SmallVector<Value> regs;
-    for (int64_t i = 0; i < tiles; ++i) {
-      Value pair = vector::ExtractOp::create(b, loc, v, i);
-      regs.push_back(bf16 ? Value(LLVM::BitcastOp::create(b, loc, b.getI32Type(),
-                                                          pair))
-                          : pair);
-    }
+    for (int64_t i = 0; i < tiles; ++i)
+      regs.push_back(pairToOperand(vector::ExtractOp::create(b, loc, v, i)));
     return regs;
+  };
+  // Slot of an mma tile's element (strip i, column block j, half h, e).
+  auto slotValue = [&](Value tile, int64_t i, int64_t j, int64_t h,
+                       int64_t e) -> Value {
+    TensorInfo &info = tensors[tile];
+    return memref::LoadOp::create(
+        b, loc, info.memref, ValueRange{c(fragmentSlot(info, i, j, h, e))});
   };
   // This lane's accumulator elements are two pairs: rows group and
   // group + 8, columns 2 * quad and 2 * quad + 1 of the 16x8 fragment.
@@ -3032,13 +3425,168 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
     return at;
   };
   auto pairType = VectorType::get({2}, b.getF32Type());
+  Type f32 = b.getF32Type();
+  auto resultType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(4, f32));
+  NVVM::MMATypes ptxType = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+
+  // The A fragments of one 16-row strip for every k step: ldmatrix from
+  // shared memory, or the strip's accumulator registers of an mma tile
+  // (columns 16 kk .. 16 kk + 15 are its column blocks 2 kk and 2 kk + 1,
+  // exactly the a0..a3 registers of m16n8k16), converted pairwise.
+  auto stripOperands = [&](Value row0, int64_t strip) {
+    SmallVector<SmallVector<Value>> aFrags;
+    for (int64_t kk = 0; kk < k / 16; ++kk) {
+      if (aTile) {
+        SmallVector<Value> regs;
+        for (int64_t jb = 0; jb < 2; ++jb)
+          for (int64_t h = 0; h < 2; ++h) {
+            SmallVector<Value> pair;
+            for (int64_t e = 0; e < 2; ++e)
+              pair.push_back(arith::TruncFOp::create(
+                  b, loc, elt, slotValue(aTile, strip, 2 * kk + jb, h, e)));
+            regs.push_back(pairToOperand(vector::FromElementsOp::create(
+                b, loc, VectorType::get({2}, elt), pair)));
+          }
+        aFrags.push_back(regs);
+        continue;
+      }
+      SmallVector<Value> at(aPrefix);
+      if (transA) { // a is [k, m]: transposed 8x8 loads, k blocks by lane / 16
+        at.push_back(add(add(mul(half, 8), lane8), c(kk * 16)));
+        at.push_back(add(row0, mul(eighth, 8)));
+      } else {
+        at.push_back(add(row0, lane16));
+        at.push_back(add(mul(half, 8), c(kk * 16)));
+      }
+      aFrags.push_back(fragment(aMem, at, /*trans=*/transA, 4));
+    }
+    return aFrags;
+  };
+
+  // One 16 x 8 block of the result: rows row0.., columns col0..; `strip`
+  // and `colBlock` name its registers in mma tiles (fragment mode).
+  auto emitBlock = [&](Value row0, Value col0,
+                       ArrayRef<SmallVector<Value>> aFrags, int64_t strip,
+                       int64_t colBlock) {
+    auto at = accPairs(row0, col0);
+    SmallVector<Value> acc;
+    if (accTile) {
+      for (int64_t h = 0; h < 2; ++h)
+        for (int64_t e = 0; e < 2; ++e)
+          acc.push_back(slotValue(accTile, strip, colBlock, h, e));
+    } else if (accLoad) {
+      TensorInfo &info = tensors[accLoad.getSource()];
+      for (auto [r, col] : at) {
+        SmallVector<Value> idx = prefix(accLoad);
+        idx.push_back(r);
+        idx.push_back(col);
+        Value pair = vector::LoadOp::create(b, loc, pairType, info.memref, idx);
+        for (int64_t e = 0; e < 2; ++e)
+          acc.push_back(vector::ExtractOp::create(b, loc, pair, e));
+      }
+    } else {
+      Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+      acc.assign(4, zero);
+    }
+    // The B fragments of every k step first, so that their shared-memory
+    // latencies overlap instead of each waiting in front of its mma.
+    SmallVector<SmallVector<Value>> bFrags;
+    for (int64_t kk = 0; kk < k / 16; ++kk) {
+      SmallVector<Value> idx(bPrefix);
+      if (transB) { // b is [n, k]: rows of k, the plain ldmatrix
+        idx.push_back(add(col0, lane8));
+        idx.push_back(add(mul(eighth, 8), c(kk * 16)));
+        bFrags.push_back(fragment(bMem, idx, /*trans=*/false, 2));
+      } else { // b is [k, n]: transposed 8x8 loads
+        idx.push_back(add(lane16, c(kk * 16)));
+        idx.push_back(col0);
+        bFrags.push_back(fragment(bMem, idx, /*trans=*/true, 2));
+      }
+    }
+    // Long k: two independent accumulator chains (even and odd k steps),
+    // summed at the end, halve the chain of dependent mma latencies.
+    int64_t chains = k / 16 >= kSplitAccumulatorSteps ? 2 : 1;
+    SmallVector<SmallVector<Value>> accs(chains, acc);
+    if (chains > 1) {
+      Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+      accs[1].assign(4, zero);
+    }
+    for (int64_t kk = 0; kk < k / 16; ++kk) {
+      SmallVector<Value> &chain = accs[kk % chains];
+      Value d = NVVM::MmaOp::create(
+          b, loc, resultType, aFrags[kk], bFrags[kk], chain, {16, 8, 16},
+          std::nullopt, std::nullopt,
+          std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                         NVVM::MMALayout::col});
+      for (int64_t i = 0; i < 4; ++i)
+        chain[i] = LLVM::ExtractValueOp::create(b, loc, d, i);
+    }
+    acc = accs[0];
+    for (int64_t i = 0; chains > 1 && i < 4; ++i)
+      acc[i] = arith::AddFOp::create(b, loc, acc[i], accs[1][i]);
+
+    if (destTile) { // into this thread's registers of the mma tile
+      TensorInfo &dest = tensors[destTile];
+      for (int64_t h = 0; h < 2; ++h)
+        for (int64_t e = 0; e < 2; ++e)
+          memref::StoreOp::create(
+              b, loc, acc[2 * h + e], dest.memref,
+              ValueRange{c(fragmentSlot(dest, strip, colBlock, h, e))});
+      return;
+    }
+    // Store the fragment to the destination (converted to its element type).
+    TensorInfo &dest = tensors[store.getDest()];
+    Type destElt = signless(dest.type.getElementType());
+    SmallVector<Value> destPrefix =
+        accessIndices(store.getDest(), store.getIndices());
+    for (auto [h, rc] : llvm::enumerate(at)) {
+      SmallVector<Value> values = {acc[2 * h], acc[2 * h + 1]};
+      if (destElt != f32)
+        for (Value &v : values)
+          v = arith::TruncFOp::create(b, loc, destElt, v);
+      SmallVector<Value> idx(destPrefix);
+      idx.push_back(rc.first);
+      idx.push_back(rc.second);
+      if (dest.kind == TensorInfo::Kind::Shared) {
+        Value pair = vector::FromElementsOp::create(
+            b, loc, VectorType::get({2}, destElt), values);
+        vector::StoreOp::create(b, loc, pair, dest.memref, idx);
+        continue;
+      }
+      for (int64_t e = 0; e < 2; ++e) {
+        SmallVector<Value> element(idx);
+        element.back() = add(rc.second, c(e));
+        storeElement(dest, element, values[e], loc);
+      }
+    }
+  };
+
+  int64_t warps = blockX / 32, stripCount = m / 16, colBlocks = n / 8;
+  if (fragMode) {
+    // Each warp owns the strips w, w + W, ... of the mma tiles (their
+    // layout): unrolled here, so that every register is a fixed slot.
+    if (stripCount % warps != 0)
+      return matmul.emitOpError()
+             << "with mma register tiles, the " << stripCount
+             << " 16-row strips of the product must split evenly over the "
+                "block's "
+             << warps << " warps";
+    for (int64_t i = 0; i < stripCount / warps; ++i) {
+      Value row0 = mul(add(warp, c(i * warps)), 16);
+      SmallVector<SmallVector<Value>> aFrags = stripOperands(row0, i);
+      for (int64_t j = 0; j < colBlocks; ++j)
+        emitBlock(row0, c(8 * j), aFrags, i, j);
+    }
+    return success();
+  }
 
   // The result is cut into 16-row strips, and each strip into `groups`
   // column groups when there are fewer strips than warps (a 16-row product
   // then still uses every warp). Warp w computes the units w, w + W, ...;
   // it keeps the unit's A fragments for every k step and walks its n
   // columns eight at a time.
-  int64_t warps = blockX / 32, stripCount = m / 16, colBlocks = n / 8;
   int64_t groups = 1;
   for (int64_t gsz = std::min(colBlocks, warps / std::max<int64_t>(stripCount, 1));
        gsz > 1; --gsz)
@@ -3054,105 +3602,11 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
   Value row0 = mul(groups > 1 ? div(unit, groups) : unit, 16);
   Value firstCol = groups > 1 ? mul(rem(unit, groups), colBlocks / groups)
                               : c(0);
-  SmallVector<SmallVector<Value>> aFrags;
-  for (int64_t kk = 0; kk < k / 16; ++kk) {
-    SmallVector<Value> at(aPrefix);
-    if (transA) { // a is [k, m]: transposed 8x8 loads, k blocks by lane / 16
-      at.push_back(add(add(mul(half, 8), lane8), c(kk * 16)));
-      at.push_back(add(row0, mul(eighth, 8)));
-    } else {
-      at.push_back(add(row0, lane16));
-      at.push_back(add(mul(half, 8), c(kk * 16)));
-    }
-    aFrags.push_back(fragment(aMem, at, /*trans=*/transA, 4));
-  }
+  SmallVector<SmallVector<Value>> aFrags = stripOperands(row0, -1);
   auto cols = scf::ForOp::create(b, loc, firstCol,
                                  add(firstCol, c(colBlocks / groups)), c(1));
   b.setInsertionPoint(cols.getBody()->getTerminator());
-  Value col0 = mul(cols.getInductionVar(), 8);
-  auto at = accPairs(row0, col0);
-  SmallVector<Value> acc;
-  Type f32 = b.getF32Type();
-  if (accLoad) {
-    TensorInfo &info = tensors[accLoad.getSource()];
-    for (auto [r, col] : at) {
-      SmallVector<Value> idx = prefix(accLoad);
-      idx.push_back(r);
-      idx.push_back(col);
-      Value pair = vector::LoadOp::create(b, loc, pairType, info.memref, idx);
-      for (int64_t e = 0; e < 2; ++e)
-        acc.push_back(vector::ExtractOp::create(b, loc, pair, e));
-    }
-  } else {
-    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-    acc.assign(4, zero);
-  }
-  auto resultType = LLVM::LLVMStructType::getLiteral(
-      b.getContext(), SmallVector<Type>(4, f32));
-  NVVM::MMATypes ptxType = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-  // The B fragments of every k step first, so that their shared-memory
-  // latencies overlap instead of each waiting in front of its mma.
-  SmallVector<SmallVector<Value>> bFrags;
-  for (int64_t kk = 0; kk < k / 16; ++kk) {
-    SmallVector<Value> idx(bPrefix);
-    if (transB) { // b is [n, k]: rows of k, the plain ldmatrix
-      idx.push_back(add(col0, lane8));
-      idx.push_back(add(mul(eighth, 8), c(kk * 16)));
-      bFrags.push_back(fragment(bMem, idx, /*trans=*/false, 2));
-    } else { // b is [k, n]: transposed 8x8 loads
-      idx.push_back(add(lane16, c(kk * 16)));
-      idx.push_back(col0);
-      bFrags.push_back(fragment(bMem, idx, /*trans=*/true, 2));
-    }
-  }
-  // Long k: two independent accumulator chains (even and odd k steps),
-  // summed at the end, halve the chain of dependent mma latencies.
-  int64_t chains = k / 16 >= kSplitAccumulatorSteps ? 2 : 1;
-  SmallVector<SmallVector<Value>> accs(chains, acc);
-  if (chains > 1) {
-    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-    accs[1].assign(4, zero);
-  }
-  for (int64_t kk = 0; kk < k / 16; ++kk) {
-    SmallVector<Value> &chain = accs[kk % chains];
-    Value d = NVVM::MmaOp::create(
-        b, loc, resultType, aFrags[kk], bFrags[kk], chain, {16, 8, 16},
-        std::nullopt, std::nullopt,
-        std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                       NVVM::MMALayout::col});
-    for (int64_t i = 0; i < 4; ++i)
-      chain[i] = LLVM::ExtractValueOp::create(b, loc, d, i);
-  }
-  acc = accs[0];
-  for (int64_t i = 0; chains > 1 && i < 4; ++i)
-    acc[i] = arith::AddFOp::create(b, loc, acc[i], accs[1][i]);
-
-  // Store the fragment to the destination (converted to its element type).
-  TensorInfo &dest = tensors[store.getDest()];
-  Type destElt = signless(dest.type.getElementType());
-  SmallVector<Value> destPrefix =
-      accessIndices(store.getDest(), store.getIndices());
-  for (auto [h, rc] : llvm::enumerate(at)) {
-    SmallVector<Value> values = {acc[2 * h], acc[2 * h + 1]};
-    if (destElt != f32)
-      for (Value &v : values)
-        v = arith::TruncFOp::create(b, loc, destElt, v);
-    SmallVector<Value> idx(destPrefix);
-    idx.push_back(rc.first);
-    idx.push_back(rc.second);
-    if (dest.kind == TensorInfo::Kind::Shared) {
-      Value pair = vector::FromElementsOp::create(
-          b, loc, VectorType::get({2}, destElt), values);
-      vector::StoreOp::create(b, loc, pair, dest.memref, idx);
-      continue;
-    }
-    for (int64_t e = 0; e < 2; ++e) {
-      SmallVector<Value> element(idx);
-      element.back() = add(rc.second, c(e));
-      storeElement(dest, element, values[e], loc);
-    }
-  }
+  emitBlock(row0, mul(cols.getInductionVar(), 8), aFrags, -1, -1);
   b.setInsertionPointAfter(strips);
   return success();
 }

@@ -105,6 +105,7 @@ private:
                                  const ast::DeclAttr &attr);
   LogicalResult emitSmem(const ast::SmemDeclStmt &decl);
   LogicalResult emitFor(const ast::ForStmt &loop);
+  LogicalResult emitFragmentFor(const ast::ForStmt &loop);
   LogicalResult emitIf(const ast::IfStmt &branch);
   LogicalResult emitBody(const std::vector<ast::StmtPtr> &body);
   LogicalResult emitStatement(const ast::Stmt &stmt);
@@ -732,9 +733,20 @@ LogicalResult Emitter::emitSmem(const ast::SmemDeclStmt &decl) {
   if (decl.isRegister) {
     if (failed(rejectAnnotations(decl, "a REG declaration")))
       return failure();
-    if (!decl.attrs.empty())
-      return error(decl.attrs.front().loc)
-             << "REG declarations take no attributes";
+    // `layout=mma`: one tile of the block in the tensor-core accumulator
+    // layout (kda2.reg_alloc {mma}), reached by products and fragment loops.
+    bool mma = false;
+    for (const ast::DeclAttr &attr : decl.attrs) {
+      if (attr.key != "layout")
+        return error(attr.loc) << "unknown REG attribute '" << attr.key
+                               << "'; expected layout=mma";
+      if (attr.valueKind != ast::DeclAttr::ValueKind::Identifier ||
+          attr.stringValue != "mma")
+        return error(attr.valueLoc)
+               << "a REG tile's layout is 'mma' (the tensor-core "
+                  "accumulator layout)";
+      mma = true;
+    }
     if (lookupTensor(decl.name))
       return error(decl.nameLoc) << "'" << decl.name << "' is already defined";
     FailureOr<KDA2TensorType> type =
@@ -742,8 +754,17 @@ LogicalResult Emitter::emitSmem(const ast::SmemDeclStmt &decl) {
                    "REG tile '" + decl.name + "'");
     if (failed(type))
       return failure();
+    if (mma && (type->getRank() != 2 || !type->hasStaticShape() ||
+                !type->getElementType().isF32()))
+      return error(decl.loc)
+             << "REG {layout=mma} tile '" << decl.name
+             << "' must be a 2-D f32 tile of static shape (a tensor-core "
+                "accumulator)";
     Location at = NameLoc::get(builder.getStringAttr(decl.name), loc(decl.loc));
-    tensors[decl.name] = RegAllocOp::create(builder, at, *type).getResult();
+    auto alloc = RegAllocOp::create(builder, at, *type);
+    if (mma)
+      alloc.setMma(true);
+    tensors[decl.name] = alloc.getResult();
     return success();
   }
   if (failed(rejectAnnotations(decl, "an SMEM declaration")))
@@ -779,6 +800,12 @@ LogicalResult Emitter::emitSmem(const ast::SmemDeclStmt &decl) {
 
 LogicalResult Emitter::emitFor(const ast::ForStmt &loopAst) {
   const ast::CallExpr &iter = *loopAst.iterator;
+  if (iter.callee == "schedule.fragment")
+    return emitFragmentFor(loopAst);
+  if (!loopAst.var2.empty())
+    return error(loopAst.var2Loc)
+           << "only 'for r, c in schedule.fragment(t)' binds two loop "
+              "variables";
   std::optional<LoopMapping> mapping =
       llvm::StringSwitch<std::optional<LoopMapping>>(iter.callee)
           .Case("schedule.block", LoopMapping::block)
@@ -877,6 +904,60 @@ LogicalResult Emitter::emitFor(const ast::ForStmt &loopAst) {
   scopes.emplace_back();
   scopes.back()[loopAst.var] = {loop.getInductionVar(),
                                 static_cast<unsigned>(loops.size())};
+  LogicalResult result = emitBody(loopAst.body);
+  scopes.pop_back();
+  loops.pop_back();
+  return result;
+}
+
+/// `for r, c in schedule.fragment(t)`: the elements (r, c) of the mma
+/// register tile t, each by the thread holding it. The loop runs over
+/// i = r * N + c (N the tile's columns); r and c are i / N and i % N.
+LogicalResult Emitter::emitFragmentFor(const ast::ForStmt &loopAst) {
+  const ast::CallExpr &iter = *loopAst.iterator;
+  const auto *name = iter.args.size() == 1
+                         ? dyn_cast<ast::NameExpr>(iter.args.front().get())
+                         : nullptr;
+  if (!name)
+    return error(iter.loc) << "'schedule.fragment' takes the name of a REG "
+                              "{layout=mma} tile";
+  Value tile = lookupTensor(name->name);
+  auto alloc = tile ? tile.getDefiningOp<RegAllocOp>() : RegAllocOp();
+  if (!alloc || !alloc.getMma())
+    return error(name->loc) << "'" << name->name
+                            << "' is not a REG {layout=mma} tile";
+  if (loopAst.var2.empty())
+    return error(loopAst.varLoc)
+           << "'schedule.fragment' binds a row and a column: write 'for "
+           << loopAst.var << ", c in schedule.fragment(" << name->name
+           << ")'";
+  if (!loopAst.pragmas.empty() || !loopAst.annotations.empty())
+    return error(loopAst.loc)
+           << "a fragment loop takes no pragmas or annotations";
+  auto type = cast<KDA2TensorType>(tile.getType());
+  int64_t rows = type.getShape()[0], columns = type.getShape()[1];
+  Location at = loc(loopAst.loc);
+  Value upper = arith::ConstantIndexOp::create(builder, at, rows * columns);
+  auto loop = LoopOp::create(builder, at, upper, LoopMapping::fragment,
+                             builder.getArrayAttr({}));
+  loop.setColumnsAttr(builder.getI64IntegerAttr(columns));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(loop.getBodyBlock());
+  Value n = arith::ConstantIndexOp::create(builder, at, columns);
+  Type index = builder.getIndexType();
+  Value row = DivOp::create(
+      builder,
+      NameLoc::get(builder.getStringAttr(loopAst.var), loc(loopAst.varLoc)),
+      index, loop.getInductionVar(), n);
+  Value col = RemOp::create(
+      builder,
+      NameLoc::get(builder.getStringAttr(loopAst.var2), loc(loopAst.var2Loc)),
+      index, loop.getInductionVar(), n);
+  loops.push_back({loop, false});
+  scopes.emplace_back();
+  unsigned depth = static_cast<unsigned>(loops.size());
+  scopes.back()[loopAst.var] = {row, depth};
+  scopes.back()[loopAst.var2] = {col, depth};
   LogicalResult result = emitBody(loopAst.body);
   scopes.pop_back();
   loops.pop_back();
@@ -1173,6 +1254,21 @@ FailureOr<Attribute> Emitter::loopAnnotation(const ast::Annotation &a) {
       return failure();
     return attr;
   }
+  if (a.name == "pipeline_stages") {
+    if (failed(expectArgs(a, 1, "one integer (the buffer stages)")))
+      return failure();
+    std::optional<int64_t> stages = intLiteral(*a.args[0].value);
+    if (const auto *name = dyn_cast<ast::NameExpr>(a.args[0].value.get()))
+      stages = boundInteger(name->name);
+    if (!stages)
+      return error(a.loc) << "'@pipeline_stages' takes an integer literal or "
+                             "a name bound with --tirx-bind";
+    Attribute attr = PipelineStagesAttr::getChecked(
+        [&] { return error(a.loc); }, context, *stages);
+    if (!attr)
+      return failure();
+    return attr;
+  }
   if (a.name == "shape_hint") {
     if (failed(expectArgs(a, 2, "a dimension and a list of sizes")))
       return failure();
@@ -1204,7 +1300,7 @@ FailureOr<Attribute> Emitter::loopAnnotation(const ast::Annotation &a) {
                         << "' applies to an assignment, not a loop";
   return error(a.loc) << "unknown annotation '" << a.getSpelling()
                       << "'; expected @warp_reduce, $bank_conflict_free, "
-                         "@coalesced_access, @tma_bound, @shape_hint, "
+                         "@coalesced_access, @tma_bound, @pipeline_stages, @shape_hint, "
                          "@delta_masked or @custom_counter";
 }
 
@@ -1611,9 +1707,10 @@ FailureOr<Value> Emitter::emitCall(const ast::CallExpr &call) {
     return Value(SelectOp::create(builder, at, result, *cond, ops->first,
                                   ops->second));
   }
-  // matmul(a, b[, acc]) = a·b (+ acc); matmul_nt: a·bᵀ; matmul_tn: aᵀ·b.
+  // matmul(a, b[, acc]) = a·b (+ acc); matmul_nt: a·bᵀ; matmul_tn: aᵀ·b;
+  // matmul_tt: aᵀ·bᵀ.
   if (call.callee == "matmul" || call.callee == "matmul_nt" ||
-      call.callee == "matmul_tn") {
+      call.callee == "matmul_tn" || call.callee == "matmul_tt") {
     if (args.size() != 2 && args.size() != 3)
       return error(call.loc) << "'" << call.callee
                              << "' takes 2 or 3 arguments (a, b[, acc]), got "
@@ -1623,7 +1720,8 @@ FailureOr<Value> Emitter::emitCall(const ast::CallExpr &call) {
         return failure();
     auto a = cast<RankedTensorType>(args[0].getType());
     auto b = cast<RankedTensorType>(args[1].getType());
-    bool transB = call.callee == "matmul_nt", transA = call.callee == "matmul_tn";
+    bool transB = call.callee == "matmul_nt" || call.callee == "matmul_tt",
+         transA = call.callee == "matmul_tn" || call.callee == "matmul_tt";
     if (a.getRank() != 2 || b.getRank() != 2)
       return error(call.loc) << "'" << call.callee << "' needs 2-D tiles";
     Type element = a.getElementType();

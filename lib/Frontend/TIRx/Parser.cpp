@@ -723,8 +723,17 @@ LogicalResult Parser::parseFor(unsigned indent, StmtPtr &stmt) {
   loop->var = tok.spelling.str();
   loop->varLoc = tok.loc;
   consume();
+  if (tok.is(Token::comma)) { // for r, c in schedule.fragment(t)
+    consume();
+    if (tok.isNot(Token::identifier))
+      return emitExpected("second loop variable after ','");
+    loop->var2 = tok.spelling.str();
+    loop->var2Loc = tok.loc;
+    consume();
+  }
   if (tok.isNot(Token::kw_in))
-    return emitExpected("'in' after loop variable '" + loop->var + "'");
+    return emitExpected("'in' after loop variable '" +
+                        (loop->var2.empty() ? loop->var : loop->var2) + "'");
   consume();
 
   ExprPtr iterator;

@@ -106,7 +106,7 @@ kda2.kernel @matmul_in_thread_loop(%x: !kda2.tensor<[16, 16], f16>, %y: !kda2.te
   kda2.loop thread %j to %c1 annotations [#kda2.coalesced_access<>] {
     %a = kda2.load %s[] : !kda2.tensor<[16, 16], f16, smem> -> tensor<16x16xf16>
     %b = kda2.load %s[] : !kda2.tensor<[16, 16], f16, smem> -> tensor<16x16xf16>
-    // expected-error @below {{'kda2.matmul' op runs on tensor cores with every warp of the block: write it outside thread loops}}
+    // expected-error @below {{'kda2.matmul' op runs on tensor cores with every warp of the block: write it outside thread and fragment loops}}
     %m = kda2.matmul %a, %b : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
     kda2.store %m, %y[] : tensor<16x16xf32>, !kda2.tensor<[16, 16], f32>
   }
@@ -459,6 +459,84 @@ kda2.kernel @unroll_nested_dynamic(%x: !kda2.tensor<[t], f32>, %y: !kda2.tensor<
         kda2.store %v, %y[%j] : f32, !kda2.tensor<[1], f32>
       }
     }
+  }
+  kda2.return
+}
+
+// -----
+
+// An mma register tile is reached element by element only in a fragment
+// loop over it (each thread holds its own elements, in fixed registers).
+kda2.kernel @mma_element_outside(%x: !kda2.tensor<[b, 16, 8], f32>, %o: !kda2.tensor<[b, 16, 8], f32> {kda2.io = #kda2.io<out>}) attributes {grid = ["b"], pragmas = [#kda2.pragma<tma_coalesce>]} {
+  kda2.gmem %x, %o layout(row_major) packing(none) : !kda2.tensor<[b, 16, 8], f32>, !kda2.tensor<[b, 16, 8], f32>
+  %S = kda2.reg_alloc {mma} : !kda2.tensor<[16, 8], f32, reg>
+  %b = kda2.dim "b" : index
+  kda2.loop block %i to %b {
+    %c128 = arith.constant 128 : index
+    kda2.loop fragment %e to %c128 columns(8) {
+      %c8 = arith.constant 8 : index
+      %r = kda2.div %e, %c8 : index, index -> index
+      %c = kda2.rem %e, %c8 : index, index -> index
+      %v = kda2.load %x[%r, %c] : !kda2.tensor<[b, 16, 8], f32> -> f32
+      kda2.store %v, %S[%r, %c] : f32, !kda2.tensor<[16, 8], f32, reg>
+    }
+    %c32 = arith.constant 32 : index
+    kda2.loop thread %t to %c32 {
+      %c16 = arith.constant 16 : index
+      %c8 = arith.constant 8 : index
+      %r = kda2.rem %t, %c16 : index, index -> index
+      %c = kda2.rem %t, %c8 : index, index -> index
+      // expected-error @below {{'kda2.load' op reaches an element of an mma register tile other than at (r, c) of a fragment loop over it ('for r, c in schedule.fragment(t)'); products read and write the tile whole}}
+      %v = kda2.load %S[%r, %c] : !kda2.tensor<[16, 8], f32, reg> -> f32
+      kda2.store %v, %o[%r, %c] : f32, !kda2.tensor<[b, 16, 8], f32>
+    }
+  }
+  kda2.return
+}
+
+// -----
+
+// The tile's 16-row strips must split evenly over the block's warps (here
+// four, for the 128-thread loop).
+kda2.kernel @mma_rows_over_warps(%x: !kda2.tensor<[b, 128], f32>, %o: !kda2.tensor<[b, 16, 8], f32> {kda2.io = #kda2.io<out>}) attributes {grid = ["b"], pragmas = [#kda2.pragma<tma_coalesce>]} {
+  kda2.gmem %x, %o layout(row_major) packing(none) : !kda2.tensor<[b, 128], f32>, !kda2.tensor<[b, 16, 8], f32>
+  // expected-error @below {{'kda2.reg_alloc' op mma register tile [16, 8] does not split over the block's 4 warps: its rows must be a multiple of 16 per warp (64) and its columns of 8}}
+  %S = kda2.reg_alloc {mma} : !kda2.tensor<[16, 8], f32, reg>
+  %b = kda2.dim "b" : index
+  kda2.loop block %i to %b {
+    %c128 = arith.constant 128 : index
+    kda2.loop thread %t to %c128 {
+      %v = kda2.load %x[%t] : !kda2.tensor<[b, 128], f32> -> f32
+      kda2.store %v, %o[%t, %t] : f32, !kda2.tensor<[b, 16, 8], f32>
+    }
+    kda2.loop fragment %e to %c128 columns(8) {
+      %c8 = arith.constant 8 : index
+      %r = kda2.div %e, %c8 : index, index -> index
+      %c = kda2.rem %e, %c8 : index, index -> index
+      %v = kda2.load %S[%r, %c] : !kda2.tensor<[16, 8], f32, reg> -> f32
+      kda2.store %v, %o[%r, %c] : f32, !kda2.tensor<[b, 16, 8], f32>
+    }
+  }
+  kda2.return
+}
+
+// -----
+
+// Only a and the accumulator of a product can live in mma registers.
+kda2.kernel @mma_as_b(%w: !kda2.tensor<[b, 16, 16], bf16>, %o: !kda2.tensor<[b, 16, 16], f32> {kda2.io = #kda2.io<out>}) attributes {grid = ["b"], pragmas = [#kda2.pragma<tma_coalesce>]} {
+  kda2.gmem %w, %o layout(row_major) packing(none) : !kda2.tensor<[b, 16, 16], bf16>, !kda2.tensor<[b, 16, 16], f32>
+  %W = kda2.smem_alloc size(512) : !kda2.tensor<[16, 16], bf16, smem>
+  %S = kda2.reg_alloc {mma} : !kda2.tensor<[16, 16], f32, reg>
+  %b = kda2.dim "b" : index
+  kda2.loop block %i to %b {
+    %t = kda2.load %w[] : !kda2.tensor<[b, 16, 16], bf16> -> tensor<16x16xbf16>
+    kda2.store %t, %W[] : tensor<16x16xbf16>, !kda2.tensor<[16, 16], bf16, smem>
+    %a = kda2.load %W[] : !kda2.tensor<[16, 16], bf16, smem> -> tensor<16x16xbf16>
+    %s = kda2.load %S[] : !kda2.tensor<[16, 16], f32, reg> -> tensor<16x16xf32>
+    %sb = kda2.cast %s : tensor<16x16xf32> -> tensor<16x16xbf16>
+    // expected-error @below {{'kda2.matmul' op operand b cannot come from an mma register tile (only a and acc can): stage it in shared memory}}
+    %m = kda2.matmul %a, %sb : tensor<16x16xbf16>, tensor<16x16xbf16> -> tensor<16x16xf32>
+    kda2.store %m, %o[] : tensor<16x16xf32>, !kda2.tensor<[b, 16, 16], f32>
   }
   kda2.return
 }

@@ -866,3 +866,31 @@ kda2.kernel @k(%x: !kda2.tensor<[4], f32>) {
 %v = arith.constant 1 : i64
 // expected-error @below {{'kda2.counter' op counter name 'l2 bytes' is not an identifier}}
 kda2.counter "l2 bytes", %v : i64
+
+// -----
+
+kda2.kernel @fragment_without_columns(%x: !kda2.tensor<[16, 8], f32>) {
+  %c = arith.constant 128 : index
+  // expected-error @below {{a fragment loop needs its tile's column count (columns)}}
+  kda2.loop fragment %i to %c {
+  }
+  kda2.return
+}
+
+// -----
+
+kda2.kernel @columns_on_thread_loop(%x: !kda2.tensor<[16, 8], f32>) {
+  %c = arith.constant 128 : index
+  // expected-error @below {{columns are only valid on a fragment loop}}
+  kda2.loop thread %i to %c columns(8) {
+  }
+  kda2.return
+}
+
+// -----
+
+kda2.kernel @mma_tile_rank(%x: !kda2.tensor<[16, 8], f32>) {
+  // expected-error @below {{an mma register tile is a static 2-D f32 tile (a tensor-core accumulator), got}}
+  %s = kda2.reg_alloc {mma} : !kda2.tensor<[16], f32, reg>
+  kda2.return
+}

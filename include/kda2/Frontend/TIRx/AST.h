@@ -536,6 +536,11 @@ struct ForStmt : Stmt {
   std::string var;
   /// Location of the loop variable.
   llvm::SMLoc varLoc;
+  /// The second variable of `for r, c in schedule.fragment(t)` (the column;
+  /// `var` is then the row), empty otherwise.
+  std::string var2;
+  /// Location of the second variable.
+  llvm::SMLoc var2Loc;
   /// The iterator call; never null.
   std::unique_ptr<CallExpr> iterator;
   /// The loop body; at least one statement.

@@ -292,6 +292,38 @@ LogicalResult ShapeHintAttr::verifyOnLoop(Operation *loop,
 }
 
 //===----------------------------------------------------------------------===//
+// @pipeline_stages
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+PipelineStagesAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           int64_t stages) {
+  if (stages < 2 || stages > 8)
+    return emitError() << "'@pipeline_stages' takes 2 to 8 stages, got "
+                       << stages;
+  return success();
+}
+
+StringRef PipelineStagesAttr::getSpelling() const {
+  return "@pipeline_stages";
+}
+
+LogicalResult PipelineStagesAttr::verifyOnLoop(Operation *loop,
+                                               const HardwareProfile *) const {
+  auto op = dyn_cast<LoopOp>(loop);
+  bool pipelined =
+      op && op.getAnnotationsAttr() &&
+      llvm::any_of(op.getAnnotationsAttr(), [](Attribute a) {
+        auto pragma = dyn_cast<PragmaAttr>(a);
+        return pragma && pragma.getKind() == PragmaKind::tma_pipeline;
+      });
+  if (!pipelined)
+    return loop->emitOpError() << "'@pipeline_stages' applies to a loop "
+                                  "with '#pragma tma_pipeline'";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // #pragma
 //===----------------------------------------------------------------------===//
 

@@ -500,6 +500,12 @@ LogicalResult RegAllocOp::verify() {
   if (cast<KDA2TensorType>(getResult().getType()).getMemorySpace() !=
       MemorySpace::reg)
     return emitOpError() << "result must be a tensor in reg";
+  auto type = cast<KDA2TensorType>(getResult().getType());
+  if (getMma() && (type.getRank() != 2 || !type.hasStaticShape() ||
+                   !type.getElementType().isF32()))
+    return emitOpError() << "an mma register tile is a static 2-D f32 tile "
+                            "(a tensor-core accumulator), got "
+                         << type;
   return success();
 }
 
@@ -550,7 +556,8 @@ static LoopOp threadVariantSource(Value value) {
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       auto loop = dyn_cast<LoopOp>(arg.getOwner()->getParentOp());
       if (loop && (loop.getMapping() == LoopMapping::thread ||
-                   loop.getMapping() == LoopMapping::warp))
+                   loop.getMapping() == LoopMapping::warp ||
+                   loop.getMapping() == LoopMapping::fragment))
         return loop;
       continue;
     }
@@ -655,6 +662,13 @@ ParseResult LoopOp::parse(OpAsmParser &parser, OperationState &result) {
       return failure();
     props.lanes = parser.getBuilder().getI64IntegerAttr(lanes);
   }
+  if (succeeded(parser.parseOptionalKeyword("columns"))) {
+    int64_t columns = 0;
+    if (parser.parseLParen() || parser.parseInteger(columns) ||
+        parser.parseRParen())
+      return failure();
+    props.columns = parser.getBuilder().getI64IntegerAttr(columns);
+  }
   if (succeeded(parser.parseOptionalKeyword("annotations"))) {
     ArrayAttr annotations;
     if (parser.parseAttribute(annotations))
@@ -678,10 +692,13 @@ void LoopOp::print(OpAsmPrinter &p) {
   p << " to " << getUpperBound();
   if (getLanes())
     p << " lanes(" << *getLanes() << ")";
+  if (getColumns())
+    p << " columns(" << *getColumns() << ")";
   if (getAnnotationsAttr() && !getAnnotationsAttr().empty())
     p << " annotations " << getAnnotationsAttr();
   p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                                     {"mapping", "annotations", "lanes"});
+                                     {"mapping", "annotations", "lanes",
+                                      "columns"});
   p << " ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
@@ -701,8 +718,29 @@ LogicalResult LoopOp::verify() {
       return emitOpError() << "lanes must be a power of two in [1, 32], got "
                            << lanes;
   }
+  // A fragment loop walks the elements of an mma register tile of
+  // `columns` columns, each on the thread holding it: the block's threads
+  // all take part, so it is not nested in another thread-level loop.
+  bool fragment = getMapping() == LoopMapping::fragment;
+  if (fragment != getColumns().has_value())
+    return emitOpError() << (fragment ? "a fragment loop needs its tile's "
+                                        "column count (columns)"
+                                      : "columns are only valid on a "
+                                        "fragment loop");
+  if (fragment) {
+    if (int64_t(*getColumns()) < 1)
+      return emitOpError() << "columns must be positive, got "
+                           << *getColumns();
+    for (auto parent = (*this)->getParentOfType<LoopOp>(); parent;
+         parent = parent->getParentOfType<LoopOp>())
+      if (parent.getMapping() != LoopMapping::serial &&
+          parent.getMapping() != LoopMapping::block)
+        return emitOpError() << "a fragment loop cannot be nested inside a "
+                             << stringifyLoopMapping(parent.getMapping())
+                             << " loop";
+  }
   // Parallel mappings nest from coarse to fine; serial loops may go anywhere.
-  if (getMapping() != LoopMapping::serial)
+  if (getMapping() != LoopMapping::serial && !fragment)
     for (auto parent = (*this)->getParentOfType<LoopOp>(); parent;
          parent = parent->getParentOfType<LoopOp>())
       if (parent.getMapping() != LoopMapping::serial) {

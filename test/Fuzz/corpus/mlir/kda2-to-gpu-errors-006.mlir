@@ -6,7 +6,7 @@ kda2.kernel @matmul_in_thread_loop(%x: !kda2.tensor<[16, 16], f16>, %y: !kda2.te
   kda2.loop thread %j to %c1 annotations [#kda2.coalesced_access<>] {
     %a = kda2.load %s[] : !kda2.tensor<[16, 16], f16, smem> -> tensor<16x16xf16>
     %b = kda2.load %s[] : !kda2.tensor<[16, 16], f16, smem> -> tensor<16x16xf16>
-    // expected-error @below {{'kda2.matmul' op runs on tensor cores with every warp of the block: write it outside thread loops}}
+    // expected-error @below {{'kda2.matmul' op runs on tensor cores with every warp of the block: write it outside thread and fragment loops}}
     %m = kda2.matmul %a, %b : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
     kda2.store %m, %y[] : tensor<16x16xf32>, !kda2.tensor<[16, 16], f32>
   }

@@ -43,7 +43,8 @@ def KDA2_PackingAttr : EnumAttr<KDA2_Dialect, KDA2_Packing, "packing">;
 
 def KDA2_LoopMapping : I32EnumAttr<"LoopMapping", "hardware level a loop maps to", [
     I32EnumAttrCase<"block", 0>, I32EnumAttrCase<"warp", 1>,
-    I32EnumAttrCase<"thread", 2>, I32EnumAttrCase<"serial", 3>]> {
+    I32EnumAttrCase<"thread", 2>, I32EnumAttrCase<"serial", 3>,
+    I32EnumAttrCase<"fragment", 4>]> {
   let cppNamespace = "::mlir::kda2";
   let genSpecializedAttr = 0;
 }
@@ -218,6 +219,26 @@ def KDA2_ShapeHintAttr : KDA2_AnnotationAttr<"ShapeHint", "shape_hint"> {
   let parameters = (ins "::mlir::StringAttr":$dim,
                         ArrayRefParameter<"int64_t">:$values);
   let assemblyFormat = "`<` $dim `,` `[` $values `]` `>`";
+  let genVerifyDecl = 1;
+}
+
+def KDA2_PipelineStagesAttr
+    : KDA2_AnnotationAttr<"PipelineStages", "pipeline_stages"> {
+  let summary = "`@pipeline_stages(n)`: buffer stages of a TMA pipeline";
+  let description = [{
+    On a `#pragma tma_pipeline` loop: its bulk tensor copies go to `n`
+    stages of their shared buffers (default 2) and each iteration issues
+    the copies of iteration i + n − 1, so up to n − 1 iterations' tiles are
+    in flight while one computes: a chain whose iterations are shorter than
+    a copy's latency is no longer bound by it. Each stage costs the copies'
+    bytes of shared memory.
+
+    ```mlir
+    #kda2.pipeline_stages<4>
+    ```
+  }];
+  let parameters = (ins "int64_t":$stages);
+  let assemblyFormat = "`<` $stages `>`";
   let genVerifyDecl = 1;
 }
 

@@ -190,10 +190,21 @@ def KDA2_RegAllocOp : KDA2_Op<"reg_alloc", [HasParent<"KernelOp">,
   let description = [{
     A static-shaped tensor held in registers.
 
+    With `mma` (`REG {layout=mma}` in .tirx) the tile is instead one tile of
+    the whole block, [M, N] f32, spread over the registers of its warps in
+    the layout of a tensor-core accumulator: warp w holds the 16-row strips
+    w, w + W, ... (W warps), each lane two rows and two columns of every
+    16 x 8 block. A tensor-core product reads it as its accumulator or, in
+    f16/bf16, as its left operand, and writes it, without shared memory;
+    element by element it is reached only in a fragment loop over it
+    (`schedule.fragment`).
+
     ```mlir
     %acc = kda2.reg_alloc : !kda2.tensor<[16, 8], f32, reg>
+    %st = kda2.reg_alloc {mma} : !kda2.tensor<[64, 128], f32, reg>
     ```
   }];
+  let arguments = (ins UnitAttr:$mma);
   let results = (outs KDA2_AnyTensor:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
@@ -245,7 +256,10 @@ def KDA2_LoopOp : KDA2_Op<"loop", [SingleBlock, NoTerminator,
     thread blocks, warps or threads of a block (`schedule.block(n)`,
     `schedule.warp(n)`, `schedule.thread(n)` in .tirx), or executed in
     order by the threads that reach the loop (`serial`, `schedule.serial(n)`:
-    the token loop of a recurrence). A parallel loop may not be nested inside
+    the token loop of a recurrence), or over the elements of an `mma`
+    register tile of `columns` columns (`fragment`, `schedule.fragment(t)`:
+    element `%i = r * columns + c` by the thread holding it; `upper` is the
+    tile's size). A parallel loop may not be nested inside
     a parallel loop of a finer mapping (no block loop inside a thread loop). `annotations` holds the constraint annotations written before the
     loop; each checks itself against the loop.
 
@@ -257,7 +271,8 @@ def KDA2_LoopOp : KDA2_Op<"loop", [SingleBlock, NoTerminator,
   }];
   let arguments = (ins Index:$upperBound, EnumProp<KDA2_LoopMapping>:$mapping,
                        OptionalAttr<ArrayAttr>:$annotations,
-                       OptionalAttr<I64Attr>:$lanes);
+                       OptionalAttr<I64Attr>:$lanes,
+                       OptionalAttr<I64Attr>:$columns);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
