@@ -355,6 +355,8 @@ private:
   LogicalResult lowerMatmul(MatmulOp matmul);
   LogicalResult lowerElementwise(Operation *op);
   LogicalResult lowerFragmentLoop(LoopOp loop);
+  FailureOr<Value> fragmentAccess(Operation *op, const TensorInfo &info,
+                                  ValueRange indices);
   /// The element (row, col) of an mma tile that slot `slot` of this thread
   /// holds: warp w's strips w, w + W, ..., each lane two rows and two
   /// columns of every 16 x 8 block (the mma.sync accumulator layout).
@@ -2189,39 +2191,36 @@ Value KernelLowering::readOrZero(Value cond, Type type,
 }
 
 /// An element of an mma register tile is reached only in a fragment loop
-/// over a tile of its shape, at the loop's (row, column): the slot the
-/// current copy of the body stands for.
-static FailureOr<int64_t> fragmentAccess(Operation *op, const TensorInfo &info,
-                                         ValueRange indices, Value row,
-                                         Value col, int64_t slot,
-                                         int64_t loopRows, int64_t loopCols) {
-  if (slot < 0 || indices.size() != 2 || indices[0] != row ||
-      indices[1] != col)
+/// over a tile of its shape, at the loop's (row, column): the register slot
+/// (an index into the thread's part) the current copy of the body stands for.
+FailureOr<Value> KernelLowering::fragmentAccess(Operation *op,
+                                                const TensorInfo &info,
+                                                ValueRange indices) {
+  if (currentFragmentSlot < 0 || indices.size() != 2 ||
+      indices[0] != fragmentRow || indices[1] != fragmentCol)
     return op->emitOpError()
            << "reaches an element of an mma register tile other than at "
               "(r, c) of a fragment loop over it ('for r, c in "
               "schedule.fragment(t)'); products read and write the tile "
               "whole";
-  if (info.rows != loopRows || info.cols != loopCols)
+  if (info.rows != fragmentRows || info.cols != fragmentCols)
     return op->emitOpError()
            << "reaches an mma register tile of shape [" << info.rows << ", "
-           << info.cols << "] in a fragment loop over a [" << loopRows << ", "
-           << loopCols << "] tile (the threads hold different elements)";
-  return slot;
+           << info.cols << "] in a fragment loop over a [" << fragmentRows
+           << ", " << fragmentCols
+           << "] tile (the threads hold different elements)";
+  return constantIndex(currentFragmentSlot, op->getLoc());
 }
 
 LogicalResult KernelLowering::lowerLoad(LoadOp load) {
   Location loc = load.getLoc();
   TensorInfo &info = tensors[load.getSource()];
   if (info.mma) {
-    FailureOr<int64_t> slot = fragmentAccess(
-        load, info, load.getIndices(), fragmentRow, fragmentCol,
-        currentFragmentSlot, fragmentRows, fragmentCols);
+    FailureOr<Value> slot = fragmentAccess(load, info, load.getIndices());
     if (failed(slot))
       return failure();
     map.map(load.getResult(),
-            memref::LoadOp::create(b, loc, info.memref,
-                                   ValueRange{constantIndex(*slot, loc)}));
+            memref::LoadOp::create(b, loc, info.memref, ValueRange{*slot}));
     return success();
   }
   SmallVector<Value> indices =
@@ -2283,16 +2282,13 @@ LogicalResult KernelLowering::lowerStore(StoreOp store) {
   Location loc = store.getLoc();
   TensorInfo &info = tensors[store.getDest()];
   if (info.mma) {
-    FailureOr<int64_t> slot = fragmentAccess(
-        store, info, store.getIndices(), fragmentRow, fragmentCol,
-        currentFragmentSlot, fragmentRows, fragmentCols);
+    FailureOr<Value> slot = fragmentAccess(store, info, store.getIndices());
     if (failed(slot))
       return failure();
     Value value = lookup(store.getValue());
     if (!value.getType().isF32())
       value = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
-    memref::StoreOp::create(b, loc, value, info.memref,
-                            ValueRange{constantIndex(*slot, loc)});
+    memref::StoreOp::create(b, loc, value, info.memref, ValueRange{*slot});
     return success();
   }
   SmallVector<Value> indices =
