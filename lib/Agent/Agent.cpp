@@ -896,9 +896,13 @@ static void lowerCandidate(Candidate &candidate, const EvalContext &ec) {
   ConvertKDA2ToGPUPassOptions lowering;
   lowering.chip = ec.profile->arch;
   pm.addPass(createConvertKDA2ToGPUPass(lowering));
-  if (failed(pm.run(*module)))
-    return rejectInvalid(candidate, ec, "convert-kda2-to-gpu",
-                         diagnostics.firstError());
+  if (failed(pm.run(*module))) {
+    // The module lives in the candidate's context, which rejectInvalid
+    // destroys: release it first.
+    std::string error = diagnostics.firstError();
+    module = nullptr;
+    return rejectInvalid(candidate, ec, "convert-kda2-to-gpu", error);
+  }
   module->walk([&](gpu::GPUFuncOp func) {
     if (!func.isKernel())
       return;
@@ -1408,6 +1412,8 @@ llvm::Error Agent::loadBaseline() {
                                          importOptions.typeBindings.end());
     baseline.config.otherBindings.insert(importOptions.layoutBindings.begin(),
                                          importOptions.layoutBindings.end());
+    baseline.config.otherBindings.insert(importOptions.stateBindings.begin(),
+                                         importOptions.stateBindings.end());
     materializeFromTemplate(baseline);
   } else {
     if (!options.bindings.empty())
@@ -1466,12 +1472,12 @@ void Agent::materializeFromTemplate(Candidate &candidate) {
     importOptions.profile = profile->name;
     importOptions.bindings.insert(config.bindings.begin(),
                                   config.bindings.end());
-    for (const auto &[name, value] : config.otherBindings) {
-      if (parseElementTypeName(value, context.get()))
-        importOptions.typeBindings[name] = value;
-      else
-        importOptions.layoutBindings[name] = value;
-    }
+    // Every non-integer binding goes back the way --tirx-bind took it
+    // (an element type, a state layout kv / vk, or a tensor layout).
+    for (const auto &[name, value] : config.otherBindings)
+      if (llvm::Error err = addTIRxBinding(importOptions, name + "=" + value,
+                                           context.get()))
+        llvm::consumeError(std::move(err)); // accepted once already
     diagnostics->clear();
     it = imported.emplace(key, importTIRx(*sourceMgr, context.get(),
                                           importOptions))
