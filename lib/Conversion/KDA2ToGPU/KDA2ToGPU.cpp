@@ -355,6 +355,8 @@ private:
   LogicalResult lowerMatmul(MatmulOp matmul);
   LogicalResult lowerElementwise(Operation *op);
   LogicalResult lowerFragmentLoop(LoopOp loop);
+  LogicalResult checkMmaSplit(Operation *op, StringRef what, int64_t rows,
+                              int64_t cols);
   FailureOr<Value> fragmentAccess(Operation *op, const TensorInfo &info,
                                   ValueRange indices);
   /// The element (row, col) of an mma tile that slot `slot` of this thread
@@ -497,11 +499,9 @@ private:
   DenseSet<Operation *> fusedStores;
   DenseSet<Operation *> fusedCasts;
   /// Fragment loops: the row and column values (r = i / N, c = i % N) of
-  /// the loop being lowered and the slot of its current copy; the ops
-  /// computing them are mapped ahead (`premapped`).
+  /// the loop being lowered and the slot of its current copy.
   Value fragmentRow, fragmentCol;
   int64_t currentFragmentSlot = -1, fragmentRows = 0, fragmentCols = 0;
-  DenseSet<Operation *> premapped;
   /// Tensor-core products that touch no mma register tile.
   int64_t plainMatmuls = 0;
   DenseSet<Value> ldmatrixBuffers;
@@ -1613,21 +1613,15 @@ LogicalResult KernelLowering::lowerUniformBody(Block &body, Location loc,
 
 LogicalResult KernelLowering::lowerOp(Operation *op) {
   Location loc = op->getLoc();
-  if (premapped.contains(op))
-    return success();
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case<GmemOp, ReturnOp, SmemAllocOp>([](auto) { return success(); })
       .Case<RegAllocOp>([&](RegAllocOp alloc) -> LogicalResult {
         auto type = cast<KDA2TensorType>(alloc.getType());
         SmallVector<int64_t> shape(type.getShape());
         if (alloc.getMma()) {
-          int64_t warps = blockX / 32, rows = shape[0], cols = shape[1];
-          if (rows % (16 * warps) != 0 || cols % 8 != 0)
-            return alloc.emitOpError()
-                   << "mma register tile [" << rows << ", " << cols
-                   << "] does not split over the block's " << warps
-                   << " warps: its rows must be a multiple of 16 per warp ("
-                   << 16 * warps << ") and its columns of 8";
+          int64_t rows = shape[0], cols = shape[1];
+          if (failed(checkMmaSplit(alloc, "mma register tile", rows, cols)))
+            return failure();
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPointToStart(&func.getBody().front());
           TensorInfo info;
@@ -3007,6 +3001,20 @@ std::pair<Value, Value> KernelLowering::fragmentElement(const TensorInfo &info,
   return {row, col};
 }
 
+/// An mma tile [rows, cols] splits over the block's warps: whole 16-row
+/// strips per warp, whole 8-column blocks.
+LogicalResult KernelLowering::checkMmaSplit(Operation *op, StringRef what,
+                                            int64_t rows, int64_t cols) {
+  int64_t warps = blockX / 32;
+  if (rows % (16 * warps) == 0 && cols % 8 == 0)
+    return success();
+  return op->emitOpError() << what << " [" << rows << ", " << cols
+                           << "] does not split over the block's " << warps
+                           << " warps: its rows must be a multiple of 16 per "
+                              "warp ("
+                           << 16 * warps << ") and its columns of 8";
+}
+
 /// `for r, c in schedule.fragment(t)`: the body once per register slot of
 /// this thread (unrolled here: each copy reaches a fixed register), with
 /// (r, c) the element the slot holds and the loop variable r * N + c. The
@@ -3027,13 +3035,9 @@ LogicalResult KernelLowering::lowerFragmentLoop(LoopOp loop) {
   shape.mma = true;
   shape.rows = *extent / cols;
   shape.cols = cols;
-  int64_t warps = blockX / 32;
-  if (shape.rows % (16 * warps) != 0 || cols % 8 != 0)
-    return loop.emitOpError()
-           << "fragment loop over a [" << shape.rows << ", " << cols
-           << "] tile, which does not split over the block's " << warps
-           << " warps (rows a multiple of " << 16 * warps
-           << ", columns of 8)";
+  if (failed(checkMmaSplit(loop, "fragment loop over the tile", shape.rows,
+                           cols)))
+    return failure();
   // The row and column the importer computes from the loop variable.
   Value iv = loop.getInductionVar();
   Operation *rowOp = nullptr, *colOp = nullptr;
@@ -3046,10 +3050,6 @@ LogicalResult KernelLowering::lowerFragmentLoop(LoopOp loop) {
     else if (isa<RemOp>(user) && !colOp)
       colOp = user;
   }
-  if (rowOp)
-    premapped.insert(rowOp);
-  if (colOp)
-    premapped.insert(colOp);
   fragmentRow = rowOp ? rowOp->getResult(0) : Value();
   fragmentCol = colOp ? colOp->getResult(0) : Value();
   fragmentRows = shape.rows;
@@ -3113,8 +3113,8 @@ LogicalResult KernelLowering::lowerFragmentLoop(LoopOp loop) {
       });
     };
     for (Operation &op : body) {
-      if (premapped.contains(&op))
-        continue;
+      if (&op == rowOp || &op == colOp)
+        continue; // (r, c) of each copy, mapped above
       if (StoreOp store = pairable(op)) {
         Location at = store.getLoc();
         TensorInfo &info = tensors[store.getDest()];
@@ -3171,8 +3171,6 @@ LogicalResult KernelLowering::lowerFragmentLoop(LoopOp loop) {
   }
   --threadDepth;
   currentFragmentSlot = -1;
-  premapped.erase(rowOp);
-  premapped.erase(colOp);
   return result;
 }
 
