@@ -2628,35 +2628,67 @@ void KernelLowering::chooseSwizzledBuffers() {
   }
 }
 
+/// `v` as (its part that is not a constant, the constant added to it),
+/// looking through additions of constants (the first is null when `v` is a
+/// constant).
+static std::pair<Value, int64_t> splitConstant(Value v) {
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return {Value(), *c};
+  auto add = v.getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return {v, 0};
+  auto [lhs, lc] = splitConstant(add.getLhs());
+  auto [rhs, rc] = splitConstant(add.getRhs());
+  if (lhs && rhs)
+    return {v, 0};
+  return {lhs ? lhs : rhs, lc + rc};
+}
+
 std::pair<Value, Value>
 KernelLowering::swizzledElement(Value memref, ArrayRef<Value> prefix, Value row,
                                 Value col, Location loc) {
   auto type = cast<MemRefType>(memref.getType());
   int64_t eb = elementBytes(type.getElementType());
   int64_t perRow = 128 / eb; // elements per 128-byte box row
+  int64_t rows = type.getShape()[type.getRank() - 2];
+  int64_t pieceBytes = rows * 128;
   auto c = [&](int64_t v) { return constantIndex(v, loc); };
-  SmallVector<Value> indices(prefix);
-  indices.push_back(arith::DivUIOp::create(b, loc, col, c(perRow)));
-  indices.push_back(row);
-  indices.push_back(arith::RemUIOp::create(b, loc, col, c(perRow)));
-  // Byte address of the unswizzled element, then the 128-byte swizzle on
-  // its address bits: bits 4-6 ^= bits 7-9 (the buffer is 1024-byte
-  // aligned, so these are the row within the 1024-byte block).
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value offset = c(0);
-  int64_t stride = 1;
-  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
-    offset = arith::AddIOp::create(
-        b, loc, offset, arith::MulIOp::create(b, loc, indices[d], c(stride)));
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto mul = [&](Value x, int64_t y) -> Value {
+    return arith::MulIOp::create(b, loc, x, c(y));
+  };
+  // The 128-byte swizzle acts on the byte offset's bits 4-6 (^= bits 7-9).
+  // The buffer is 1024-byte aligned, its stages and pieces are multiples of
+  // 1024 bytes, and so are 8 rows: those parts of the offset (the stage,
+  // the constant pieces and the constant rows in multiples of 8) pass
+  // through the swizzle unchanged and are added after it. What is left, the
+  // lane's part and the constants below those steps, is swizzled on its own:
+  // it does not change across the iterations of a loop, so it is computed
+  // once and every load of the loop adds only constants to it.
+  auto [rowDyn, rowC] = splitConstant(row);
+  auto [colDyn, colC] = splitConstant(col);
+  int64_t rowSteps = rowC >= 0 ? rowC / 8 : 0, colPieces = colC >= 0 ? colC / perRow : 0;
+  Value laneRow = rowDyn ? add(rowDyn, c(rowC - 8 * rowSteps)) : c(rowC - 8 * rowSteps);
+  Value laneCol = colDyn ? add(colDyn, c(colC - perRow * colPieces))
+                         : c(colC - perRow * colPieces);
+  Value lane = add(add(mul(arith::DivUIOp::create(b, loc, laneCol, c(perRow)),
+                           pieceBytes),
+                       mul(laneRow, 128)),
+                   mul(arith::RemUIOp::create(b, loc, laneCol, c(perRow)), eb));
+  Value bits = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, lane, c(3)), c(0x70));
+  Value physical = arith::XOrIOp::create(b, loc, lane, bits);
+  // The unswizzled parts: the stage (prefix) and the constant steps.
+  int64_t fixed = colPieces * pieceBytes + rowSteps * 1024;
+  int64_t stride = pieceBytes * (type.getShape()[type.getRank() - 3]);
+  Value outer = c(fixed);
+  for (int64_t d = int64_t(prefix.size()) - 1; d >= 0; --d) {
+    outer = add(outer, mul(prefix[d], stride));
     stride *= type.getShape()[d];
   }
-  Value linear = arith::AddIOp::create(
-      b, loc, base, arith::MulIOp::create(b, loc, offset, c(eb)));
-  Value bits = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, linear, c(3)), c(0x70));
-  Value physical = arith::XOrIOp::create(b, loc, linear, bits);
-  Value element = arith::DivUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, physical, base), c(eb));
+  Value element = arith::DivUIOp::create(b, loc, add(outer, physical), c(eb));
   auto flatType = MemRefType::get({type.getNumElements()},
                                   type.getElementType(), AffineMap(),
                                   type.getMemorySpace());
@@ -2772,10 +2804,14 @@ void KernelLowering::issueTmaCopies(ArrayRef<StoreOp> group,
                 b, loc, b.getI32IntegerAttr(piece * map.box.front())));
         pieceDst.push_back(constantIndex(piece, loc));
       }
-      // The CTA's shared window inside the (1-CTA) cluster's.
-      Value dstCluster = LLVM::AddrSpaceCastOp::create(
+      // The CTA's shared window lies inside the cluster's: its address is
+      // the destination's shared::cluster address as it is (an
+      // addrspacecast would go through a generic address and back).
+      Value dstCluster = LLVM::IntToPtrOp::create(
           b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7),
-          sharedPointer(dst.memref, pieceDst, loc));
+          LLVM::PtrToIntOp::create(b, loc, b.getI64Type(),
+                                   sharedPointer(dst.memref, pieceDst, loc))
+              .getResult());
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
           b, loc, dstCluster, tmaDescriptors[&map - tmaMaps.data()],
           pieceCoords, bar, ValueRange(), Value(), Value(),
@@ -3088,6 +3124,39 @@ LogicalResult KernelLowering::lowerFragmentLoop(LoopOp loop) {
     return store;
   };
 
+  // A paired store whose bounds condition does not vary over the loop (its
+  // dynamic dimensions are indexed by values from outside the loop), into a
+  // tensor the loop does not read: its stores of every slot wait for the end
+  // of the loop, where one branch on that condition makes them all (instead
+  // of a predicate per store).
+  std::function<bool(Value)> varies = [&](Value v) -> bool {
+    if (isa<BlockArgument>(v))
+      return loop->isAncestor(cast<BlockArgument>(v).getOwner()->getParentOp());
+    Operation *def = v.getDefiningOp();
+    if (!loop->isAncestor(def))
+      return false;
+    return !isPure(def) || llvm::any_of(def->getOperands(), varies);
+  };
+  auto deferrable = [&](StoreOp store) {
+    TensorInfo &info = tensors[store.getDest()];
+    unsigned gridRank = info.type.getRank() - store.getIndices().size();
+    for (auto [i, index] : llvm::enumerate(store.getIndices()))
+      if (ShapedType::isDynamic(info.type.getShape()[gridRank + i]) &&
+          varies(index))
+        return false;
+    WalkResult read = loop.getBody().walk([&](LoadOp load) {
+      return load.getSource() == store.getDest() ? WalkResult::interrupt()
+                                                 : WalkResult::advance();
+    });
+    return !read.wasInterrupted();
+  };
+  struct DeferredStores {
+    Value cond;
+    SmallVector<std::tuple<SmallVector<Value>, Value, unsigned, Location>>
+        stores;
+  };
+  llvm::MapVector<Operation *, DeferredStores> deferred;
+
   ++threadDepth;
   LogicalResult result = success();
   int64_t slots = *extent / blockX;
@@ -3148,15 +3217,26 @@ LogicalResult KernelLowering::lowerFragmentLoop(LoopOp loop) {
         SmallVector<Value> indices =
             accessIndices(store.getDest(), store.getIndices());
         unsigned gridRank = indices.size() - store.getIndices().size();
+        unsigned alignment =
+            globalAlignment(info, indices.size() - 1, /*blockElements=*/2);
+        if (auto it = deferred.find(store); it != deferred.end()) {
+          it->second.stores.emplace_back(indices, vector, alignment, at);
+          continue;
+        }
         Value cond =
             inBoundsCondition(info, store.getIndices(), gridRank, at);
+        if (cond && slots > 2 && deferrable(store)) {
+          DeferredStores &later = deferred[store];
+          later.cond = cond;
+          later.stores.emplace_back(indices, vector, alignment, at);
+          continue;
+        }
         OpBuilder::InsertionGuard guard(b);
         if (cond)
           b.setInsertionPointToStart(
               scf::IfOp::create(b, at, TypeRange(), cond, false).thenBlock());
-        LLVM::StoreOp::create(
-            b, at, vector, elementPointer(info, indices, at),
-            globalAlignment(info, indices.size() - 1, /*blockElements=*/2));
+        LLVM::StoreOp::create(b, at, vector, elementPointer(info, indices, at),
+                              alignment);
         continue;
       }
       for (int64_t e = 0; e < 2 && succeeded(result); ++e) {
@@ -3168,6 +3248,17 @@ LogicalResult KernelLowering::lowerFragmentLoop(LoopOp loop) {
       if (failed(result))
         break;
     }
+  }
+  for (auto &[store, later] : deferred) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(
+        scf::IfOp::create(b, store->getLoc(), TypeRange(), later.cond, false)
+            .thenBlock());
+    // (The addresses computed here, not kept live across the loop.)
+    TensorInfo &info = tensors[cast<StoreOp>(store).getDest()];
+    for (auto &[indices, vector, alignment, at] : later.stores)
+      LLVM::StoreOp::create(b, at, vector, elementPointer(info, indices, at),
+                            alignment);
   }
   --threadDepth;
   currentFragmentSlot = -1;
@@ -3485,18 +3576,24 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
     }
     // The B fragments of every k step first, so that their shared-memory
     // latencies overlap instead of each waiting in front of its mma.
+    // Two k steps per ldmatrix.x4 (8x8 matrices 0-1: step kk, 2-3: kk + 1;
+    // lane l addresses a row of matrix l / 8, whose k offset is 8 (l / 8)).
     SmallVector<SmallVector<Value>> bFrags;
-    for (int64_t kk = 0; kk < k / 16; ++kk) {
+    for (int64_t kk = 0; kk < k / 16; kk += 2) {
+      int64_t tiles = kk + 1 < k / 16 ? 4 : 2;
+      Value kLane = tiles == 4 ? mul(div(laneId, 8), 8) : mul(eighth, 8);
       SmallVector<Value> idx(bPrefix);
       if (transB) { // b is [n, k]: rows of k, the plain ldmatrix
         idx.push_back(add(col0, lane8));
-        idx.push_back(add(mul(eighth, 8), c(kk * 16)));
-        bFrags.push_back(fragment(bMem, idx, /*trans=*/false, 2));
+        idx.push_back(add(kLane, c(kk * 16)));
       } else { // b is [k, n]: transposed 8x8 loads
-        idx.push_back(add(lane16, c(kk * 16)));
+        idx.push_back(add(add(kLane, lane8), c(kk * 16)));
         idx.push_back(col0);
-        bFrags.push_back(fragment(bMem, idx, /*trans=*/true, 2));
       }
+      SmallVector<Value> regs = fragment(bMem, idx, /*trans=*/!transB, tiles);
+      bFrags.push_back({regs[0], regs[1]});
+      if (tiles == 4)
+        bFrags.push_back({regs[2], regs[3]});
     }
     // Long k: two independent accumulator chains (even and odd k steps),
     // summed at the end, halve the chain of dependent mma latencies.
