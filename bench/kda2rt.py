@@ -309,11 +309,36 @@ class Kernel:
     def metadata(self):
         return self.runtime.rt.kda2rt_kernel_metadata(self.handle).decode()
 
+    def check_sizes(self, ptrs, dims):
+        """Raises Error, naming the argument, when a tensor holds fewer bytes
+        than the kernel's metadata says it reads or writes at these dims (the
+        generic launch takes bare pointers: a buffer sized for another
+        binding would otherwise be overrun on the device)."""
+        elt = {"bf16": 2, "f16": 2, "f32": 4, "i32": 4, "i64": 8, "i8": 1}
+        for line in self.metadata().splitlines():
+            f = line.split()
+            if len(f) < 6 or f[:2] != ["arg", "ptr"] or f[2] not in ptrs:
+                continue
+            name, dtype, rank = f[2], f[3], int(f[5])
+            count = 1
+            for d in f[6:6 + rank]:
+                count *= int(d) if d.lstrip("-").isdigit() else int(dims.get(d, 0))
+            t = ptrs[name]
+            if hasattr(t, "numel") and dtype in elt:
+                have = t.numel() * t.element_size()
+                if have < count * elt[dtype]:
+                    raise Error(f"kda2rt prepare: argument '{name}' holds {have} bytes; the "
+                                f"kernel's {dtype} {' x '.join(f[6:6 + rank])} needs "
+                                f"{count * elt[dtype]} at these dims")
+
     def prepare(self, ptrs, dims, scalars, stream):
-        """Packs the arguments once; returns a zero-argument launcher.
+        """Packs the arguments once (after check_sizes); returns a
+        zero-argument launcher.
 
         `stream` is a CUDA stream handle, or a callable returning one at each
         launch (e.g. PyTorch's current stream, so graph capture sees it)."""
+        self.check_sizes(ptrs, dims)
+
         def arr(ctype, values):
             return (ctype * len(values))(*values)
         names = [k.encode() for k in ptrs]

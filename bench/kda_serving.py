@@ -279,10 +279,10 @@ def pool_prefill(prep_launch, scan, out, N, H, nc, C, K, V, VB, tt, cu_d, idx_d,
 def prefill_case(rt, kernels, st, ss, lengths, slots, H, results, seed=3, K=128, V=128,
                  pads_p=0.15):
     """Prefill on the pool (kda_chunk_split's prep, then kda_chunk_h's scan and
-    output kernels, C = 32, VB = 8): random slots with padding, has_initial_state,
+    output kernels, C = 32, VB = 16): random slots with padding, has_initial_state,
     and a checkpoint block for most chunk ends (prefix caching). Returns the
     pool, the slots and the float64 final states (K-major) for a continuation."""
-    C, VB = 32, 8
+    C, VB = 32, 16
     kv = f"k{K}" + (f"v{V}" if V != K else "")
     prep = rt.kernel(rt.load(os.path.join(kernels, f"kda_chunk_split_c32_vb16_{kv}.sm_90a.cubin")),
                      "kda_chunk_prep")
@@ -426,12 +426,12 @@ def act_inputs(gf, tt, H, hqk, K, V, seed, adversarial, noal=False):
 def prefill_act_case(rt, kernels, gf, lengths, H, hqk, slots, fla, results, seed=21,
                      adversarial=True, check=True, noal=False):
     """Prefill with kda_chunk_prep_act (any gate, activations in the kernel)
-    then kda_chunk_h's scan and output kernels (C = 32, VB = 8) on the pool:
+    then kda_chunk_h's scan and output kernels (C = 32, VB = 16) on the pool:
     against the float64 recurrence of the activations' meaning, with padding
     slots, has_initial_state and checkpoints; timed beside
     flash-linear-attention's chunk_kda with the same options."""
     K = V = 128
-    C, VB = 32, 8
+    C, VB = 32, 16
     name = f"kda_chunk_prep_act_c32_vb16_k128_gf{gf}" + ("_noal" if noal else "")
     prep = rt.kernel(rt.load(os.path.join(kernels, f"{name}.sm_90a.cubin")), "kda_chunk_prep")
     hmod = rt.load(os.path.join(kernels, "kda_chunk_h_c32_vb16_k128.sm_90a.cubin"))
