@@ -567,8 +567,12 @@ static void applySwitch(ModuleOp module, SwitchKind kind, bool on,
       if (on && isSite && !has)
         annotations.push_back(annotation);
       else if (!on && has)
-        llvm::erase_if(annotations,
-                       [&](Attribute a) { return isAnnotation(a, kind); });
+        // (A TMA pipeline's own annotations go with it.)
+        llvm::erase_if(annotations, [&](Attribute a) {
+          return isAnnotation(a, kind) ||
+                 (kind == SwitchKind::TmaPipeline &&
+                  isa<PipelineStagesAttr, ProducerWarpAttr>(a));
+        });
       else
         continue;
       rewriter.modifyOpInPlace(loop, [&] {

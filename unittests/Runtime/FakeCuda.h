@@ -412,8 +412,9 @@ prefillScanMetadata(const PrefillBinding &b = {},
   const std::string &in = b.in, &st = b.state;
   std::string m =
       "kda2-kernel-v1\nname " + name + "\nblock " +
-      // one warp per 16 value columns, at most four
-      std::to_string(32 * std::min(4, std::max(1, b.vb / 16))) +
+      // one warp per 16 value columns, at most four, and the warp that
+      // issues the tile copies (@producer_warp)
+      std::to_string(32 * std::min(4, std::max(1, b.vb / 16)) + 32) +
       " 1 1\ngrid.x " + NVB + "\ngrid.y n h\nsmem 0\n"
       "arg ptr vc " +
       in + " in " + prefillShape(b, C + " " + VB, 2, /*vc=*/true) +

@@ -349,6 +349,16 @@ private:
                       bool barrier = true);
   void waitTma(Value barrierIndex);
   LogicalResult lowerPipelinedLoop(LoopOp loop, Value upper);
+  /// Issues iteration `at`'s copies of pipelined `loop` into `stage`.
+  LogicalResult issuePipelineCopies(LoopOp loop, Value at, Value stage,
+                                    bool barrier);
+  /// Checks `@producer_warp` on pipelined `loop`; fills producerSlice.
+  LogicalResult planProducer(LoopOp loop);
+  /// The producer warp's code: the slice in `block`, down to producerLoop.
+  LogicalResult lowerProducer(Block &block);
+  /// A barrier of the block's computing threads (a named barrier leaving
+  /// the producer warp out, when there is one).
+  void blockBarrier(Location loc);
   LogicalResult lowerTileCopy(StoreOp store, LoadOp load);
   LogicalResult lowerTmaCopy(StoreOp store);
   Value sharedPointer(Value memref, ArrayRef<Value> indices, Location loc);
@@ -530,9 +540,21 @@ private:
   DenseMap<Operation *, SmallVector<Operation *>> pipelineChains;
   DenseSet<Operation *> pipelinedCopies;
   DenseSet<Value> stagedBuffers;
-  /// mbarriers: [0] for copies that wait in place, [1], [2] for the two
-  /// stages of pipelined copies.
+  /// mbarriers: [0] for copies that wait in place, [1, S] for the S stages
+  /// of pipelined copies (full), and with a producer warp [S + 1, 2 S] for
+  /// the same stages (empty: the block's threads are done with them).
   int64_t tmaBarrierCount = 1;
+  /// `@producer_warp`: the pipelined loop whose copies the block's extra
+  /// warp issues (null: none), and the ops outside the loop that warp
+  /// evaluates first (its trip count and the copies' indices).
+  LoopOp producerLoop;
+  DenseSet<Operation *> producerSlice;
+  /// The copies are issued by the thread running this code (the producer's),
+  /// not by thread 0 of the block.
+  bool tmaSingleThread = false;
+  /// Threads of the launched block: blockX computing, plus the producer's
+  /// warp.
+  int64_t launchThreads() const { return blockX + (producerLoop ? 32 : 0); }
   /// Buffer stages of the pipelined copies (`@pipeline_stages`, default 2;
   /// the largest of the kernel's pipelined loops).
   int64_t pipelineStages = 2;
@@ -929,7 +951,7 @@ std::string KernelLowering::buildMetadata() {
   llvm::raw_string_ostream os(text);
   os << "kda2-kernel-v1\n";
   os << "name " << name() << "\n";
-  os << "block " << blockX << " 1 1\n";
+  os << "block " << launchThreads() << " 1 1\n";
   os << "grid.x";
   for (int64_t c : gridXStatic)
     os << " " << c;
@@ -1092,7 +1114,7 @@ LogicalResult KernelLowering::run() {
                                         AffineMap(), workgroupSpace));
   // The mbarrier TMA copies complete on.
   if (!pipelinedLoops.empty())
-    tmaBarrierCount = 1 + pipelineStages;
+    tmaBarrierCount = 1 + pipelineStages * (producerLoop ? 2 : 1);
   if (!tmaMaps.empty())
     workgroup.push_back(MemRefType::get({tmaBarrierCount}, b.getI64Type(),
                                         AffineMap(), workgroupSpace));
@@ -1114,7 +1136,7 @@ LogicalResult KernelLowering::run() {
                       b.getUnitAttr());
   }
   func.setKnownBlockSizeAttr(
-      b.getDenseI32ArrayAttr({int32_t(blockX), 1, 1}));
+      b.getDenseI32ArrayAttr({int32_t(launchThreads()), 1, 1}));
   unsigned staticBuffers = dynamicShared ? 0 : sharedAllocs.size();
   for (auto [i, alloc] : llvm::enumerate(sharedAllocs)) {
     if (dynamicShared)
@@ -1198,10 +1220,14 @@ LogicalResult KernelLowering::run() {
                                         threadId, constantIndex(0, loc));
     b.setInsertionPointToStart(
         scf::IfOp::create(b, loc, TypeRange(), first, false).thenBlock());
+    // (An empty stage's barrier: one arrival per computing thread.)
     for (int64_t i = 0; i < tmaBarrierCount; ++i)
       NVVM::MBarrierInitOp::create(
           b, loc, sharedPointer(tmaBarrier, {constantIndex(i, loc)}, loc),
-          arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1)), Value());
+          arith::ConstantOp::create(
+              b, loc,
+              b.getI32IntegerAttr(i > pipelineStages ? int32_t(blockX) : 1)),
+          Value());
   }
   if (!tmaMaps.empty())
     gpu::BarrierOp::create(b, loc);
@@ -1364,8 +1390,22 @@ LogicalResult KernelLowering::run() {
     tensors[alloc.getResult()] = info;
   }
 
-  if (failed(lowerBlock(kernel.getBody().front())))
+  if (producerLoop) {
+    // The block's threads compute; the last warp issues the copies.
+    Value computes = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           threadId, constantIndex(blockX, loc));
+    auto split = scf::IfOp::create(b, loc, TypeRange(), computes,
+                                   /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(split.thenBlock());
+    if (failed(lowerBlock(kernel.getBody().front())))
+      return failure();
+    b.setInsertionPointToStart(split.elseBlock());
+    if (failed(lowerProducer(kernel.getBody().front())))
+      return failure();
+  } else if (failed(lowerBlock(kernel.getBody().front()))) {
     return failure();
+  }
   b.setInsertionPointToEnd(&func.getBody().back());
   gpu::ReturnOp::create(b, loc);
   if (failed(unrollLoops()))
@@ -1552,8 +1592,20 @@ SharedAccesses KernelLowering::accessesOf(Operation *op) {
 }
 
 /// A block barrier; in uniform code it orders everything before it.
+void KernelLowering::blockBarrier(Location loc) {
+  if (!producerLoop) {
+    gpu::BarrierOp::create(b, loc);
+    return;
+  }
+  auto i32 = [&](int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  };
+  NVVM::BarrierOp::create(b, loc, Type(), i32(1), i32(blockX),
+                          NVVM::BarrierReductionAttr(), Value());
+}
+
 void KernelLowering::emitBarrier(Location loc) {
-  gpu::BarrierOp::create(b, loc);
+  blockBarrier(loc);
   if (threadDepth == 0)
     pending.clear();
 }
@@ -2760,11 +2812,13 @@ void KernelLowering::issueTmaCopies(ArrayRef<StoreOp> group,
   if (barrier)
     emitBarrier(loc);
   Value bar = sharedPointer(tmaBarrier, {barrierIndex}, loc);
-  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                      threadId, constantIndex(0, loc));
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(
-      scf::IfOp::create(b, loc, TypeRange(), first, false).thenBlock());
+  if (!tmaSingleThread) {
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        threadId, constantIndex(0, loc));
+    b.setInsertionPointToStart(
+        scf::IfOp::create(b, loc, TypeRange(), first, false).thenBlock());
+  }
   NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKind::async_shared,
       NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
@@ -2930,33 +2984,154 @@ void KernelLowering::planTmaPipelines() {
       pipelinedCopies.insert(store);
       stagedBuffers.insert(store.getDest());
     }
+    if (ArrayAttr annotations = loop.getAnnotationsAttr())
+      if (llvm::any_of(annotations, llvm::IsaPred<ProducerWarpAttr>) &&
+          succeeded(planProducer(loop)))
+        producerLoop = loop;
   });
+}
+
+LogicalResult KernelLowering::planProducer(LoopOp loop) {
+  auto reject = [&](const Twine &why) {
+    if (!specialization)
+      loop.emitWarning() << "'@producer_warp' does not apply (" << why
+                         << "); the block's threads issue the copies";
+    return failure();
+  };
+  if (producerLoop && producerLoop != loop)
+    return reject("another loop of the kernel has one");
+  SmallVector<Value> roots = {loop.getUpperBound()};
+  for (Operation *p = loop->getParentOp(); p != kernel.getOperation();
+       p = p->getParentOp()) {
+    auto outer = dyn_cast<LoopOp>(p);
+    if (!outer || outer.getMapping() != LoopMapping::block)
+      return reject("the loop is not in the kernel's uniform code under "
+                    "block loops only");
+    roots.push_back(outer.getUpperBound());
+  }
+  // The values from outside the loop that the copies' indices need.
+  for (Operation *op : pipelineChains[loop])
+    roots.append(op->operand_begin(), op->operand_end());
+  for (StoreOp store : pipelinedLoops[loop]) {
+    LoadOp source = tileCopies.lookup(store);
+    roots.append(source.getIndices().begin(), source.getIndices().end());
+    roots.append(store.getIndices().begin(), store.getIndices().end());
+  }
+  DenseSet<Operation *> slice;
+  while (!roots.empty()) {
+    Value v = roots.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def || loop->isAncestor(def) || slice.contains(def))
+      continue; // arguments, loop variables, the loop's own chain
+    bool readOnly = false;
+    if (auto load = dyn_cast<LoadOp>(def)) {
+      auto arg = dyn_cast<BlockArgument>(load.getSource());
+      readOnly = arg && arg.getOwner() == &kernel.getBody().front() &&
+                 kernel.getArgIOKind(arg.getArgNumber()) == IOKind::in &&
+                 !isa<RankedTensorType>(load.getType());
+    }
+    if (!readOnly && !(isPure(def) && def->getNumRegions() == 0))
+      return reject("the trip count or a copy's index depends on '" +
+                    def->getName().getStringRef() + "'");
+    slice.insert(def);
+    roots.append(def->operand_begin(), def->operand_end());
+  }
+  producerSlice = std::move(slice);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerProducer(Block &block) {
+  for (Operation &op : block) {
+    if (&op == producerLoop.getOperation()) {
+      LoopOp loop = producerLoop;
+      Location loc = loop.getLoc();
+      auto c = [&](int64_t v) { return constantIndex(v, loc); };
+      int64_t stages = pipelineStages;
+      // One thread walks the loop: stage i % S, once the block's threads
+      // are done with it (iteration i - S arrived on its empty barrier:
+      // that barrier's phase i / S - 1 completed).
+      Value one = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        threadId, c(blockX));
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(
+          scf::IfOp::create(b, loc, TypeRange(), one, false).thenBlock());
+      auto forOp = scf::ForOp::create(b, loc, c(0), lookup(loop.getUpperBound()),
+                                      c(1));
+      b.setInsertionPoint(forOp.getBody()->getTerminator());
+      Value i = forOp.getInductionVar();
+      Value stage = arith::RemUIOp::create(b, loc, i, c(stages));
+      {
+        Value reused = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                             i, c(stages));
+        OpBuilder::InsertionGuard inner(b);
+        b.setInsertionPointToStart(
+            scf::IfOp::create(b, loc, TypeRange(), reused, false).thenBlock());
+        Value parity = arith::RemUIOp::create(
+            b, loc,
+            arith::AddIOp::create(
+                b, loc, arith::DivUIOp::create(b, loc, i, c(stages)), c(1)),
+            c(2));
+        NVVM::MBarrierTryWaitParityOp::create(
+            b, loc,
+            sharedPointer(tmaBarrier,
+                          {arith::AddIOp::create(b, loc, c(1 + stages), stage)},
+                          loc),
+            arith::IndexCastOp::create(b, loc, b.getI32Type(), parity),
+            arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(10000000)));
+      }
+      tmaSingleThread = true;
+      LogicalResult result = issuePipelineCopies(loop, i, stage, false);
+      tmaSingleThread = false;
+      return result;
+    }
+    if (auto loop = dyn_cast<LoopOp>(op);
+        loop && loop->isProperAncestor(producerLoop)) {
+      // A block loop: this block's iteration, as the computing threads see it.
+      Location loc = loop.getLoc();
+      Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+      Value inRange = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ult, bx, lookup(loop.getUpperBound()));
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(
+          scf::IfOp::create(b, loc, TypeRange(), inRange, false).thenBlock());
+      map.map(loop.getInductionVar(), bx);
+      return lowerProducer(*loop.getBodyBlock());
+    }
+    if (producerSlice.contains(&op) && failed(lowerOp(&op)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::issuePipelineCopies(LoopOp loop, Value at,
+                                                  Value stage, bool barrier) {
+  // Sets the destinations' stage, maps the loop variable to `at` and
+  // re-evaluates the index computations the copies need, then issues them
+  // on mbarrier 1 + stage.
+  Location loc = loop.getLoc();
+  Value iv = loop.getInductionVar();
+  Value saved = map.lookupOrNull(iv);
+  map.map(iv, at);
+  for (StoreOp store : pipelinedLoops[loop])
+    tensors[store.getDest()].stage = stage;
+  for (Operation *op : pipelineChains[loop])
+    if (failed(lowerOp(op)))
+      return failure();
+  issueTmaCopies(pipelinedLoops[loop],
+                 arith::AddIOp::create(b, loc, constantIndex(1, loc), stage),
+                 barrier);
+  if (saved)
+    map.map(iv, saved);
+  return success();
 }
 
 LogicalResult KernelLowering::lowerPipelinedLoop(LoopOp loop, Value upper) {
   Location loc = loop.getLoc();
   ArrayRef<StoreOp> group = pipelinedLoops[loop];
-  ArrayRef<Operation *> chain = pipelineChains[loop];
-  Value iv = loop.getInductionVar();
   auto c = [&](int64_t v) { return constantIndex(v, loc); };
-  // Sets the destinations' stage, maps the loop variable to `at` and
-  // re-evaluates the index computations the copies need, then issues them
-  // on mbarrier 1 + stage.
-  auto issueFor = [&](Value at, Value stage, bool barrier) -> LogicalResult {
-    Value saved = map.lookupOrNull(iv);
-    map.map(iv, at);
-    for (StoreOp store : group)
-      tensors[store.getDest()].stage = stage;
-    for (Operation *op : chain)
-      if (failed(lowerOp(op)))
-        return failure();
-    issueTmaCopies(group, arith::AddIOp::create(b, loc, c(1), stage), barrier);
-    if (saved)
-      map.map(iv, saved);
-    return success();
-  };
   int64_t stages = pipelineStages;
-  for (int64_t first = 0; first + 1 < stages; ++first) {
+  bool producer = loop == producerLoop;
+  for (int64_t first = 0; !producer && first + 1 < stages; ++first) {
     // Iterations 0 .. S - 2's tiles, before the loop (those that exist:
     // what came before stays pending).
     SharedAccesses before = pending;
@@ -2965,7 +3140,8 @@ LogicalResult KernelLowering::lowerPipelinedLoop(LoopOp loop, Value upper) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(
         scf::IfOp::create(b, loc, TypeRange(), any, false).thenBlock());
-    if (failed(issueFor(c(first), c(first), /*barrier=*/first == 0)))
+    if (failed(issuePipelineCopies(loop, c(first), c(first),
+                                   /*barrier=*/first == 0)))
       return failure();
     pending = std::move(before);
   }
@@ -2974,23 +3150,25 @@ LogicalResult KernelLowering::lowerPipelinedLoop(LoopOp loop, Value upper) {
   b.setInsertionPoint(forOp.getBody()->getTerminator());
   Value i = forOp.getInductionVar();
   Value stage = arith::RemUIOp::create(b, loc, i, c(stages));
-  Value next = arith::AddIOp::create(b, loc, i, c(stages - 1));
-  // Every iteration starts at a barrier: the previous one is done with the
-  // stage the new copies (iteration i + S - 1's) overwrite, and with
-  // everything else it touched (so the body needs no barrier at its end).
-  gpu::BarrierOp::create(b, loc);
-  {
+  // Every iteration starts at a barrier: the previous one is done with
+  // everything it touched (so the body needs no barrier at its end) and,
+  // without a producer warp, with the stage the new copies (iteration
+  // i + S - 1's) overwrite, which they issue next.
+  blockBarrier(loc);
+  if (!producer) {
+    Value next = arith::AddIOp::create(b, loc, i, c(stages - 1));
     Value more =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, upper);
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPointToStart(
         scf::IfOp::create(b, loc, TypeRange(), more, false).thenBlock());
-    if (failed(issueFor(next, arith::RemUIOp::create(b, loc, next, c(stages)),
-                        /*barrier=*/false)))
+    if (failed(issuePipelineCopies(
+            loop, next, arith::RemUIOp::create(b, loc, next, c(stages)),
+            /*barrier=*/false)))
       return failure();
   }
   waitTma(arith::AddIOp::create(b, loc, c(1), stage));
-  map.map(iv, i);
+  map.map(loop.getInductionVar(), i);
   for (StoreOp store : group)
     tensors[store.getDest()].stage = stage;
   if (l2PrefetchDepth > 0 && hasL2Prefetch)
@@ -2999,6 +3177,15 @@ LogicalResult KernelLowering::lowerPipelinedLoop(LoopOp loop, Value upper) {
       lowerUniformBody(*loop.getBodyBlock(), loc, /*backEdge=*/false);
   for (StoreOp store : group)
     tensors[store.getDest()].stage = Value();
+  // The stage is free again: every computing thread arrives on its empty
+  // barrier (the producer waits for all of them).
+  if (producer)
+    NVVM::MBarrierArriveOp::create(
+        b, loc, Type(),
+        sharedPointer(tmaBarrier, {arith::AddIOp::create(b, loc, c(1 + stages),
+                                                         stage)},
+                      loc),
+        Value());
   return result;
 }
 
@@ -3833,7 +4020,7 @@ Value KernelLowering::lanesReduce(ReduceKind kind, Value partial,
   Value slot = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, lanePart, extent), laneIv);
   memref::StoreOp::create(b, loc, value, reductionScratch, ValueRange{slot});
-  gpu::BarrierOp::create(b, loc);
+  blockBarrier(loc);
   Value total;
   for (int64_t p = 0; p < lanes; ++p) {
     Value index = arith::AddIOp::create(b, loc, constantIndex(p * laneExtent, loc),
@@ -3841,7 +4028,7 @@ Value KernelLowering::lanesReduce(ReduceKind kind, Value partial,
     Value v = memref::LoadOp::create(b, loc, reductionScratch, ValueRange{index});
     total = total ? combine(kind, total, v, loc) : v;
   }
-  gpu::BarrierOp::create(b, loc);
+  blockBarrier(loc);
   if (type.isF32())
     return total;
   return isa<FloatType>(type)

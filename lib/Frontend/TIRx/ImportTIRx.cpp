@@ -1269,6 +1269,11 @@ FailureOr<Attribute> Emitter::loopAnnotation(const ast::Annotation &a) {
       return failure();
     return attr;
   }
+  if (a.name == "producer_warp") {
+    if (failed(expectArgs(a, 0, "no arguments")))
+      return failure();
+    return Attribute(ProducerWarpAttr::get(context));
+  }
   if (a.name == "shape_hint") {
     if (failed(expectArgs(a, 2, "a dimension and a list of sizes")))
       return failure();
@@ -1300,8 +1305,9 @@ FailureOr<Attribute> Emitter::loopAnnotation(const ast::Annotation &a) {
                         << "' applies to an assignment, not a loop";
   return error(a.loc) << "unknown annotation '" << a.getSpelling()
                       << "'; expected @warp_reduce, $bank_conflict_free, "
-                         "@coalesced_access, @tma_bound, @pipeline_stages, @shape_hint, "
-                         "@delta_masked or @custom_counter";
+                         "@coalesced_access, @tma_bound, @pipeline_stages, "
+                         "@producer_warp, @shape_hint, @delta_masked or "
+                         "@custom_counter";
 }
 
 FailureOr<Value> Emitter::applyStatementAnnotations(const ast::Stmt &stmt,

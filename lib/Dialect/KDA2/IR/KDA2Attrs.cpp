@@ -308,17 +308,34 @@ StringRef PipelineStagesAttr::getSpelling() const {
   return "@pipeline_stages";
 }
 
+/// Whether `loop` carries `#pragma tma_pipeline`.
+static bool hasTmaPipeline(Operation *loop) {
+  auto op = dyn_cast<LoopOp>(loop);
+  return op && op.getAnnotationsAttr() &&
+         llvm::any_of(op.getAnnotationsAttr(), [](Attribute a) {
+           auto pragma = dyn_cast<PragmaAttr>(a);
+           return pragma && pragma.getKind() == PragmaKind::tma_pipeline;
+         });
+}
+
 LogicalResult PipelineStagesAttr::verifyOnLoop(Operation *loop,
                                                const HardwareProfile *) const {
-  auto op = dyn_cast<LoopOp>(loop);
-  bool pipelined =
-      op && op.getAnnotationsAttr() &&
-      llvm::any_of(op.getAnnotationsAttr(), [](Attribute a) {
-        auto pragma = dyn_cast<PragmaAttr>(a);
-        return pragma && pragma.getKind() == PragmaKind::tma_pipeline;
-      });
-  if (!pipelined)
+  if (!hasTmaPipeline(loop))
     return loop->emitOpError() << "'@pipeline_stages' applies to a loop "
+                                  "with '#pragma tma_pipeline'";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// @producer_warp
+//===----------------------------------------------------------------------===//
+
+StringRef ProducerWarpAttr::getSpelling() const { return "@producer_warp"; }
+
+LogicalResult ProducerWarpAttr::verifyOnLoop(Operation *loop,
+                                             const HardwareProfile *) const {
+  if (!hasTmaPipeline(loop))
+    return loop->emitOpError() << "'@producer_warp' applies to a loop "
                                   "with '#pragma tma_pipeline'";
   return success();
 }

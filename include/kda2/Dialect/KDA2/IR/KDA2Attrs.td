@@ -242,6 +242,27 @@ def KDA2_PipelineStagesAttr
   let genVerifyDecl = 1;
 }
 
+def KDA2_ProducerWarpAttr
+    : KDA2_AnnotationAttr<"ProducerWarp", "producer_warp"> {
+  let summary = "`@producer_warp`: one extra warp issues a TMA pipeline's copies";
+  let description = [{
+    On a `#pragma tma_pipeline` loop: the block gets one more warp, which
+    only walks the loop issuing its bulk tensor copies (each stage once the
+    block's warps are done with it: an mbarrier per stage that they arrive
+    on at the end of their iteration), while the block's warps only wait
+    for their tiles and compute. The copies' issue is then off the
+    iterations' chain. The loop must sit in the kernel's uniform code under
+    block loops only, and its trip count and the copies' indices must come
+    from read-only inputs, dimensions and index arithmetic (the extra warp
+    computes them too). Barriers of the block's warps become named barriers
+    that leave the extra warp out.
+
+    ```mlir
+    #kda2.producer_warp
+    ```
+  }];
+}
+
 def KDA2_PragmaAttr : KDA2_AnnotationAttr<"Pragma", "pragma"> {
   let summary = "`#pragma name`: scheduler directive";
   let description = [{
