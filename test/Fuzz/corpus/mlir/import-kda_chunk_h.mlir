@@ -103,7 +103,7 @@ module attributes {kda2.target = "H200-SXM"} {
       %32 = kda2.sub %31, %c1_10 : index, index -> index
       %c32_11 = arith.constant 32 : index
       %33 = kda2.div %32, %c32_11 : index, index -> index
-      kda2.loop serial %c to %33 annotations [#kda2.pragma<tma_pipeline>] {
+      kda2.loop serial %c to %33 annotations [#kda2.pragma<tma_pipeline>, #kda2.producer_warp] {
         %34 = kda2.add %8, %c : index, index -> index
         %35 = kda2.load %kl[%34] : !kda2.tensor<[h, ns, 32, 128], bf16> -> tensor<32x128xbf16>
         kda2.store %35, %Kl[] : tensor<32x128xbf16>, !kda2.tensor<[32, 128], bf16, smem>

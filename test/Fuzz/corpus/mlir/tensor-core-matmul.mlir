@@ -4,8 +4,9 @@
 // kda2.matmul of shared tiles on tensor cores. The whole block takes part
 // (four warps at least): warp w computes the 16-row strips w, w + 4, ... of
 // the result, keeps the strip's A fragments (ldmatrix .x4) for every k step,
-// walks the n columns eight at a time with B fragments (ldmatrix .x2;
-// .trans when b is [k, n], plain when transpose_b gives it as [n, k]) and
+// walks the n columns eight at a time with B fragments (ldmatrix .x4 for
+// two k steps, .x2 for an odd last one; .trans when b is [k, n], plain when
+// transpose_b gives it as [n, k]) and
 // mma.sync m16n8k16 with f32 accumulation, and writes its accumulator
 // elements straight to the store's destination. The operand tiles are never
 // held by one thread. bench/sanitize_kernels.py runs both kernels on the
@@ -19,7 +20,8 @@
 // CHECK-COUNT-2: nvgpu.ldmatrix %arg4[{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<64x32xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
 // The B fragments of both k steps are loaded before the first mma.
 // CHECK: scf.for
-// CHECK-COUNT-2: nvgpu.ldmatrix %arg5[{{.*}}] {numTiles = 2 : i32, transpose = true} : memref<32x64xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
+// CHECK: nvgpu.ldmatrix %arg5[{{.*}}] {numTiles = 4 : i32, transpose = true} : memref<32x64xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// CHECK-NOT: nvgpu.ldmatrix
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {{{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>{{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK-NOT: nvgpu.ldmatrix
 // CHECK: nvvm.mma.sync
@@ -43,7 +45,7 @@
 // CHECK: vector.load %[[SC]][{{.*}}] : memref<32x56xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // Four k steps: the even ones accumulate onto the loaded accumulator, the
 // odd ones onto zero, and the two chains are added before the store.
-// CHECK-COUNT-4: nvgpu.ldmatrix %[[SK]]{{.*}}numTiles = 2 : i32, transpose = false
+// CHECK-COUNT-2: nvgpu.ldmatrix %[[SK]]{{.*}}numTiles = 4 : i32, transpose = false
 // CHECK-COUNT-4: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK-COUNT-4: arith.addf
 // CHECK: vector.store %{{.*}}, %[[SC]][{{.*}}] : memref<32x56xf32, #gpu.address_space<workgroup>>, vector<2xf32>
@@ -51,11 +53,11 @@
 
 // PTX-LABEL: .entry mm(
 // PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-LABEL: .entry mm_acc(
 // PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+// PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 
 kda2.kernel @mm(%a: !kda2.tensor<[b, 64, 32], bf16>, %w: !kda2.tensor<[b, 32, 64], bf16>,
@@ -133,7 +135,7 @@ kda2.kernel @mm_acc(%a: !kda2.tensor<[b, 32, 64], f16>, %k: !kda2.tensor<[b, 48,
 // transposed 8x8 loads too (the state update of chunked KDA, kᵀ·u).
 // CHECK-LABEL: gpu.func @mm_tn(
 // CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true} : memref<32x64xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
-// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 2 : i32, transpose = true} : memref<32x64xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
+// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true} : memref<32x64xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
 // CHECK: nvvm.mma.sync
 // PTX-LABEL: .entry mm_tn(
 // PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16

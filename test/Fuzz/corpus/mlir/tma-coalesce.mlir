@@ -36,7 +36,7 @@
 // CHECK: %[[BITS:.*]] = arith.andi %{{.*}}, %c112{{.*}} : index
 // CHECK: arith.xori %{{.*}}, %[[BITS]] : index
 // CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %[[SW]] to offset: [0], sizes: [2048], strides: [1]
-// CHECK: nvgpu.ldmatrix %[[FLAT]][%{{.*}}] {numTiles = 2 : i32, transpose = true}
+// CHECK: nvgpu.ldmatrix %[[FLAT]][%{{.*}}] {numTiles = 4 : i32, transpose = true}
 // CHECK: nvvm.mma.sync
 // CHECK: llvm.mlir.global{{.*}}@__kda2_meta_tma_mm
 // CHECK-SAME: arg tensormap w__tma0 w 3 2 1 0 box 64 32 1 swizzle 128\0Aarg tensormap a__tma1 a 4 3 2 1 0 box 32 64 1 1\0A

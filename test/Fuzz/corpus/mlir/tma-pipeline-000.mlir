@@ -18,8 +18,8 @@
 // stage the next copies overwrite), so its body needs none at its end.
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: %[[STAGE:.*]] = arith.remui %[[I]], %c2{{.*}} : index
-// CHECK: %[[NEXT:.*]] = arith.addi %[[I]], %c1{{.*}} : index
 // CHECK-NEXT: gpu.barrier
+// CHECK: %[[NEXT:.*]] = arith.addi %[[I]], %c1{{.*}} : index
 // CHECK: %[[MORE:.*]] = arith.cmpi ult, %[[NEXT]], %{{.*}} : index
 // CHECK: scf.if %[[MORE]] {
 // CHECK: arith.remui %[[NEXT]], %c2{{.*}} : index

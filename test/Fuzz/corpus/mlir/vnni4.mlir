@@ -21,12 +21,12 @@
 // CHECK-NEXT: arith.muli %{{.*}}, %[[GROUP]] : i64
 // CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<4xbf16>
 // CHECK: vector.store %{{.*}} : memref<64x32xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
-// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 2 : i32, transpose = false} : memref<64x32xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
+// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<64x32xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
 // CHECK: nvvm.mma.sync
 
 // PTX-LABEL: .entry vnni_mm(
 // PTX: ld.global.nc.v2.b32
-// PTX: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+// PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 
 kda2.kernel @vnni_mm(%a: !kda2.tensor<[b, 64, 32], bf16>, %w: !kda2.tensor<[b, 64, 32], bf16>,
