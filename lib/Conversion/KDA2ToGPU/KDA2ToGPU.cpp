@@ -356,8 +356,8 @@ private:
   LogicalResult planProducer(LoopOp loop);
   /// The producer warp's code: the slice in `block`, down to producerLoop.
   LogicalResult lowerProducer(Block &block);
-  /// A barrier of the block's computing threads (a named barrier leaving
-  /// the producer warp out, when there is one).
+  /// A barrier of the block's computing threads (with a producer warp: a
+  /// named barrier leaving it out, or a warp barrier when one warp computes).
   void blockBarrier(Location loc);
   LogicalResult lowerTileCopy(StoreOp store, LoadOp load);
   LogicalResult lowerTmaCopy(StoreOp store);
@@ -1600,6 +1600,10 @@ void KernelLowering::blockBarrier(Location loc) {
   auto i32 = [&](int64_t v) {
     return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
   };
+  if (blockX == 32) { // one computing warp: a warp barrier is enough
+    NVVM::SyncWarpOp::create(b, loc, i32(-1));
+    return;
+  }
   NVVM::BarrierOp::create(b, loc, Type(), i32(1), i32(blockX),
                           NVVM::BarrierReductionAttr(), Value());
 }
