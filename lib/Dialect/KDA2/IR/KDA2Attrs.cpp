@@ -318,12 +318,19 @@ static bool hasTmaPipeline(Operation *loop) {
          });
 }
 
+/// An annotation of a TMA pipeline (`spelling`) on `loop`: it must carry the
+/// pragma.
+static LogicalResult requireTmaPipeline(Operation *loop, StringRef spelling) {
+  if (!hasTmaPipeline(loop))
+    return loop->emitOpError() << "'" << spelling
+                               << "' applies to a loop with '#pragma "
+                                  "tma_pipeline'";
+  return success();
+}
+
 LogicalResult PipelineStagesAttr::verifyOnLoop(Operation *loop,
                                                const HardwareProfile *) const {
-  if (!hasTmaPipeline(loop))
-    return loop->emitOpError() << "'@pipeline_stages' applies to a loop "
-                                  "with '#pragma tma_pipeline'";
-  return success();
+  return requireTmaPipeline(loop, getSpelling());
 }
 
 //===----------------------------------------------------------------------===//
@@ -334,10 +341,7 @@ StringRef ProducerWarpAttr::getSpelling() const { return "@producer_warp"; }
 
 LogicalResult ProducerWarpAttr::verifyOnLoop(Operation *loop,
                                              const HardwareProfile *) const {
-  if (!hasTmaPipeline(loop))
-    return loop->emitOpError() << "'@producer_warp' applies to a loop "
-                                  "with '#pragma tma_pipeline'";
-  return success();
+  return requireTmaPipeline(loop, getSpelling());
 }
 
 //===----------------------------------------------------------------------===//
