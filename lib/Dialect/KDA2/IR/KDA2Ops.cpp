@@ -506,6 +506,12 @@ LogicalResult RegAllocOp::verify() {
     return emitOpError() << "an mma register tile is a static 2-D f32 tile "
                             "(a tensor-core accumulator), got "
                          << type;
+  if (getMma() && (type.getShape()[0] % 16 != 0 || type.getShape()[1] % 8 != 0))
+    return emitOpError() << "an mma register tile is made of 16 x 8 "
+                            "accumulator blocks (one warp per 16-row strip): "
+                            "its rows must be a multiple of 16 and its "
+                            "columns of 8, got "
+                         << type.getShape()[0] << " x " << type.getShape()[1];
   return success();
 }
 
