@@ -1,5 +1,5 @@
 """A/B of activation prep builds on the H200: the same GF 2 prefill
-(kda_chunk_prep_act + kda_chunk_h, C = 32, VB = 8) through
+(kda_chunk_prep_act + kda_chunk_h, C = 32, VB = 16) through
 kda_serving.prefill_act_case, one folder of cubins per variant, interleaved
 so drift hits every variant alike; then the adversarial float64 check per
 variant.

@@ -30,7 +30,7 @@ import kda2rt  # noqa: E402
 from kda_decode import kda_inputs, rel_err  # noqa: E402
 from kda_serving import make_pool, step, to_kmajor  # noqa: E402
 
-C = 32  # the prefill kernels' chunk (kda_chunk_split / kda_chunk_h, C = 32, VB = 8)
+C = 32  # the prefill kernels' chunk (kda_chunk_split / kda_chunk_h, C = 32, VB = 16)
 GATE_LOWER_BOUND = -5.0  # kda_inputs' gate: 0.1 * logsigmoid(randn), far above -5
 # The largest relative error against float64 a strict check accepts (bf16
 # inputs and outputs: about 4e-3 for o, 3e-3 for the states, bench/RESULTS.md).
