@@ -1190,6 +1190,13 @@ FailureOr<PragmaAttr> Emitter::pragma(const ast::Pragma &p) {
   return PragmaAttr::get(context, *kind);
 }
 
+/// An attribute built with getChecked (null: its verifier reported why).
+static FailureOr<Attribute> checked(Attribute attr) {
+  if (!attr)
+    return failure();
+  return attr;
+}
+
 FailureOr<Attribute> Emitter::loopAnnotation(const ast::Annotation &a) {
   if (a.condition && a.name != "coalesced_access")
     return error(a.loc) << "only @coalesced_access takes an 'if … else …' "
@@ -1250,9 +1257,7 @@ FailureOr<Attribute> Emitter::loopAnnotation(const ast::Annotation &a) {
       return error(a.loc) << "'@tma_bound' takes two integers (rows, cols)";
     Attribute attr = TmaBoundAttr::getChecked([&] { return error(a.loc); },
                                               context, *rows, *cols);
-    if (!attr)
-      return failure();
-    return attr;
+    return checked(attr);
   }
   if (a.name == "pipeline_stages") {
     if (failed(expectArgs(a, 1, "one integer (the buffer stages)")))
@@ -1265,9 +1270,7 @@ FailureOr<Attribute> Emitter::loopAnnotation(const ast::Annotation &a) {
                              "a name bound with --tirx-bind";
     Attribute attr = PipelineStagesAttr::getChecked(
         [&] { return error(a.loc); }, context, *stages);
-    if (!attr)
-      return failure();
-    return attr;
+    return checked(attr);
   }
   if (a.name == "producer_warp") {
     if (failed(expectArgs(a, 0, "no arguments")))
@@ -1296,9 +1299,7 @@ FailureOr<Attribute> Emitter::loopAnnotation(const ast::Annotation &a) {
     Attribute attr = ShapeHintAttr::getChecked(
         [&] { return error(a.loc); }, context, builder.getStringAttr(*dim),
         ArrayRef<int64_t>(values));
-    if (!attr)
-      return failure();
-    return attr;
+    return checked(attr);
   }
   if (a.name == "delta_masked" || a.name == "custom_counter")
     return error(a.loc) << "'" << a.getSpelling()

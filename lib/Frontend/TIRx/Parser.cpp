@@ -718,18 +718,21 @@ LogicalResult Parser::parseFor(unsigned indent, StmtPtr &stmt) {
     return emitTooDeep();
   auto loop = std::make_unique<ForStmt>(tok.loc);
   consume();
-  if (tok.isNot(Token::identifier))
+  // A loop variable's name and location, or false (nothing consumed).
+  auto variable = [&](std::string &name, SMLoc &loc) {
+    if (tok.isNot(Token::identifier))
+      return false;
+    name = tok.spelling.str();
+    loc = tok.loc;
+    consume();
+    return true;
+  };
+  if (!variable(loop->var, loop->varLoc))
     return emitExpected("loop variable after 'for'");
-  loop->var = tok.spelling.str();
-  loop->varLoc = tok.loc;
-  consume();
   if (tok.is(Token::comma)) { // for r, c in schedule.fragment(t)
     consume();
-    if (tok.isNot(Token::identifier))
+    if (!variable(loop->var2, loop->var2Loc))
       return emitExpected("second loop variable after ','");
-    loop->var2 = tok.spelling.str();
-    loop->var2Loc = tok.loc;
-    consume();
   }
   if (tok.isNot(Token::kw_in))
     return emitExpected("'in' after loop variable '" +

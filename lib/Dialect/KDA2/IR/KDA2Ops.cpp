@@ -661,20 +661,20 @@ ParseResult LoopOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   Properties &props = result.getOrAddProperties<Properties>();
   props.mapping = *mapping;
-  if (succeeded(parser.parseOptionalKeyword("lanes"))) {
-    int64_t lanes = 0;
-    if (parser.parseLParen() || parser.parseInteger(lanes) ||
+  // `keyword(n)`, optional: the property stays unset without the keyword.
+  auto parseCount = [&](StringRef keyword, IntegerAttr &property) {
+    if (failed(parser.parseOptionalKeyword(keyword)))
+      return success();
+    int64_t value = 0;
+    if (parser.parseLParen() || parser.parseInteger(value) ||
         parser.parseRParen())
       return failure();
-    props.lanes = parser.getBuilder().getI64IntegerAttr(lanes);
-  }
-  if (succeeded(parser.parseOptionalKeyword("columns"))) {
-    int64_t columns = 0;
-    if (parser.parseLParen() || parser.parseInteger(columns) ||
-        parser.parseRParen())
-      return failure();
-    props.columns = parser.getBuilder().getI64IntegerAttr(columns);
-  }
+    property = parser.getBuilder().getI64IntegerAttr(value);
+    return success();
+  };
+  if (failed(parseCount("lanes", props.lanes)) ||
+      failed(parseCount("columns", props.columns)))
+    return failure();
   if (succeeded(parser.parseOptionalKeyword("annotations"))) {
     ArrayAttr annotations;
     if (parser.parseAttribute(annotations))
