@@ -2887,7 +2887,9 @@ void KernelLowering::waitTma(Value barrierIndex) {
   // its slot with selects rather than indexing the array (local memory).
   bool dynamic = !getConstantIntValue(barrierIndex);
   SmallVector<Value> slots, phases;
-  for (int64_t i = 0; i < (dynamic ? tmaBarrierCount : 1); ++i) {
+  // (Only the full barriers, [0, S], are waited on here.)
+  int64_t waited = std::min(tmaBarrierCount, 1 + pipelineStages);
+  for (int64_t i = 0; i < (dynamic ? waited : 1); ++i) {
     Value slot = dynamic ? constantIndex(i, loc) : barrierIndex;
     slots.push_back(slot);
     phases.push_back(
