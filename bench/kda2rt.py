@@ -54,8 +54,9 @@ class Runtime:
         total_tokens, padding included), h heads, whatever the lengths: the
         intermediates are per chunk slot, floor(max_total_tokens / C) + n_max of
         them per head (the kernels are Kernel objects: kda_chunk_prep,
-        kda_chunk_scan_h, kda_chunk_out). m_max > 0: calls with up to m_max
-        checkpoint offsets per sequence too
+        kda_chunk_scan_h, kda_chunk_out; or scan = the fused-output scan
+        kda_chunk_scan_o and out = None, whose workspace holds no hs). m_max > 0:
+        calls with up to m_max checkpoint offsets per sequence too
         (kda2rt_kda_prefill_workspace_size_offsets)."""
         rt = self.rt
         fn = rt.kda2rt_kda_prefill_workspace_size_offsets if m_max else \
@@ -64,7 +65,7 @@ class Runtime:
             ([C.c_int64] if m_max else []) + [C.POINTER(Z), S, Z]
         fn.restype = I
         size = Z()
-        self._check(fn(prep.handle, scan.handle, out.handle, n_max, max_total_tokens, h,
+        self._check(fn(prep.handle, scan.handle, _handle(out), n_max, max_total_tokens, h,
                        *([m_max] if m_max else []), C.byref(size), self._err, 4096),
                     "kda_prefill_workspace_size")
         return size.value
@@ -104,7 +105,12 @@ class Runtime:
         (kda_chunk_ckpt of the scan's module) and ckpt: entry (i, j) = t in [1,
         len_i] stores the state after the first t tokens of sequence i in block
         offset_blocks[i, j] of ckpt (other t or blocks: none); the workspace
-        then needs prefill_workspace_size(..., m_max=m)."""
+        then needs prefill_workspace_size(..., m_max=m).
+        out=None with scan = kda_chunk_scan_o (the fused-output scan, same module):
+        prep and the scan (then ckpt_kernel) run, no kda_chunk_out, the workspace
+        from prefill_workspace_size(prep, scan, None, ...). Pick it when the scan
+        launch is throughput-bound (n * h * V / VB programs more than the SMs, 132
+        on the H200); kda_chunk_scan_h + kda_chunk_out for a few long sequences."""
         rt = self.rt
         rt.kda2rt_kda_prefill.argtypes = [P, P, P, C.POINTER(KdaPrefillArgs), P, S, Z]
         rt.kda2rt_kda_prefill.restype = I
@@ -127,9 +133,15 @@ class Runtime:
             ptr(dt_bias), lower_bound, ptr(ckpt_offsets), ptr(offset_blocks),
             ckpt_offsets.shape[1] if ckpt_offsets is not None else 0,
             ckpt_kernel.handle if ckpt_kernel is not None else None)
-        self._check(rt.kda2rt_kda_prefill(prep.handle, scan.handle, out.handle,
+        self._check(rt.kda2rt_kda_prefill(prep.handle, scan.handle, _handle(out),
                                           C.byref(args), P(stream), self._err, 4096),
                     "kda_prefill")
+
+
+def _handle(kernel):
+    """A Kernel's handle, or NULL for None (the prefill's out_kernel with a
+    fused-output scan)."""
+    return None if kernel is None else kernel.handle
 
 
 # The row-stride fields that end the pool, spec and prefill arguments.

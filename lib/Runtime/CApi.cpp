@@ -277,12 +277,16 @@ KdaPrefillArgs toKdaPrefillArgs(const kda2rt_kda_prefill_args &args) {
 }
 
 /// The NULL checks of the prefill entry points: "<fn>: scan_kernel is NULL".
+/// out_kernel is NULL with a fused-output scan (isKdaPrefillFusedScan),
+/// required with any other (a non-NULL one with a fused scan is refused by
+/// the kernel checks, which name it).
 Status prefillHandles(const char *fn, kda2rt_kernel prep, kda2rt_kernel scan,
                       kda2rt_kernel out, bool argsGiven) {
   const char *names[] = {"prep_kernel", "scan_kernel", "out_kernel"};
   kda2rt_kernel kernels[] = {prep, scan, out};
   for (int i = 0; i < 3; ++i)
-    if (!kernels[i])
+    if (!kernels[i] &&
+        !(i == 2 && isKdaPrefillFusedScan(scan->kernel.info())))
       return invalid(std::string(fn) + ": " + names[i] + " is NULL");
   if (!argsGiven)
     return invalid(std::string(fn) + ": args is NULL");
@@ -290,7 +294,8 @@ Status prefillHandles(const char *fn, kda2rt_kernel prep, kda2rt_kernel scan,
 }
 
 /// The prefill plan of (prep, scan, out) and the call's checkpoint kernel
-/// `ckpt`, made at the first call that needs it: the last one used
+/// `ckpt` (out NULL with a fused-output scan), made at the first call that
+/// needs it: the last one used
 /// without a lock, else found or made under the prep handle's mutex. A
 /// call without a checkpoint kernel takes any valid plan of the pair (one
 /// made with a checkpoint kernel launches it only for offset
@@ -303,7 +308,7 @@ const kda2rt_kernel_s::PrefillPlan *prefillPlan(kda2rt_kernel prep,
   using Plan = kda2rt_kernel_s::PrefillPlan;
   auto matches = [&](const Plan *p) {
     return p && p->scan == scan && p->scanId == scan->id && p->out == out &&
-           p->outId == out->id &&
+           (!out || p->outId == out->id) &&
            (ckpt ? p->ckpt == ckpt && p->ckptId == ckpt->id
                  : !p->ckpt || p->plan.valid());
   };
@@ -323,9 +328,10 @@ const kda2rt_kernel_s::PrefillPlan *prefillPlan(kda2rt_kernel prep,
     p->out = out;
     p->ckpt = ckpt;
     p->scanId = scan->id;
-    p->outId = out->id;
+    p->outId = out ? out->id : 0;
     p->ckptId = ckpt ? ckpt->id : 0;
-    (void)KdaPrefillPlan::create(prep->kernel, scan->kernel, out->kernel,
+    (void)KdaPrefillPlan::create(prep->kernel, scan->kernel,
+                                 out ? &out->kernel : nullptr,
                                  ckpt ? &ckpt->kernel : nullptr, p->plan);
     found = p.get();
     prep->prefillPlans.push_back(std::move(p));
@@ -650,7 +656,8 @@ static int prefillWorkspaceSize(const char *fn, kda2rt_kernel prep_kernel,
   if (s.ok())
     s = kdaPrefillWorkspace(
         prep_kernel->kernel.info(), scan_kernel->kernel.info(),
-        out_kernel->kernel.info(), n_max, max_total_tokens, h, m_max, ws);
+        out_kernel ? &out_kernel->kernel.info() : nullptr, n_max,
+        max_total_tokens, h, m_max, ws);
   if (s.ok() && ws.bytes > SIZE_MAX)
     s = invalid(std::string(fn) + ": the workspace does not fit size_t");
   if (s.ok())
@@ -695,7 +702,9 @@ int kda2rt_kda_prefill(kda2rt_kernel prep_kernel, kda2rt_kernel scan_kernel,
                     ? plan->plan.launch(a, cs)
                     : launchKdaPrefill(prep_kernel->kernel,
                                        scan_kernel->kernel,
-                                       out_kernel->kernel, a, cs),
+                                       out_kernel ? &out_kernel->kernel
+                                                  : nullptr,
+                                       a, cs),
                 err, errlen);
 }
 
@@ -713,7 +722,8 @@ int kda2rt_kda_prefill_query(kda2rt_kernel prep_kernel,
   // A "no" is an answer, not an error: the last-error slot stays as it is.
   KdaPrefillLaunch launch;
   s = prepareKdaPrefill(prep_kernel->kernel, scan_kernel->kernel,
-                        out_kernel->kernel, toKdaPrefillArgs(*args), launch);
+                        out_kernel ? &out_kernel->kernel : nullptr,
+                        toKdaPrefillArgs(*args), launch);
   copyString(s.ok() ? std::string() : s.message(), reason, reasonlen);
   return s.ok() ? 1 : 0;
 }

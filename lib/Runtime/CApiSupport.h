@@ -41,7 +41,8 @@ struct kda2rt_kernel_s {
   /// address can be reused after its module is unloaded; an id is not).
   const uint64_t id = kda2::runtime::capi::nextKernelHandleId();
   /// The prefill plans of the calls with this kernel as prep_kernel, one
-  /// per (scan_kernel, out_kernel, ckpt_kernel) of handles, made by the
+  /// per (scan_kernel, out_kernel, ckpt_kernel) of handles (out_kernel
+  /// NULL with a fused-output scan), made by the
   /// first kda2rt_kda_prefill that needs it (invalid plan: those calls take
   /// the general path; a call without ckpt_kernel takes any valid plan of
   /// its pair). Immutable once published and freed only with this handle,

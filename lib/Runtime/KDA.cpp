@@ -18,6 +18,7 @@
 
 #include "kda2/Runtime/KDA.h"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -1530,7 +1531,8 @@ Status KdaDecodeSpecPlan::launch(const KdaDecodeSpecArgs &args,
 }
 
 //===----------------------------------------------------------------------===//
-// Prefill: kda_chunk_prep, kda_chunk_scan_h, kda_chunk_out
+// Prefill: kda_chunk_prep, kda_chunk_scan_h, kda_chunk_out (or prep and the
+// fused-output scan kda_chunk_scan_o)
 //===----------------------------------------------------------------------===//
 
 namespace {
@@ -1767,25 +1769,79 @@ Status checkCkptLikePool(const KernelInfo &info, const KernelInfo &scan) {
   return Status::success();
 }
 
+} // namespace
+
+bool isKdaPrefillFusedScan(const KernelInfo &scan) {
+  auto pointer = [&](const char *name) {
+    const ArgInfo *a = scan.findArg(name);
+    return a && a->kind == ArgInfo::Ptr;
+  };
+  return pointer("o") && pointer("qd") && pointer("pb") && !scan.findArg("hs");
+}
+
+namespace {
+/// The output kernel against the scan: kda_chunk_scan_h needs
+/// kda_chunk_out (it writes hs, which kda_chunk_out turns into o), a
+/// fused-output scan writes o itself and takes none.
+Status checkOutForScan(const KernelInfo &scan, const KernelInfo *out,
+                       bool fused) {
+  if (fused && out)
+    return invalid("argument 'out_kernel': kernel '" + out->name +
+                   "' is given, but scan kernel '" + scan.name +
+                   "' is a fused-output scan (kda_chunk_scan_o: it takes o, "
+                   "qd and pb and writes o itself); pass NULL as out_kernel "
+                   "with it (kda_chunk_out runs only after kda_chunk_scan_h)");
+  if (!fused && !out)
+    return invalid("argument 'out_kernel' is NULL, but scan kernel '" +
+                   scan.name +
+                   "' is a state scan that writes hs, not o "
+                   "(kda_chunk_scan_h); pass kda_chunk_out as out_kernel, or "
+                   "the fused-output scan kda_chunk_scan_o as scan_kernel "
+                   "with out_kernel NULL");
+  return Status::success();
+}
+
+/// `out` null: a fused-output scan (checkOutForScan).
 Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
-                           const KernelInfo &out, PrefillFacts &f) {
+                           const KernelInfo *out, PrefillFacts &f) {
   f = PrefillFacts();
   KDA2RT_TRY(requirePrefillArgs(
       prep, {"prep_kernel", "KDA prefill prep kernel (kda_chunk_prep)"},
       {"q", "k", "v", "g", "beta", "cu_seqlens", "qd", "kl", "wn", "tp", "pb",
        "gl", "vc"},
       nullptr));
-  KDA2RT_TRY(requirePrefillArgs(
-      scan, {"scan_kernel", "KDA prefill state scan kernel (kda_chunk_scan_h)"},
-      {"vc", "kl", "wn", "tp", "gl", "cu_seqlens", "state_indices",
-       "has_initial_state", "checkpoint_blocks", "pool", "hs", "us", "ckpt"},
-      nullptr));
-  KDA2RT_TRY(requirePrefillArgs(
-      out, {"out_kernel", "KDA prefill output kernel (kda_chunk_out)"},
-      {"qd", "pb", "hs", "us", "cu_seqlens", "state_indices", "o"}, "nslots"));
+  const bool fused = isKdaPrefillFusedScan(scan);
+  if (fused)
+    KDA2RT_TRY(requirePrefillArgs(
+        scan,
+        {"scan_kernel",
+         "KDA prefill fused-output state scan kernel (kda_chunk_scan_o)"},
+        {"vc", "qd", "kl", "wn", "tp", "pb", "gl", "cu_seqlens",
+         "state_indices", "has_initial_state", "checkpoint_blocks", "pool",
+         "o", "us", "ckpt"},
+        nullptr));
+  else
+    KDA2RT_TRY(requirePrefillArgs(
+        scan,
+        {"scan_kernel", "KDA prefill state scan kernel (kda_chunk_scan_h)"},
+        {"vc", "kl", "wn", "tp", "gl", "cu_seqlens", "state_indices",
+         "has_initial_state", "checkpoint_blocks", "pool", "hs", "us", "ckpt"},
+        nullptr));
+  KDA2RT_TRY(checkOutForScan(scan, out, fused));
+  if (out)
+    KDA2RT_TRY(requirePrefillArgs(
+        *out, {"out_kernel", "KDA prefill output kernel (kda_chunk_out)"},
+        {"qd", "pb", "hs", "us", "cu_seqlens", "state_indices", "o"},
+        "nslots"));
   f.prep = &prep;
   f.scan = &scan;
-  f.out = &out;
+  f.out = out;
+  f.fusedScan = fused;
+  // The arguments only one kind of scan has (hs: kda_chunk_scan_h; qd, pb
+  // and o: the fused-output scan), and the output kernel's: null where the
+  // kernels at hand have none, so that the tables below skip them.
+  const KernelInfo *scanH = fused ? nullptr : &scan;
+  const KernelInfo *scanO = fused ? &scan : nullptr;
   // Every intermediate per chunk slot, in the kernels' order: an old set
   // is refused at prep's qd, a mixed one at its first old kernel.
   struct Intermediate {
@@ -1795,12 +1851,14 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
   const Intermediate intermediates[] = {
       {&prep, "qd", "ns"},  {&prep, "kl", "ns"},  {&prep, "wn", "ns"},
       {&prep, "tp", "ns"},  {&prep, "pb", "ns"},  {&prep, "gl", "ns"},
-      {&prep, "vc", "nsv"}, {&scan, "vc", "nsv"}, {&scan, "kl", "ns"},
-      {&scan, "wn", "ns"},  {&scan, "tp", "ns"},  {&scan, "gl", "ns"},
-      {&scan, "hs", "ns"},  {&scan, "us", "ns"},  {&out, "qd", "ns"},
-      {&out, "pb", "ns"},   {&out, "hs", "ns"},   {&out, "us", "ns"}};
+      {&prep, "vc", "nsv"}, {&scan, "vc", "nsv"}, {scanO, "qd", "ns"},
+      {&scan, "kl", "ns"},  {&scan, "wn", "ns"},  {&scan, "tp", "ns"},
+      {scanO, "pb", "ns"},  {&scan, "gl", "ns"},  {scanH, "hs", "ns"},
+      {&scan, "us", "ns"},  {out, "qd", "ns"},    {out, "pb", "ns"},
+      {out, "hs", "ns"},    {out, "us", "ns"}};
   for (const Intermediate &m : intermediates)
-    KDA2RT_TRY(checkSlotLayout(*m.info, m.name, m.slots));
+    if (m.info)
+      KDA2RT_TRY(checkSlotLayout(*m.info, m.name, m.slots));
   // Checkpoints at token offsets: prep reads ckpt_offsets and writes kc and
   // ec, the scan reads both tables and the scalar boundaries.
   KDA2RT_TRY(requireOffsetArgs(prep, {"ckpt_offsets", "kc", "ec"}, nullptr));
@@ -1871,9 +1929,11 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
       {&prep, "kc", in, {C, K}},
       {&prep, "ec", f32, {K}},
       {&scan, "vc", in, {C, VB}},
+      {scanO, "qd", in, {C, K}},
       {&scan, "kl", in, {C, K}},
       {&scan, "wn", in, {C, K}},
       {&scan, "tp", in, {C, C}},
+      {scanO, "pb", in, {C, C}},
       {&scan, "gl", f32, {K}},
       {&scan, "cu_seqlens", ix, {}},
       {&scan, "state_indices", ix, {}},
@@ -1881,19 +1941,21 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
       {&scan, "checkpoint_blocks", ix, {}},
       {&scan, "ckpt_offsets", ix, {}},
       {&scan, "offset_blocks", ix, {}},
-      {&scan, "hs", in, {V, K}},
+      {scanH, "hs", in, {V, K}},
+      {scanO, "o", in, {V}},
       {&scan, "us", in, {V, C}},
       {&scan, "ckpt", f.state, {}},
-      {&out, "qd", in, {C, K}},
-      {&out, "pb", in, {C, C}},
-      {&out, "hs", in, {V, K}},
-      {&out, "us", in, {V, C}},
-      {&out, "cu_seqlens", ix, {}},
-      {&out, "state_indices", ix, {}},
-      {&out, "o", in, {V}},
+      {out, "qd", in, {C, K}},
+      {out, "pb", in, {C, C}},
+      {out, "hs", in, {V, K}},
+      {out, "us", in, {V, C}},
+      {out, "cu_seqlens", ix, {}},
+      {out, "state_indices", ix, {}},
+      {out, "o", in, {V}},
   };
   for (const Expect &e : expected)
-    KDA2RT_TRY(checkPrefillArg(f, *e.info, e.name, e.dtype, e.tail));
+    if (e.info)
+      KDA2RT_TRY(checkPrefillArg(f, *e.info, e.name, e.dtype, e.tail));
   KDA2RT_TRY(resolveActivationPrep(f, prep));
   KDA2RT_TRY(checkCkptLikePool(scan, scan));
   // Row strides: prep reads q, k, v, g and beta (maybe strided); the
@@ -1901,7 +1963,8 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
   KDA2RT_TRY(resolveStrides(prep, "prefill", true, f.io.strided));
   bool none[5];
   KDA2RT_TRY(resolveStrides(scan, "prefill", false, none));
-  KDA2RT_TRY(resolveStrides(out, "prefill", false, none));
+  if (out)
+    KDA2RT_TRY(resolveStrides(*out, "prefill", false, none));
   // The facts the shared value checks read.
   f.io.info = &prep;
   f.io.kDim = K;
@@ -1963,7 +2026,7 @@ Status resolveCkptFacts(PrefillFacts &f, const KernelInfo &ckpt) {
 
 /// resolvePrefillFacts, then resolveCkptFacts when `ckpt` is not null.
 Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
-                           const KernelInfo &out, const KernelInfo *ckpt,
+                           const KernelInfo *out, const KernelInfo *ckpt,
                            PrefillFacts &f) {
   KDA2RT_TRY(resolvePrefillFacts(prep, scan, out, f));
   return ckpt ? resolveCkptFacts(f, *ckpt) : Status::success();
@@ -1981,7 +2044,9 @@ constexpr int64_t kMaxOffsetEntries = INT32_MAX;
 /// slot), ns = floor(totalTokens / C) + n slots (chunk c of sequence i in
 /// slot floor(cu_seqlens[i] / C) + i + c, the templates' headers), then kc
 /// and ec per (head, entry), nm = n·m entries, each buffer at the next
-/// multiple of kKdaPrefillAlignment. The sizes are worded as the call's
+/// multiple of kKdaPrefillAlignment; with a fused-output scan hs has no
+/// bytes (the scan keeps each chunk's state in registers and writes o
+/// itself). The sizes are worded as the call's
 /// (n, total_tokens, h, m): the call checks total_tokens first, so the
 /// token checks here word only kdaPrefillWorkspace's.
 Status prefillLayout(const PrefillFacts &f, int64_t n, int64_t totalTokens,
@@ -2030,6 +2095,7 @@ Status prefillLayout(const PrefillFacts &f, int64_t n, int64_t totalTokens,
     ws.nsv = ws.ns * (V / VB);
   const size_t in = dtypeSize(f.in);
   const int64_t ns = ws.ns;
+  const int64_t hsSlots = f.fusedScan ? 0 : ns;
   using B = KdaPrefillWorkspace;
   ok = ok && byteCount({h, ns, C, K}, in, ws.size[B::QD]) &&
        byteCount({h, ns, C, K}, in, ws.size[B::KL]) &&
@@ -2038,7 +2104,7 @@ Status prefillLayout(const PrefillFacts &f, int64_t n, int64_t totalTokens,
        byteCount({h, ns, C, C}, in, ws.size[B::PB]) &&
        byteCount({h, ns, K}, 4, ws.size[B::GL]) &&
        byteCount({h, ws.nsv, C, VB}, in, ws.size[B::VC]) &&
-       byteCount({h, ns, K, V}, in, ws.size[B::HS]) &&
+       byteCount({h, hsSlots, K, V}, in, ws.size[B::HS]) &&
        byteCount({h, ns, C, V}, in, ws.size[B::US]) &&
        byteCount({h, ws.nm, C, K}, in, ws.size[B::KC]) &&
        byteCount({h, ws.nm, K}, 4, ws.size[B::EC]);
@@ -2318,6 +2384,25 @@ constexpr const char *kScanPointers[] = {"vc",
                                          "ckpt",
                                          "ckpt_offsets",
                                          "offset_blocks"};
+/// A fused-output scan's (kda_chunk_scan_o): kScanPointers without hs, with
+/// qd, pb and o.
+constexpr const char *kScanOPointers[] = {"vc",
+                                          "qd",
+                                          "kl",
+                                          "wn",
+                                          "tp",
+                                          "pb",
+                                          "gl",
+                                          "cu_seqlens",
+                                          "state_indices",
+                                          "has_initial_state",
+                                          "checkpoint_blocks",
+                                          "pool",
+                                          "o",
+                                          "us",
+                                          "ckpt",
+                                          "ckpt_offsets",
+                                          "offset_blocks"};
 constexpr const char *kOutPointers[] = {
     "qd", "pb", "hs", "us", "cu_seqlens", "state_indices", "o"};
 /// The checkpoint kernel's (kda_chunk_ckpt).
@@ -2345,13 +2430,15 @@ constexpr size_t kNumPrefillDims = std::size(kPrefillDims);
 
 /// The values of a checked call's launches: each kernel's pointers
 /// (kPrepPointers, kScanPointers, kOutPointers, kCkptPointers order;
-/// prepAct in kPrepActPointers order for an activation prep), the sizes
-/// (kPrefillDims order), the resolved scale and lower_bound, and whether
-/// the checkpoint kernel runs (offset checkpoints).
+/// prepAct in kPrepActPointers order for an activation prep, scanO in
+/// kScanOPointers order for a fused-output scan), the sizes (kPrefillDims
+/// order), the resolved scale and lower_bound, and whether the checkpoint
+/// kernel runs (offset checkpoints).
 struct PrefillValues {
   const void *prep[std::size(kPrepPointers)];
   const void *prepAct[std::size(kPrepActPointers)];
   const void *scan[std::size(kScanPointers)];
+  const void *scanO[std::size(kScanOPointers)];
   const void *out[std::size(kOutPointers)];
   const void *ckpt[std::size(kCkptPointers)];
   int64_t dims[kNumPrefillDims];
@@ -2414,12 +2501,22 @@ void prefillValues(const KdaPrefillArgs &a, const KdaPrefillWorkspace &ws,
                             a.stateIndices, a.hasInitialState, table,
                             a.pool,         buf[B::HS],        buf[B::US],
                             ckpt,           ckptOffsets,       offsetBlocks};
+  const void *scanOPtrs[] = {buf[B::VC],     buf[B::QD],
+                             buf[B::KL],     buf[B::WN],
+                             buf[B::TP],     buf[B::PB],
+                             buf[B::GL],     a.cuSeqlens,
+                             a.stateIndices, a.hasInitialState,
+                             table,          a.pool,
+                             a.o,            buf[B::US],
+                             ckpt,           ckptOffsets,
+                             offsetBlocks};
   const void *outPtrs[] = {buf[B::QD],  buf[B::PB],     buf[B::HS], buf[B::US],
                            a.cuSeqlens, a.stateIndices, a.o};
   const void *ckptPtrs[] = {
       buf[B::KC],     buf[B::EC],  buf[B::US],   a.cuSeqlens,
       a.stateIndices, ckptOffsets, offsetBlocks, ckpt};
   static_assert(std::size(dims) == kNumPrefillDims);
+  static_assert(std::size(scanOPtrs) == std::size(kScanOPointers));
   static_assert(std::size(prepPtrs) + 2 == std::size(kPrepActPointers));
   std::memcpy(out.prep, prepPtrs, sizeof(prepPtrs));
   std::memcpy(out.prepAct, prepPtrs, sizeof(prepPtrs));
@@ -2432,6 +2529,7 @@ void prefillValues(const KdaPrefillArgs &a, const KdaPrefillWorkspace &ws,
   out.prepAct[std::size(prepPtrs) + 1] = a.dtBias ? a.dtBias : a.g;
   out.lowerBound = a.lowerBound;
   std::memcpy(out.scan, scanPtrs, sizeof(scanPtrs));
+  std::memcpy(out.scanO, scanOPtrs, sizeof(scanOPtrs));
   std::memcpy(out.out, outPtrs, sizeof(outPtrs));
   std::memcpy(out.ckpt, ckptPtrs, sizeof(ckptPtrs));
   std::memcpy(out.dims, dims, sizeof(dims));
@@ -2457,6 +2555,13 @@ Status kdaPrefillWorkspace(const KernelInfo &prep, const KernelInfo &scan,
                            const KernelInfo &out, int64_t n,
                            int64_t totalTokens, int64_t h, int64_t m,
                            KdaPrefillWorkspace &ws) {
+  return kdaPrefillWorkspace(prep, scan, &out, n, totalTokens, h, m, ws);
+}
+
+Status kdaPrefillWorkspace(const KernelInfo &prep, const KernelInfo &scan,
+                           const KernelInfo *out, int64_t n,
+                           int64_t totalTokens, int64_t h, int64_t m,
+                           KdaPrefillWorkspace &ws) {
   ws = KdaPrefillWorkspace();
   PrefillFacts f;
   KDA2RT_TRY(resolvePrefillFacts(prep, scan, out, f));
@@ -2478,6 +2583,12 @@ Status checkKdaPrefill(const KernelInfo &prep, const KernelInfo &scan,
 Status checkKdaPrefill(const KernelInfo &prep, const KernelInfo &scan,
                        const KernelInfo &out, const KernelInfo *ckpt,
                        const KdaPrefillArgs &args) {
+  return checkKdaPrefill(prep, scan, &out, ckpt, args);
+}
+
+Status checkKdaPrefill(const KernelInfo &prep, const KernelInfo &scan,
+                       const KernelInfo *out, const KernelInfo *ckpt,
+                       const KdaPrefillArgs &args) {
   PrefillFacts f;
   KDA2RT_TRY(resolvePrefillFacts(prep, scan, out, ckpt, f));
   KdaPrefillWorkspace ws;
@@ -2492,6 +2603,12 @@ Status kdaPrefillLaunchArgs(const KernelInfo &prep, const KernelInfo &scan,
 
 Status kdaPrefillLaunchArgs(const KernelInfo &prep, const KernelInfo &scan,
                             const KernelInfo &out, const KernelInfo *ckpt,
+                            const KdaPrefillArgs &a, KdaPrefillLaunch &launch) {
+  return kdaPrefillLaunchArgs(prep, scan, &out, ckpt, a, launch);
+}
+
+Status kdaPrefillLaunchArgs(const KernelInfo &prep, const KernelInfo &scan,
+                            const KernelInfo *out, const KernelInfo *ckpt,
                             const KdaPrefillArgs &a, KdaPrefillLaunch &launch) {
   launch = KdaPrefillLaunch();
   PrefillFacts f;
@@ -2508,10 +2625,16 @@ Status kdaPrefillLaunchArgs(const KernelInfo &prep, const KernelInfo &scan,
     fillLaunchArgs(prep, kPrepPointers, v.prep, kPrefillDims, v.dims,
                    &v.scale, launch.prep);
   }
-  fillLaunchArgs(scan, kScanPointers, v.scan, kPrefillDims, v.dims, nullptr,
-                 launch.scan);
-  fillLaunchArgs(out, kOutPointers, v.out, kPrefillDims, v.dims, nullptr,
-                 launch.out);
+  if (f.fusedScan)
+    fillLaunchArgs(scan, kScanOPointers, v.scanO, kPrefillDims, v.dims,
+                   nullptr, launch.scan);
+  else
+    fillLaunchArgs(scan, kScanPointers, v.scan, kPrefillDims, v.dims, nullptr,
+                   launch.scan);
+  launch.withOut = out != nullptr;
+  if (out)
+    fillLaunchArgs(*out, kOutPointers, v.out, kPrefillDims, v.dims, nullptr,
+                   launch.out);
   if (v.withCkpt) {
     fillLaunchArgs(*ckpt, kCkptPointers, v.ckpt, kPrefillDims, v.dims, nullptr,
                    launch.ckpt);
@@ -2523,32 +2646,47 @@ Status kdaPrefillLaunchArgs(const KernelInfo &prep, const KernelInfo &scan,
 Status prepareKdaPrefill(const Kernel &prep, const Kernel &scan,
                          const Kernel &out, const KdaPrefillArgs &args,
                          KdaPrefillLaunch &launch) {
+  return prepareKdaPrefill(prep, scan, &out, args, launch);
+}
+
+Status prepareKdaPrefill(const Kernel &prep, const Kernel &scan,
+                         const Kernel *out, const KdaPrefillArgs &args,
+                         KdaPrefillLaunch &launch) {
   launch = KdaPrefillLaunch();
   const char *roles[] = {"prep_kernel", "scan_kernel", "out_kernel",
                          "ckpt_kernel"};
-  const Kernel *kernels[] = {&prep, &scan, &out, args.ckptKernel};
+  const Kernel *kernels[] = {&prep, &scan, out, args.ckptKernel};
   for (int i = 0; i < 4; ++i)
     if (kernels[i] && !kernels[i]->valid())
       return invalid(std::string("argument '") + roles[i] +
                      "': the kernel is not loaded");
-  KDA2RT_TRY(
-      kdaPrefillLaunchArgs(prep.info(), scan.info(), out.info(), args, launch));
+  KDA2RT_TRY(kdaPrefillLaunchArgs(prep.info(), scan.info(),
+                                  out ? &out->info() : nullptr,
+                                  ckptInfo(args), args, launch));
   // Every launch configuration before the first launch: a call that fails
-  // runs nothing. prep and out run on (ns, h): ns <= 2^31 - 1 and h <=
-  // 65535; the scan on (V / VB, n·h): n·h <= 65535. That last limit also
-  // keeps n below 2^16, which the binary search of cu_seqlens in prep and
-  // out (16 halvings of [0, n]) assumes. The checkpoint kernel runs on
-  // (n·m, h), n·m <= 2^31 - 1 (checked with the values).
+  // runs nothing. prep and out (not with a fused-output scan) run on (ns,
+  // h): ns <= 2^31 - 1 and h <= 65535; the scan on (V / VB, n·h): n·h <=
+  // 65535. That last limit also keeps n below 2^16, which the binary
+  // search of cu_seqlens in prep and out (16 halvings of [0, n]) assumes.
+  // The checkpoint kernel runs on (n·m, h), n·m <= 2^31 - 1 (checked with
+  // the values).
   LaunchConfig cfg;
   KDA2RT_TRY(computeLaunchConfig(prep.info(), launch.prep, cfg));
   KDA2RT_TRY(computeLaunchConfig(scan.info(), launch.scan, cfg));
   if (launch.withCkpt)
     KDA2RT_TRY(computeLaunchConfig(args.ckptKernel->info(), launch.ckpt, cfg));
-  return computeLaunchConfig(out.info(), launch.out, cfg);
+  return out ? computeLaunchConfig(out->info(), launch.out, cfg)
+             : Status::success();
 }
 
 Status launchKdaPrefill(const Kernel &prep, const Kernel &scan,
                         const Kernel &out, const KdaPrefillArgs &args,
+                        CUstream stream) {
+  return launchKdaPrefill(prep, scan, &out, args, stream);
+}
+
+Status launchKdaPrefill(const Kernel &prep, const Kernel &scan,
+                        const Kernel *out, const KdaPrefillArgs &args,
                         CUstream stream) {
   KdaPrefillLaunch launch;
   KDA2RT_TRY(prepareKdaPrefill(prep, scan, out, args, launch));
@@ -2557,7 +2695,7 @@ Status launchKdaPrefill(const Kernel &prep, const Kernel &scan,
   // After the scan, which wrote the states the checkpoint kernel completes.
   if (launch.withCkpt)
     KDA2RT_TRY(args.ckptKernel->launch(launch.ckpt, stream));
-  return out.launch(launch.out, stream);
+  return launch.withOut ? out->launch(launch.out, stream) : Status::success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -2918,13 +3056,20 @@ Status KdaPrefillPlan::create(const Kernel &prep, const Kernel &scan,
 Status KdaPrefillPlan::create(const Kernel &prep, const Kernel &scan,
                               const Kernel &out, const Kernel *ckpt,
                               KdaPrefillPlan &plan) {
+  return create(prep, scan, &out, ckpt, plan);
+}
+
+Status KdaPrefillPlan::create(const Kernel &prep, const Kernel &scan,
+                              const Kernel *out, const Kernel *ckpt,
+                              KdaPrefillPlan &plan) {
   plan = KdaPrefillPlan();
-  const Kernel *kernels[] = {&prep, &scan, &out, ckpt};
+  const Kernel *kernels[] = {&prep, &scan, out, ckpt};
   for (const Kernel *k : kernels)
     if (k && !k->valid())
       return invalid("no prepared prefill launch: a kernel is not loaded");
   KdaPrefillFacts f;
-  KDA2RT_TRY(resolvePrefillFacts(prep.info(), scan.info(), out.info(),
+  KDA2RT_TRY(resolvePrefillFacts(prep.info(), scan.info(),
+                                 out ? &out->info() : nullptr,
                                  ckpt ? &ckpt->info() : nullptr, f));
   Packing p[4];
   if (f.activation)
@@ -2934,10 +3079,15 @@ Status KdaPrefillPlan::create(const Kernel &prep, const Kernel &scan,
   else
     KDA2RT_TRY(createPacking(prep, kPrepPointers, std::size(kPrepPointers),
                              /*scale=*/true, /*lowerBound=*/false, p[0]));
-  KDA2RT_TRY(createPacking(scan, kScanPointers, std::size(kScanPointers),
-                           /*scale=*/false, /*lowerBound=*/false, p[1]));
-  KDA2RT_TRY(createPacking(out, kOutPointers, std::size(kOutPointers),
-                           /*scale=*/false, /*lowerBound=*/false, p[2]));
+  if (f.fusedScan)
+    KDA2RT_TRY(createPacking(scan, kScanOPointers, std::size(kScanOPointers),
+                             /*scale=*/false, /*lowerBound=*/false, p[1]));
+  else
+    KDA2RT_TRY(createPacking(scan, kScanPointers, std::size(kScanPointers),
+                             /*scale=*/false, /*lowerBound=*/false, p[1]));
+  if (out)
+    KDA2RT_TRY(createPacking(*out, kOutPointers, std::size(kOutPointers),
+                             /*scale=*/false, /*lowerBound=*/false, p[2]));
   if (ckpt)
     KDA2RT_TRY(createPacking(*ckpt, kCkptPointers, std::size(kCkptPointers),
                              /*scale=*/false, /*lowerBound=*/false, p[3]));
@@ -2954,13 +3104,16 @@ Status KdaPrefillPlan::launch(const KdaPrefillArgs &args,
   // Another checkpoint kernel than the plan's: the general path resolves
   // and checks it (same messages).
   if (args.ckptKernel && args.ckptKernel != ckpt())
-    return launchKdaPrefill(*prep(), *scan(), *out(), args, stream);
+    return launchKdaPrefill(*prep(), *scan(), out(), args, stream);
   KdaPrefillWorkspace ws;
   KDA2RT_TRY(checkPrefillValues(facts_, args, args.ckptKernel != nullptr, ws));
   PrefillValues v;
   prefillValues(args, ws, v);
+  const bool withOut = out() != nullptr;
   uint64_t prepValues[std::size(kPrepActPointers) + kNumPrefillDims];
-  uint64_t scanValues[std::size(kScanPointers) + kNumPrefillDims];
+  uint64_t scanValues[std::max(std::size(kScanPointers),
+                               std::size(kScanOPointers)) +
+                      kNumPrefillDims];
   uint64_t outValues[std::size(kOutPointers) + kNumPrefillDims];
   uint64_t ckptValues[std::size(kCkptPointers) + kNumPrefillDims];
   StagedLaunch staged[4];
@@ -2970,25 +3123,30 @@ Status KdaPrefillPlan::launch(const KdaPrefillArgs &args,
                                         v.dims, prepValues)
                          : kernelValues(v.prep, std::size(kPrepPointers),
                                         v.dims, prepValues)) &&
-      kernelValues(v.scan, std::size(kScanPointers), v.dims, scanValues) &&
-      kernelValues(v.out, std::size(kOutPointers), v.dims, outValues) &&
+      (facts_.fusedScan ? kernelValues(v.scanO, std::size(kScanOPointers),
+                                       v.dims, scanValues)
+                        : kernelValues(v.scan, std::size(kScanPointers),
+                                       v.dims, scanValues)) &&
       stageLaunch(kernels_[0], prepValues, v.scale, lb, staged[0]) &&
       stageLaunch(kernels_[1], scanValues, v.scale, lb, staged[1]) &&
-      stageLaunch(kernels_[2], outValues, v.scale, lb, staged[2]) &&
+      (!withOut ||
+       (kernelValues(v.out, std::size(kOutPointers), v.dims, outValues) &&
+        stageLaunch(kernels_[2], outValues, v.scale, lb, staged[2]))) &&
       (!v.withCkpt ||
        (kernelValues(v.ckpt, std::size(kCkptPointers), v.dims, ckptValues) &&
         stageLaunch(kernels_[3], ckptValues, v.scale, lb, staged[3])));
   // What the prepared checks cannot word, the general path does (the same
   // checks again, then the message).
   if (!ready)
-    return launchKdaPrefill(*prep(), *scan(), *out(), args, stream);
+    return launchKdaPrefill(*prep(), *scan(), out(), args, stream);
   // The encoded maps of one launch (cuLaunchKernel copies the parameters,
   // so the launches reuse the storage). Order: prep, scan, the checkpoint
-  // kernel (after the scan's states), out.
+  // kernel (after the scan's states), out (none after a fused-output
+  // scan).
   alignas(64) unsigned char maps[kMaxTensorMaps * 128];
   const int order[] = {0, 1, 3, 2};
   for (int i : order) {
-    if (i == 3 && !v.withCkpt)
+    if ((i == 3 && !v.withCkpt) || (i == 2 && !withOut))
       continue;
     KDA2RT_TRY(kernels_[i].kernel->launchPreparedMaps(
         staged[i].func, staged[i].grid, staged[i].params, staged[i].maps,

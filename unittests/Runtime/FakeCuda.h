@@ -459,6 +459,64 @@ prefillScanMetadata(const PrefillBinding &b = {},
   return m + "end\n";
 }
 
+/// Metadata of the fused-output scan kda_chunk_scan_o (templates/
+/// kda_chunk_h.tirx: kda_chunk_scan_h's arguments with qd and pb, o in
+/// place of hs; grid.x NVB = V / VB, tensor maps of qd, kl, wn, tp, pb, gl
+/// and vc), pool and ckpt declared [.., K, V] in `layout`. The kernel came
+/// after checkpoints at token offsets: b.offsets is not read; smem is the
+/// real kernel's at the defaults with VB = 16
+/// (KdaPrefillFused.FakeHelperIsTheRealKernelsMetadata).
+inline std::string
+prefillScanOMetadata(const PrefillBinding &b = {},
+                     const std::string &name = "kda_chunk_scan_o") {
+  std::string K = std::to_string(b.k), V = std::to_string(b.v),
+              C = std::to_string(b.c), VB = std::to_string(b.vb),
+              NVB = std::to_string(b.v / b.vb);
+  const std::string &in = b.in, &st = b.state, &ix = b.ix;
+  std::string m =
+      "kda2-kernel-v1\nname " + name + "\nblock " +
+      std::to_string(32 * std::min(4, std::max(1, b.vb / 16)) + 32) +
+      " 1 1\ngrid.x " + NVB + "\ngrid.y n h\nsmem 61440\n"
+      "arg ptr vc " +
+      in + " in " + prefillShape(b, C + " " + VB, 2, /*vc=*/true) +
+      "\narg ptr qd " + in + " in " + prefillShape(b, C + " " + K, 2) +
+      "\narg ptr kl " + in + " in " + prefillShape(b, C + " " + K, 2) +
+      "\narg ptr wn " + in + " in " + prefillShape(b, C + " " + K, 2) +
+      "\narg ptr tp " + in + " in " + prefillShape(b, C + " " + C, 2) +
+      "\narg ptr pb " + in + " in " + prefillShape(b, C + " " + C, 2) +
+      "\narg ptr gl f32 in " + prefillShape(b, K, 1) +
+      "\narg ptr cu_seqlens " + ix + " in 1 np1\narg ptr state_indices " +
+      ix + " in 1 n\narg ptr has_initial_state i32 in 1 n\n"
+      "arg ptr checkpoint_blocks " +
+      ix + " in 2 n nc\narg ptr ckpt_offsets " + ix +
+      " in 2 n m\narg ptr offset_blocks " + ix +
+      " in 2 n m\narg scalar boundaries i32\narg ptr pool " + st +
+      " inout 4 slots h " + K + " " + V + "\n" +
+      (b.layout.empty() ? "" : "state pool " + b.layout + "\n") +
+      "arg ptr o " + in + " out 3 tt h " + V + "\narg ptr us " + in + " out " +
+      prefillShape(b, V + " " + C, 2) + "\narg ptr ckpt " + st +
+      " out 4 blocks h " + K + " " + V + "\n" +
+      (b.layout.empty() ? "" : "state ckpt " + b.layout + "\n") +
+      (b.chunkSlots ? "arg dim h\narg dim nsv\narg dim ns\narg dim np1\n"
+                      "arg dim n\narg dim nc\narg dim m\narg dim slots\n"
+                      "arg dim tt\narg dim blocks\n"
+                    : "arg dim n\narg dim h\narg dim ncv\narg dim nc\n"
+                      "arg dim np1\narg dim m\narg dim slots\narg dim tt\n"
+                      "arg dim blocks\n") +
+      "arg tensormap qd__tma0 qd " + prefillMap(b, 2, "64 " + C) +
+      " swizzle 128\narg tensormap kl__tma1 kl " + prefillMap(b, 2, "64 " + C) +
+      " swizzle 128\narg tensormap wn__tma2 wn " + prefillMap(b, 2, "64 " + C) +
+      " swizzle 128\narg tensormap tp__tma3 tp " +
+      prefillMap(b, 2, C + " " + C) + "\narg tensormap pb__tma4 pb " +
+      prefillMap(b, 2, C + " " + C) + "\narg tensormap gl__tma5 gl " +
+      prefillMap(b, 1, K) + "\narg tensormap vc__tma6 vc " +
+      prefillMap(b, 2, VB + " " + C) + "\n";
+  if (b.bindings)
+    m += "bind C " + C + "\nbind K " + K + "\nbind NVB " + NVB + "\nbind V " +
+         V + "\nbind VB " + VB + "\n";
+  return m + "end\n";
+}
+
 /// Metadata of kda_chunk_out (grid (ns, h), tensor maps of qd, pb, hs, us;
 /// the pool's slot count as the i32 scalar nslots).
 inline std::string

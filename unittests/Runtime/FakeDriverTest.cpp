@@ -2967,11 +2967,16 @@ protected:
       ASSERT_TRUE(cpp.getKernel(names[3], kernels[3]).ok());
     }
   }
-  /// The trace of one call through the C entry point (its plan).
+  /// The trace of one call through the C entry point (its plan), with the
+  /// state scan and output kernel, or a fused scan and `outKernel` null.
   std::string prepared(const kda2rt_kda_prefill_args &a) {
+    return prepared(a, scan, out);
+  }
+  std::string prepared(const kda2rt_kda_prefill_args &a,
+                       kda2rt_kernel scanKernel, kda2rt_kernel outKernel) {
     char err[512];
     fakeClearEvents();
-    EXPECT_EQ(kda2rt_kda_prefill(prep, scan, out, &a, nullptr, err,
+    EXPECT_EQ(kda2rt_kda_prefill(prep, scanKernel, outKernel, &a, nullptr, err,
                                  sizeof(err)),
               KDA2RT_OK)
         << err;
@@ -2980,10 +2985,14 @@ protected:
   /// The trace of the same call through launchKdaPrefill (the C++
   /// checkpoint kernel for a.ckpt_kernel).
   std::string general(const kda2rt_kda_prefill_args &a) {
+    return general(a, kernels[1], &kernels[2]);
+  }
+  std::string general(const kda2rt_kda_prefill_args &a,
+                      const Kernel &scanKernel, const Kernel *outKernel) {
     fakeClearEvents();
     KdaPrefillArgs c = toCpp(a);
     c.ckptKernel = a.ckpt_kernel ? &kernels[3] : nullptr;
-    Status s = launchKdaPrefill(kernels[0], kernels[1], kernels[2], c, nullptr);
+    Status s = launchKdaPrefill(kernels[0], scanKernel, outKernel, c, nullptr);
     EXPECT_TRUE(s.ok()) << s.message();
     return fakeTrace();
   }
@@ -3369,6 +3378,452 @@ TEST_F(FakePrefillPlan, CheckpointKernelOfTheCppApi) {
                                 toCpp(args), launch)
                   .ok());
   EXPECT_FALSE(launch.withCkpt);
+}
+
+//===----------------------------------------------------------------------===//
+// Prefill with the fused-output scan: prep and kda_chunk_scan_o, out_kernel
+// NULL
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// FakePrefillPlan with the fused-output scan kda_chunk_scan_o in the same
+/// module: the C handle scanO and the C++ kernel fusedScan.
+class FakePrefillFused : public FakePrefillPlan {
+protected:
+  FakePrefillFused() {
+    image = kda2::fake::fakeCubin(
+        {{"kda_chunk_prep", kda2::fake::prefillPrepMetadata()},
+         {"kda_chunk_scan_h", kda2::fake::prefillScanMetadata()},
+         {"kda_chunk_scan_o", kda2::fake::prefillScanOMetadata()},
+         {"kda_chunk_out", kda2::fake::prefillOutMetadata()},
+         {"kda_chunk_ckpt", kda2::fake::prefillCkptMetadata()}});
+  }
+  void SetUp() override {
+    FakePrefillPlan::SetUp();
+    if (HasFatalFailure())
+      return;
+    char err[512];
+    ASSERT_EQ(kda2rt_kernel_get(module, "kda_chunk_scan_o", &scanO, err,
+                                sizeof(err)),
+              KDA2RT_OK)
+        << err;
+    ASSERT_TRUE(cpp.getKernel("kda_chunk_scan_o", fusedScan).ok());
+  }
+  std::string preparedFused(const kda2rt_kda_prefill_args &a) {
+    return prepared(a, scanO, nullptr);
+  }
+  std::string generalFused(const kda2rt_kda_prefill_args &a) {
+    return general(a, fusedScan, nullptr);
+  }
+  /// Loads a module of one fused scan of metadata `scanMetadata` into
+  /// `m` and returns its handle.
+  kda2rt_kernel otherScan(const std::string &scanMetadata, kda2rt_module &m) {
+    char err[512];
+    const std::string one =
+        kda2::fake::fakeCubin({{"kda_chunk_scan_o", scanMetadata}});
+    kda2rt_kernel k = nullptr;
+    EXPECT_EQ(kda2rt_module_load_data(0, one.data(), one.size(), &m, err,
+                                      sizeof(err)),
+              KDA2RT_OK)
+        << err;
+    EXPECT_EQ(kda2rt_kernel_get(m, "kda_chunk_scan_o", &k, err, sizeof(err)),
+              KDA2RT_OK)
+        << err;
+    return k;
+  }
+  kda2rt_kernel scanO = nullptr;
+  Kernel fusedScan;
+};
+
+/// `text` with its first `from` replaced by `to`.
+std::string withReplaced(std::string text, const std::string &from,
+                         const std::string &to) {
+  size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos)
+    text.replace(at, from.size(), to);
+  return text;
+}
+} // namespace
+
+TEST_F(FakePrefillFused, LaunchesPrepThenTheFusedScan) {
+  char err[512];
+  const uint64_t ws = addr(args.workspace);
+  // KdaPrefill.WorkspaceLayout without hs (0 bytes): us moves down to
+  // where hs was, kc and ec after it at 182272.
+  const uint64_t qd = ws, kl = ws + 32768, wn = ws + 65536, tp = ws + 98304,
+                 pb = ws + 106496, gl = ws + 114688, vc = ws + 116736,
+                 us = ws + 149504, kc = ws + 182272;
+  args.workspace_bytes = 182272; // the fused size is enough
+  fakeClearEvents();
+  const int64_t before = fakeLaunches();
+  ASSERT_EQ(kda2rt_kda_prefill(prep, scanO, nullptr, &args, nullptr, err,
+                               sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  EXPECT_STREQ(err, "");
+  // Two launches, prep then the fused scan: no out, no memset.
+  EXPECT_EQ(fakeLaunches(), before + 2);
+  FakeEvent none, p, s;
+  EXPECT_FALSE(fakeEvent(2, none));
+  ASSERT_TRUE(fakeEvent(1, p));
+  ASSERT_TRUE(fakeEvent(0, s));
+  EXPECT_EQ(p.name, "kda_chunk_prep");
+  EXPECT_EQ(p.grid[0], 4u); // ns
+  EXPECT_EQ(p.grid[1], 1u); // h
+  ASSERT_EQ(p.params.size(), 31u);
+  const uint64_t prepBuffers[] = {qd, kl, wn, tp, pb, gl, vc, kc, kc};
+  for (int i = 0; i < 9; ++i)
+    EXPECT_EQ(p.params[13 + i], prepBuffers[i]) << "prep parameter " << 13 + i;
+  // kda_chunk_scan_o: grid (NVB = 16, n·h); its pointers in `arg` order
+  // (the fake tensor maps carry their tensor's address). No checkpoints:
+  // state_indices as the table and both offset tables, boundaries = 0,
+  // the pool as ckpt, nc = 1, m = 0, blocks = 0.
+  EXPECT_EQ(s.name, "kda_chunk_scan_o");
+  EXPECT_EQ(s.grid[0], 16u);
+  EXPECT_EQ(s.grid[1], 2u);
+  const uint64_t scanWant[] = {vc,
+                               qd,
+                               kl,
+                               wn,
+                               tp,
+                               pb,
+                               gl,
+                               addr(args.cu_seqlens),
+                               addr(args.state_indices),
+                               addr(args.has_initial_state),
+                               addr(args.state_indices) /* table */,
+                               addr(args.state_indices) /* ckpt_offsets */,
+                               addr(args.state_indices) /* offset_blocks */,
+                               0 /* boundaries */,
+                               addr(args.pool),
+                               addr(args.o),
+                               us,
+                               addr(args.pool) /* ckpt */,
+                               1 /* h */,
+                               64 /* nsv */,
+                               4 /* ns */,
+                               3 /* np1 */,
+                               2 /* n */,
+                               1 /* nc */,
+                               0 /* m */,
+                               4 /* slots */,
+                               80 /* tt */,
+                               0 /* blocks */,
+                               qd,
+                               kl,
+                               wn,
+                               tp,
+                               pb,
+                               gl,
+                               vc};
+  ASSERT_EQ(s.params.size(), std::size(scanWant));
+  for (size_t i = 0; i < std::size(scanWant); ++i)
+    EXPECT_EQ(s.params[i] & (i == 13 ? 0xFFFFFFFFu : ~uint64_t(0)),
+              scanWant[i])
+        << "scan parameter " << i;
+
+  // Offsets and boundary checkpoints: prep, the scan, then kda_chunk_ckpt
+  // (grid (n·m, h)), which reads the fused scan's us; still no out.
+  kda2rt_kda_prefill_args a = withOffsets();
+  a.checkpoint_blocks = static_cast<char *>(buffer) + (5 << 20) + 20480;
+  a.workspace_bytes = 199680; // 182272 + kc 16384 + ec 1024
+  fakeClearEvents();
+  ASSERT_EQ(
+      kda2rt_kda_prefill(prep, scanO, nullptr, &a, nullptr, err, sizeof(err)),
+      KDA2RT_OK)
+      << err;
+  EXPECT_EQ(fakeLaunches(), before + 5);
+  FakeEvent k;
+  EXPECT_FALSE(fakeEvent(3, none));
+  ASSERT_TRUE(fakeEvent(2, p));
+  ASSERT_TRUE(fakeEvent(1, s));
+  ASSERT_TRUE(fakeEvent(0, k));
+  EXPECT_EQ(p.name, "kda_chunk_prep");
+  EXPECT_EQ(s.name, "kda_chunk_scan_o");
+  EXPECT_EQ(k.name, "kda_chunk_ckpt");
+  EXPECT_EQ(p.params[20], kc);
+  EXPECT_EQ(p.params[21], kc + 16384); // ec
+  ASSERT_EQ(s.params.size(), std::size(scanWant));
+  for (size_t i = 0; i < std::size(scanWant); ++i)
+    EXPECT_EQ(s.params[i] & (i == 13 ? 0xFFFFFFFFu : ~uint64_t(0)),
+              i == 10   ? addr(a.checkpoint_blocks)
+              : i == 11 ? addr(a.ckpt_offsets)
+              : i == 12 ? addr(a.offset_blocks)
+              : i == 13 ? 1u /* boundaries */
+              : i == 17 ? addr(a.ckpt)
+              : i == 23 ? 2u /* nc */
+              : i == 24 ? 1u /* m */
+              : i == 27 ? 8u /* blocks */
+                        : scanWant[i])
+        << "scan parameter " << i;
+  EXPECT_EQ(k.grid[0], 2u);
+  EXPECT_EQ(k.grid[1], 1u);
+  ASSERT_EQ(k.params.size(), 16u);
+  EXPECT_EQ(k.params[0], kc);
+  EXPECT_EQ(k.params[1], kc + 16384);
+  EXPECT_EQ(k.params[2], us);
+  EXPECT_EQ(k.params[8], addr(a.ckpt));
+}
+
+TEST_F(FakePrefillFused, WorkspaceSizeHoldsNoHs) {
+  char err[512], reason[512];
+  size_t bytes = 0;
+  // hs ([h, ns, V, K] bf16: 4 · 32768 bytes here) is not in it.
+  ASSERT_EQ(kda2rt_kda_prefill_workspace_size(prep, scanO, nullptr, 2, 80, 1,
+                                              &bytes, err, sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  EXPECT_EQ(bytes, 182272u);
+  ASSERT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2, 80, 1,
+                                              &bytes, err, sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  EXPECT_EQ(bytes, 313344u); // the three-kernel path's, unchanged
+  const struct {
+    int64_t h, m;
+    size_t want;
+  } sizes[] = {{1, 0, 182272},
+               {1, 1, 199680},
+               {3, 5, 3 * 182272 + 245760 + 15360},
+               {2, 0, 2 * 182272}};
+  for (const auto &c : sizes) {
+    ASSERT_EQ(kda2rt_kda_prefill_workspace_size_offsets(
+                  prep, scanO, nullptr, 2, 80, c.h, c.m, &bytes, err,
+                  sizeof(err)),
+              KDA2RT_OK)
+        << err;
+    EXPECT_EQ(bytes, c.want) << c.h << " " << c.m;
+  }
+  // The call checks the smaller size: exactly it passes, a byte less is
+  // refused by name and launches nothing.
+  args.workspace_bytes = 182272;
+  EXPECT_EQ(kda2rt_kda_prefill_query(prep, scanO, nullptr, &args, reason,
+                                     sizeof(reason)),
+            1)
+      << reason;
+  args.workspace_bytes = 182271;
+  const char *small = "workspace_bytes = 182271 is too small: n = 2 and "
+                      "total_tokens = 80 with h = 1 need 182272 bytes "
+                      "(kda2rt_kda_prefill_workspace_size)";
+  const int64_t before = fakeLaunches();
+  EXPECT_EQ(kda2rt_kda_prefill(prep, scanO, nullptr, &args, nullptr, err,
+                               sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, small);
+  EXPECT_EQ(kda2rt_kda_prefill_query(prep, scanO, nullptr, &args, reason,
+                                     sizeof(reason)),
+            0);
+  EXPECT_STREQ(reason, small);
+  EXPECT_EQ(fakeLaunches(), before);
+}
+
+TEST_F(FakePrefillFused, OutputKernelMustGoWithTheScan) {
+  char err[512], reason[512];
+  size_t bytes = 7;
+  const int64_t before = fakeLaunches();
+  // A fused scan with an output kernel: refused by out_kernel everywhere.
+  const char *notWithFused =
+      "argument 'out_kernel': kernel 'kda_chunk_out' is given, but scan "
+      "kernel 'kda_chunk_scan_o' is a fused-output scan (kda_chunk_scan_o: "
+      "it takes o, qd and pb and writes o itself); pass NULL as out_kernel "
+      "with it (kda_chunk_out runs only after kda_chunk_scan_h)";
+  EXPECT_EQ(
+      kda2rt_kda_prefill(prep, scanO, out, &args, nullptr, err, sizeof(err)),
+      KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, notWithFused);
+  EXPECT_EQ(kda2rt_kda_prefill_query(prep, scanO, out, &args, reason,
+                                     sizeof(reason)),
+            0);
+  EXPECT_STREQ(reason, notWithFused);
+  EXPECT_EQ(kda2rt_kda_prefill_workspace_size(prep, scanO, out, 2, 80, 1,
+                                              &bytes, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, notWithFused);
+  EXPECT_EQ(kda2rt_kda_prefill_workspace_size_offsets(
+                prep, scanO, out, 2, 80, 1, 1, &bytes, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, notWithFused);
+  EXPECT_EQ(bytes, 7u);
+  // kda_chunk_scan_h with a NULL out_kernel: the NULL-handle refusal of
+  // the three-kernel path, as before (the query answers -1).
+  EXPECT_EQ(kda2rt_kda_prefill(prep, scan, nullptr, &args, nullptr, err,
+                               sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "kda2rt_kda_prefill: out_kernel is NULL");
+  EXPECT_EQ(kda2rt_kda_prefill_query(prep, scan, nullptr, &args, reason,
+                                     sizeof(reason)),
+            -1);
+  EXPECT_STREQ(reason, "kda2rt_kda_prefill_query: out_kernel is NULL");
+  EXPECT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, nullptr, 2, 80, 1,
+                                              &bytes, err, sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "kda2rt_kda_prefill_workspace_size: out_kernel is NULL");
+  // NULL prep and scan handles are named first, as before.
+  EXPECT_EQ(kda2rt_kda_prefill(prep, nullptr, nullptr, &args, nullptr, err,
+                               sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "kda2rt_kda_prefill: scan_kernel is NULL");
+  EXPECT_EQ(kda2rt_kda_prefill(nullptr, scanO, nullptr, &args, nullptr, err,
+                               sizeof(err)),
+            KDA2RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(err, "kda2rt_kda_prefill: prep_kernel is NULL");
+  EXPECT_EQ(kda2rt_kda_prefill_query(prep, scanO, nullptr, nullptr, reason,
+                                     sizeof(reason)),
+            -1);
+  EXPECT_STREQ(reason, "kda2rt_kda_prefill_query: args is NULL");
+  // The C++ entry points word both mismatches by out_kernel.
+  const char *scanHNeedsOut =
+      "argument 'out_kernel' is NULL, but scan kernel 'kda_chunk_scan_h' is "
+      "a state scan that writes hs, not o (kda_chunk_scan_h); pass "
+      "kda_chunk_out as out_kernel, or the fused-output scan "
+      "kda_chunk_scan_o as scan_kernel with out_kernel NULL";
+  const KdaPrefillArgs a = toCpp(args);
+  EXPECT_EQ(launchKdaPrefill(kernels[0], kernels[1], nullptr, a, nullptr)
+                .message(),
+            scanHNeedsOut);
+  EXPECT_EQ(launchKdaPrefill(kernels[0], fusedScan, kernels[2], a, nullptr)
+                .message(),
+            notWithFused);
+  KdaPrefillLaunch launch;
+  EXPECT_EQ(prepareKdaPrefill(kernels[0], kernels[1], nullptr, a, launch)
+                .message(),
+            scanHNeedsOut);
+  KdaPrefillPlan plan;
+  EXPECT_EQ(
+      KdaPrefillPlan::create(kernels[0], kernels[1], nullptr, nullptr, plan)
+          .message(),
+      scanHNeedsOut);
+  EXPECT_FALSE(plan.valid());
+  EXPECT_EQ(KdaPrefillPlan::create(kernels[0], fusedScan, &kernels[2],
+                                   nullptr, plan)
+                .message(),
+            notWithFused);
+  EXPECT_FALSE(plan.valid());
+  EXPECT_EQ(fakeLaunches(), before);
+}
+
+TEST_F(FakePrefillFused, MistypedScanIsRefused) {
+  // Fused scans whose o, qd, pb or us do not agree with the prep kernel:
+  // the call, the query and the size name the argument; nothing runs.
+  const std::string scanO = kda2::fake::prefillScanOMetadata();
+  const std::pair<std::string, const char *> cases[] = {
+      {withReplaced(scanO, "arg ptr o bf16", "arg ptr o f16"),
+       "kernel 'kda_chunk_scan_o': argument 'o' is f16, expected bf16 (the "
+       "input type of kernel 'kda_chunk_prep')"},
+      {withReplaced(scanO, "arg ptr qd bf16", "arg ptr qd f16"),
+       "kernel 'kda_chunk_scan_o': argument 'qd' is f16, expected bf16 (the "
+       "input type of kernel 'kda_chunk_prep')"},
+      {withReplaced(scanO, "arg ptr pb bf16 in 4 h ns",
+                    "arg ptr pb bf16 in 4 h nsv"),
+       "kernel 'kda_chunk_scan_o': argument 'pb' is [h, nsv, 32, 32], "
+       "expected [h, ns, ..] (per head and chunk slot)"},
+      {withReplaced(scanO, "arg ptr us bf16 out 4 h ns 128 32",
+                    "arg ptr us bf16 out 4 h ns 32 128"),
+       "kernel 'kda_chunk_scan_o': argument 'us' ends in [.., 32, 128], "
+       "expected [.., 128, 32] (C = 32, VB = 8, K = 128, V = 128 of kernel "
+       "'kda_chunk_prep')"},
+  };
+  char err[512], reason[512];
+  const int64_t before = fakeLaunches();
+  for (const auto &[metadata, want] : cases) {
+    kda2rt_module m = nullptr;
+    kda2rt_kernel bad = otherScan(metadata, m);
+    ASSERT_NE(bad, nullptr) << want;
+    EXPECT_EQ(kda2rt_kda_prefill(prep, bad, nullptr, &args, nullptr, err,
+                                 sizeof(err)),
+              KDA2RT_ERROR_INVALID_ARGUMENT);
+    EXPECT_STREQ(err, want);
+    EXPECT_EQ(kda2rt_kda_prefill_query(prep, bad, nullptr, &args, reason,
+                                       sizeof(reason)),
+              0);
+    EXPECT_STREQ(reason, want);
+    size_t bytes = 0;
+    EXPECT_EQ(kda2rt_kda_prefill_workspace_size(prep, bad, nullptr, 2, 80, 1,
+                                                &bytes, err, sizeof(err)),
+              KDA2RT_ERROR_INVALID_ARGUMENT);
+    EXPECT_STREQ(err, want);
+    kda2rt_module_unload(m, nullptr, 0);
+  }
+  EXPECT_EQ(fakeLaunches(), before);
+}
+
+TEST_F(FakePrefillFused, PlanMatchesTheGeneralPath) {
+  // Two launches and seven maps (qd, kl, wn, tp, pb, gl, vc of the scan),
+  // the same driver calls through the plan and launchKdaPrefill.
+  const std::string want = generalFused(args);
+  EXPECT_EQ(std::count(want.begin(), want.end(), '\n'), 2 + 7) << want;
+  EXPECT_EQ(want.find("kda_chunk_out"), std::string::npos) << want;
+  EXPECT_EQ(preparedFused(args), want);
+  EXPECT_EQ(preparedFused(args), want);
+  using A = kda2rt_kda_prefill_args;
+  struct Change {
+    const char *what;
+    void (*change)(A &, char *);
+  };
+  const Change changes[] = {
+      {"total_tokens (ns = 2)", [](A &a, char *) { a.total_tokens = 30; }},
+      {"n", [](A &a, char *) { a.n = 1; }},
+      {"slots", [](A &a, char *) { a.slots = 3; }},
+      {"pointers",
+       [](A &a, char *b) {
+         a.o = b + (13 << 20);
+         a.workspace = static_cast<char *>(a.workspace) + 1024 * 64;
+       }},
+      {"checkpoints",
+       [](A &a, char *b) {
+         a.checkpoint_blocks = b + (5 << 20) + 12288;
+         a.ckpt = b + (12 << 20);
+         a.blocks = 8;
+       }},
+  };
+  char *b = static_cast<char *>(buffer);
+  for (const Change &c : changes) {
+    A a = args;
+    c.change(a, b);
+    const std::string g = generalFused(a);
+    EXPECT_NE(g, want) << c.what;
+    EXPECT_EQ(preparedFused(a), g) << c.what;
+  }
+  // Offset checkpoints: three launches (the checkpoint kernel has no maps).
+  const std::string offsets = generalFused(withOffsets());
+  EXPECT_EQ(std::count(offsets.begin(), offsets.end(), '\n'), 3 + 7)
+      << offsets;
+  EXPECT_EQ(preparedFused(withOffsets()), offsets);
+  // The three-kernel path on the same prep handle keeps its own plan.
+  const std::string split = general(args);
+  EXPECT_EQ(std::count(split.begin(), split.end(), '\n'), 3 + 9) << split;
+  EXPECT_EQ(prepared(args), split);
+  EXPECT_EQ(preparedFused(args), want);
+  EXPECT_EQ(prepared(args), split);
+  // A C++ plan of prep and the fused scan (no out).
+  KdaPrefillPlan plan;
+  Status s =
+      KdaPrefillPlan::create(kernels[0], fusedScan, nullptr, &kernels[3], plan);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(plan.out(), nullptr);
+  EXPECT_EQ(plan.scan(), &fusedScan);
+  KdaPrefillArgs c = toCpp(withOffsets());
+  c.ckptKernel = &kernels[3];
+  fakeClearEvents();
+  s = plan.launch(c, nullptr);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(fakeTrace(), offsets);
+  // No allocation after the first call of each kind.
+  char err[512];
+  const int64_t launches = fakeLaunches();
+  const int64_t allocations = gAllocations.load();
+  for (int i = 0; i < 100; ++i) {
+    A a = args;
+    a.total_tokens = 10 + i % 40;
+    ASSERT_EQ(kda2rt_kda_prefill(prep, scanO, nullptr, &a, nullptr, err,
+                                 sizeof(err)),
+              KDA2RT_OK)
+        << err;
+  }
+  EXPECT_EQ(gAllocations.load() - allocations, 0)
+      << "the fused prefill allocated";
+  EXPECT_EQ(fakeLaunches(), launches + 200);
 }
 
 TEST(FakeKernel, PrefillRefusesAKernelWithoutARangeOfG) {

@@ -21,6 +21,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 using namespace kda2::runtime;
 
@@ -2319,6 +2320,407 @@ TEST(KdaPrefill, OffsetCheckpointsReachTheKernels) {
             "n = 2 and m = 2147483647 make n·m = 4294967294 offset "
             "checkpoints, more than 2^31 - 1 (the grid.x of kda_chunk_ckpt, "
             "one program per (sequence, offset))");
+}
+
+//===----------------------------------------------------------------------===//
+// Prefill with the fused-output scan (kda_chunk_scan_o: no hs, no
+// kda_chunk_out)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The message of kdaPrefillWorkspace on the default prep kernel, `scan`
+/// and `out` (empty: none, as a fused-output scan takes) for one sequence
+/// of one token and one head; empty on success.
+std::string fusedKernelsError(const std::string &scan,
+                              const std::string &out = "") {
+  const KernelInfo p = parsed(kda2::fake::prefillPrepMetadata()),
+                   s = parsed(scan);
+  const KernelInfo o = out.empty() ? KernelInfo() : parsed(out);
+  KdaPrefillWorkspace ws;
+  Status st =
+      kdaPrefillWorkspace(p, s, out.empty() ? nullptr : &o, 1, 1, 1, 0, ws);
+  return st.ok() ? "" : st.message();
+}
+} // namespace
+
+TEST(KdaPrefillFused, FakeHelperIsTheRealKernelsMetadata) {
+  // templates/kda_chunk_h.tirx at the serving binding (VB=16, NVB=8), as
+  // KdaPrefill.FakeHelpersAreTheRealKernelsMetadata.
+  PrefillBinding served;
+  served.vb = 16;
+  const std::string real = realKernelMetadata("chunk_h", "kda_chunk_scan_o");
+  ASSERT_FALSE(real.empty()) << "no kda_chunk_scan_o in chunk_h.meta";
+  EXPECT_EQ(kda2::fake::prefillScanOMetadata(served), real);
+  // The runtime takes it with the real prep and checkpoint kernels, and no
+  // output kernel; the workspace holds no hs (313344 - 131072 bytes).
+  const KernelInfo p = parsed(realKernelMetadata("chunk_split",
+                                                 "kda_chunk_prep")),
+                   s = parsed(real),
+                   c = parsed(realKernelMetadata("chunk_h", "kda_chunk_ckpt"));
+  EXPECT_TRUE(isKdaPrefillFusedScan(s));
+  KdaPrefillWorkspace ws;
+  Status st = kdaPrefillWorkspace(p, s, nullptr, 2, 80, 1, 0, ws);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(ws.bytes, 182272u);
+  KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
+  a.workspaceBytes = 199680; // m = 1: kc 16384 and ec 1024 bytes more
+  a.ckptOffsets = reinterpret_cast<void *>(uintptr_t(12) << 24);
+  a.offsetBlocks = reinterpret_cast<void *>(uintptr_t(13) << 24);
+  a.m = 1;
+  a.ckpt = reinterpret_cast<void *>(uintptr_t(14) << 24);
+  a.blocks = 2;
+  st = checkKdaPrefill(p, s, nullptr, &c, a);
+  EXPECT_TRUE(st.ok()) << st.message();
+  a.workspaceBytes = 199679;
+  EXPECT_EQ(checkKdaPrefill(p, s, nullptr, &c, a).message(),
+            "workspace_bytes = 199679 is too small: n = 2, total_tokens = 80 "
+            "and m = 1 with h = 1 need 199680 bytes "
+            "(kda2rt_kda_prefill_workspace_size_offsets with m_max >= m)");
+}
+
+TEST(KdaPrefillFused, RecognisedByItsArguments) {
+  // The pointers o, qd and pb and no hs: the fused-output scan; every
+  // other kernel is checked as kda_chunk_scan_h.
+  using namespace kda2::fake;
+  const std::string scanO = prefillScanOMetadata();
+  EXPECT_TRUE(isKdaPrefillFusedScan(parsed(scanO)));
+  EXPECT_FALSE(isKdaPrefillFusedScan(parsed(prefillScanMetadata())));
+  EXPECT_FALSE(isKdaPrefillFusedScan(parsed(prefillOutMetadata()))); // hs
+  EXPECT_FALSE(isKdaPrefillFusedScan(parsed(prefillPrepMetadata()))); // no o
+  EXPECT_FALSE(isKdaPrefillFusedScan(parsed(prefillCkptMetadata())));
+  // One of the three missing (renamed, its tensor map with it), or hs as
+  // well: not fused.
+  auto renamed = [](std::string text, const std::string &name) {
+    text = replaced(text, "arg ptr " + name + " ", "arg ptr " + name + "x ");
+    size_t map = text.find(" " + name + "__tma");
+    if (map != std::string::npos) {
+      size_t at = text.find(' ', map + 1);
+      text.replace(at, name.size() + 2, " " + name + "x ");
+    }
+    return text;
+  };
+  for (const char *name : {"o", "qd", "pb"})
+    EXPECT_FALSE(isKdaPrefillFusedScan(parsed(renamed(scanO, name)))) << name;
+  EXPECT_FALSE(isKdaPrefillFusedScan(parsed(
+      replaced(scanO, "arg ptr us ", "arg ptr hs bf16 out 4 h ns 128 128\n"
+                                     "arg ptr us "))));
+  // So a kernel with hs but also o, qd and pb (kda_chunk_out) in the scan
+  // role keeps its message, and a fused scan without one of its arguments
+  // is named as what it is.
+  EXPECT_EQ(fusedKernelsError(prefillOutMetadata(), prefillOutMetadata()),
+            "argument 'scan_kernel': kernel 'kda_chunk_out' is not a KDA "
+            "prefill state scan kernel (kda_chunk_scan_h) (no argument 'vc')");
+  EXPECT_EQ(fusedKernelsError(replaced(scanO, "arg ptr us ", "arg ptr ux ")),
+            "argument 'scan_kernel': kernel 'kda_chunk_scan_o' is not a KDA "
+            "prefill fused-output state scan kernel (kda_chunk_scan_o) (no "
+            "argument 'us')");
+  EXPECT_EQ(fusedKernelsError(renamed(scanO, "tp")),
+            "argument 'scan_kernel': kernel 'kda_chunk_scan_o' is not a KDA "
+            "prefill fused-output state scan kernel (kda_chunk_scan_o) (no "
+            "argument 'tp')");
+  // Without qd the kernel is no fused scan, and checked as kda_chunk_scan_h.
+  EXPECT_EQ(fusedKernelsError(renamed(scanO, "qd")),
+            "argument 'scan_kernel': kernel 'kda_chunk_scan_o' is not a KDA "
+            "prefill state scan kernel (kda_chunk_scan_h) (no argument 'hs')");
+}
+
+TEST(KdaPrefillFused, OutputKernelGoesWithTheScan) {
+  using namespace kda2::fake;
+  const std::string scanO = prefillScanOMetadata();
+  EXPECT_EQ(fusedKernelsError(scanO), "");
+  // A fused scan and an output kernel: refused by out_kernel.
+  const char *notWithFused =
+      "argument 'out_kernel': kernel 'kda_chunk_out' is given, but scan "
+      "kernel 'kda_chunk_scan_o' is a fused-output scan (kda_chunk_scan_o: "
+      "it takes o, qd and pb and writes o itself); pass NULL as out_kernel "
+      "with it (kda_chunk_out runs only after kda_chunk_scan_h)";
+  EXPECT_EQ(fusedKernelsError(scanO, prefillOutMetadata()), notWithFused);
+  // kda_chunk_scan_h without one: refused by out_kernel too.
+  const char *scanHNeedsOut =
+      "argument 'out_kernel' is NULL, but scan kernel 'kda_chunk_scan_h' is "
+      "a state scan that writes hs, not o (kda_chunk_scan_h); pass "
+      "kda_chunk_out as out_kernel, or the fused-output scan "
+      "kda_chunk_scan_o as scan_kernel with out_kernel NULL";
+  EXPECT_EQ(fusedKernelsError(prefillScanMetadata()), scanHNeedsOut);
+  // Every entry point says the same, the reference overloads (an output
+  // kernel always given) too; the kernel checks come before the values'.
+  const FakePrefillKernels fake;
+  const KernelInfo s = parsed(scanO);
+  KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
+  KdaPrefillWorkspace ws;
+  KdaPrefillLaunch launch;
+  EXPECT_EQ(kdaPrefillWorkspace(fake.prep, s, fake.out, 2, 80, 1, ws).message(),
+            notWithFused);
+  EXPECT_EQ(checkKdaPrefill(fake.prep, s, fake.out, a).message(),
+            notWithFused);
+  EXPECT_EQ(
+      kdaPrefillLaunchArgs(fake.prep, s, fake.out, a, launch).message(),
+      notWithFused);
+  a.n = 0; // a value error the kernel checks come before
+  EXPECT_EQ(
+      checkKdaPrefill(fake.prep, fake.scan, nullptr, nullptr, a).message(),
+      scanHNeedsOut);
+  EXPECT_EQ(kdaPrefillLaunchArgs(fake.prep, fake.scan, nullptr, nullptr, a,
+                                 launch)
+                .message(),
+            scanHNeedsOut);
+}
+
+TEST(KdaPrefillFused, WorkspaceHoldsNoHs) {
+  // The layout of KdaPrefill.WorkspaceLayout (K = V = 128, C = 32, VB = 8,
+  // bf16) with hs at 0 bytes: every other buffer keeps its size, those
+  // after hs move down by its bytes.
+  const FakePrefillKernels fake;
+  const KernelInfo s = parsed(kda2::fake::prefillScanOMetadata());
+  using B = KdaPrefillWorkspace;
+  for (int64_t m : {0, 3}) {
+    for (const auto &[n, tt, h] :
+         {std::tuple<int64_t, int64_t, int64_t>{2, 80, 1},
+          {1, 1, 1},
+          {2, 96, 3},
+          {256, 32704, 32}}) {
+      KdaPrefillWorkspace split, fused;
+      ASSERT_TRUE(
+          kdaPrefillWorkspace(fake.prep, fake.scan, fake.out, n, tt, h, m,
+                              split)
+              .ok());
+      Status st = kdaPrefillWorkspace(fake.prep, s, nullptr, n, tt, h, m, fused);
+      ASSERT_TRUE(st.ok()) << st.message();
+      EXPECT_EQ(fused.ns, split.ns);
+      EXPECT_EQ(fused.nsv, split.nsv);
+      EXPECT_EQ(fused.nm, split.nm);
+      EXPECT_EQ(fused.size[B::HS], 0u);
+      EXPECT_EQ(split.size[B::HS], uint64_t(h) * split.ns * 128 * 128 * 2);
+      EXPECT_EQ(fused.offset[B::HS], fused.offset[B::US]);
+      for (int b = 0; b < B::Count; ++b) {
+        if (b == B::HS)
+          continue;
+        EXPECT_EQ(fused.size[b], split.size[b]) << b;
+        EXPECT_EQ(fused.offset[b],
+                  b < B::HS ? split.offset[b]
+                            : split.offset[b] - split.size[B::HS])
+            << kdaPrefillBufferName(static_cast<B::Buffer>(b));
+      }
+      EXPECT_EQ(fused.bytes, split.bytes - split.size[B::HS]);
+    }
+  }
+  KdaPrefillWorkspace ws;
+  ASSERT_TRUE(kdaPrefillWorkspace(fake.prep, s, nullptr, 2, 80, 1, 0, ws).ok());
+  EXPECT_EQ(ws.bytes, 182272u); // 313344 - 4 · 32768
+  EXPECT_EQ(ws.offset[B::US], 149504u);
+  // The value checks' messages on the smaller size.
+  KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
+  a.workspaceBytes = 182272;
+  EXPECT_TRUE(checkKdaPrefill(fake.prep, s, nullptr, nullptr, a).ok());
+  a.workspaceBytes = 182271;
+  EXPECT_EQ(checkKdaPrefill(fake.prep, s, nullptr, nullptr, a).message(),
+            "workspace_bytes = 182271 is too small: n = 2 and total_tokens = "
+            "80 with h = 1 need 182272 bytes "
+            "(kda2rt_kda_prefill_workspace_size)");
+}
+
+TEST(KdaPrefillFused, ScanKernelIsChecked) {
+  // The fused scan's arguments against prep's C, VB, K, V, input and index
+  // types, per chunk slot, pool and ckpt as for kda_chunk_scan_h.
+  using namespace kda2::fake;
+  const std::string scanO = prefillScanOMetadata();
+  const char *of =
+      " (C = 32, VB = 8, K = 128, V = 128 of kernel 'kda_chunk_prep')";
+  PrefillBinding c64, i64, bf16, vb16, oldLayout;
+  c64.c = 64;
+  i64.ix = "i64";
+  bf16.state = "bf16";
+  vb16.vb = 16;
+  oldLayout.chunkSlots = false;
+  const std::pair<std::string, std::string> cases[] = {
+      {replaced(scanO, "arg ptr o bf16", "arg ptr o f16"),
+       "kernel 'kda_chunk_scan_o': argument 'o' is f16, expected bf16 (the "
+       "input type of kernel 'kda_chunk_prep')"},
+      {replaced(scanO, "arg ptr o bf16 out 3 tt h 128",
+                "arg ptr o bf16 out 3 tt h 64"),
+       std::string("kernel 'kda_chunk_scan_o': argument 'o' ends in [.., 64], "
+                   "expected [.., 128]") +
+           of},
+      {replaced(scanO, "arg ptr qd bf16", "arg ptr qd f16"),
+       "kernel 'kda_chunk_scan_o': argument 'qd' is f16, expected bf16 (the "
+       "input type of kernel 'kda_chunk_prep')"},
+      {replaced(scanO, "arg ptr qd bf16 in 4 h ns 32 128",
+                "arg ptr qd bf16 in 4 h ns 64 128"),
+       std::string("kernel 'kda_chunk_scan_o': argument 'qd' ends in [.., 64, "
+                   "128], expected [.., 32, 128]") +
+           of},
+      {replaced(scanO, "arg ptr pb bf16", "arg ptr pb f32"),
+       "kernel 'kda_chunk_scan_o': argument 'pb' is f32, expected bf16 (the "
+       "input type of kernel 'kda_chunk_prep')"},
+      {replaced(scanO, "arg ptr pb bf16 in 4 h ns 32 32",
+                "arg ptr pb bf16 in 4 h ns 32 64"),
+       std::string("kernel 'kda_chunk_scan_o': argument 'pb' ends in [.., 32, "
+                   "64], expected [.., 32, 32]") +
+           of},
+      {replaced(scanO, "arg ptr pb bf16 in 4 h ns", "arg ptr pb bf16 in 4 h nsv"),
+       "kernel 'kda_chunk_scan_o': argument 'pb' is [h, nsv, 32, 32], "
+       "expected [h, ns, ..] (per head and chunk slot)"},
+      {replaced(scanO, "arg ptr qd bf16 in 4 h ns", "arg ptr qd bf16 in 4 ns h"),
+       "kernel 'kda_chunk_scan_o': argument 'qd' is [ns, h, 32, 128], "
+       "expected [h, ns, ..] (per head and chunk slot)"},
+      {prefillScanOMetadata(oldLayout),
+       "kernel 'kda_chunk_scan_o': argument 'vc' is [n, h, ncv, 32, 8], per "
+       "(sequence, head, chunk): the layout of prefill kernels built before "
+       "chunk slots; rebuild the three kernels from "
+       "templates/kda_chunk_split.tirx (or templates/kda_chunk_prep_act.tirx) "
+       "and templates/kda_chunk_h.tirx, whose intermediates are per chunk "
+       "slot ([h, ns, ..])"},
+      {replaced(scanO, "arg ptr us bf16 out 4 h ns 128 32",
+                "arg ptr us bf16 out 4 h ns 32 128"),
+       std::string("kernel 'kda_chunk_scan_o': argument 'us' ends in [.., 32, "
+                   "128], expected [.., 128, 32]") +
+           of},
+      {prefillScanOMetadata(c64),
+       std::string("kernel 'kda_chunk_scan_o': argument 'vc' ends in [.., 64, "
+                   "8], expected [.., 32, 8]") +
+           of},
+      {prefillScanOMetadata(vb16),
+       std::string("kernel 'kda_chunk_scan_o': argument 'vc' ends in [.., 32, "
+                   "16], expected [.., 32, 8]") +
+           of},
+      {prefillScanOMetadata(i64),
+       "kernel 'kda_chunk_scan_o': argument 'cu_seqlens' is i64, expected "
+       "i32"},
+      {replaced(scanO, "arg ptr ckpt f32", "arg ptr ckpt bf16"),
+       "kernel 'kda_chunk_scan_o': argument 'ckpt' is bf16, expected f32"},
+      {replaced(scanO, "arg ptr gl f32", "arg ptr gl bf16"),
+       "kernel 'kda_chunk_scan_o': argument 'gl' is bf16, expected f32"},
+      {replaced(scanO, "arg ptr has_initial_state i32",
+                "arg ptr has_initial_state i64"),
+       "kernel 'kda_chunk_scan_o': argument 'has_initial_state' is i64, "
+       "expected i32"},
+      {replaced(scanO, "arg ptr pool f32 inout", "arg ptr pool f32 in"),
+       "kernel 'kda_chunk_scan_o': argument 'pool' is declared 'in'; the "
+       "pool is read and written in place (inout)"},
+      {replaced(scanO, "state ckpt kv", "state ckpt vk"),
+       "kernel 'kda_chunk_scan_o': declares state 'ckpt' vk but 'pool' kv; "
+       "the prefill entry point takes one layout for the pool and its "
+       "checkpoints"},
+      {replaced(scanO, "out 4 blocks h 128 128", "out 4 blocks h 128 64"),
+       "kernel 'kda_chunk_scan_o': argument 'ckpt' is [blocks, h, 128, 64] "
+       "but 'pool' is [slots, h, 128, 128]; checkpoints are states of the "
+       "pool's shape"},
+      {replaced(scanO, "arg scalar boundaries i32\n", ""),
+       "kernel 'kda_chunk_scan_o': has no integer scalar argument "
+       "'boundaries': a prefill kernel built before checkpoints at token "
+       "offsets; rebuild the prefill kernels from "
+       "templates/kda_chunk_split.tirx (or templates/kda_chunk_prep_act.tirx) "
+       "and templates/kda_chunk_h.tirx, which take ckpt_offsets (checkpoints "
+       "at token offsets; kda_chunk_ckpt completes them)"},
+      {replaced(replaced(scanO, "arg scalar boundaries i32\n",
+                         "arg scalar boundaries i32\narg scalar sqd i64\n"),
+                "arg ptr qd bf16 in 4 h ns 32 128\n",
+                "arg ptr qd bf16 in 4 h ns 32 128\nstride qd sqd\n"),
+       "kernel 'kda_chunk_scan_o': argument 'qd' has a runtime row stride "
+       "(parameter 'sqd'), which the prefill entry point does not pass"},
+  };
+  for (const auto &[metadata, want] : cases)
+    EXPECT_EQ(fusedKernelsError(metadata), want);
+  // A bf16 state (pool and ckpt) and the other layout are bindings, not
+  // errors.
+  PrefillBinding vkState;
+  vkState.layout = "vk";
+  EXPECT_EQ(fusedKernelsError(prefillScanOMetadata(bf16)), "");
+  EXPECT_EQ(fusedKernelsError(prefillScanOMetadata(vkState)), "");
+  // The checkpoint kernel against the fused scan's pool.
+  const FakePrefillKernels fake;
+  const KernelInfo s = parsed(scanO);
+  PrefillBinding vk;
+  vk.layout = "vk";
+  const KernelInfo c = parsed(prefillCkptMetadata(vk));
+  KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
+  a.ckptOffsets = reinterpret_cast<void *>(uintptr_t(12) << 24);
+  a.offsetBlocks = reinterpret_cast<void *>(uintptr_t(13) << 24);
+  a.m = 1;
+  a.ckpt = reinterpret_cast<void *>(uintptr_t(14) << 24);
+  a.blocks = 2;
+  EXPECT_EQ(checkKdaPrefill(fake.prep, s, nullptr, &c, a).message(),
+            "kernel 'kda_chunk_ckpt': declares state 'ckpt' vk but kernel "
+            "'kda_chunk_scan_o' declares 'pool' kv; the prefill entry point "
+            "takes one layout for the pool and its checkpoints");
+  EXPECT_TRUE(checkKdaPrefill(fake.prep, s, nullptr, &fake.ckpt, a).ok());
+}
+
+TEST(KdaPrefillFused, LaunchArgsOfPrepAndTheFusedScan) {
+  // prep, the fused scan and the checkpoint kernel; no out. Operands 16 MiB
+  // apart (prefillCall: cu_seqlens 6, state_indices 7, has_initial_state
+  // 8, pool 9, o 10, the workspace 11), the tables 12, 13, 15, ckpt 14.
+  const FakePrefillKernels fake;
+  const KernelInfo &p = fake.prep, &c = fake.ckpt;
+  const KernelInfo s = parsed(kda2::fake::prefillScanOMetadata());
+  const uint64_t M = uint64_t(1) << 24, ws = 11 * M;
+  KdaPrefillArgs a = prefillCall(2, 80, 40, 1, M);
+  a.ckptOffsets = reinterpret_cast<void *>(uintptr_t(12) << 24);
+  a.offsetBlocks = reinterpret_cast<void *>(uintptr_t(13) << 24);
+  a.m = 3;
+  a.ckpt = reinterpret_cast<void *>(uintptr_t(14) << 24);
+  a.blocks = 5;
+  a.checkpointBlocks = reinterpret_cast<void *>(uintptr_t(15) << 24);
+  KdaPrefillLaunch launch;
+  Status st = kdaPrefillLaunchArgs(p, s, nullptr, &c, a, launch);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_FALSE(launch.withOut);
+  EXPECT_TRUE(launch.withCkpt);
+  // The three-kernel path still has its output launch.
+  KdaPrefillLaunch split;
+  ASSERT_TRUE(
+      kdaPrefillLaunchArgs(p, fake.scan, &fake.out, &c, a, split).ok());
+  EXPECT_TRUE(split.withOut);
+  // Without hs: us at 149504, kc at 182272, ec 6 · 32 · 128 · 2 later.
+  const uint64_t us = ws + 149504, kc = ws + 182272, ec = kc + 49152;
+  LaunchConfig cp, cs, cc;
+  ASSERT_TRUE(computeLaunchConfig(p, launch.prep, cp).ok());
+  ASSERT_TRUE(computeLaunchConfig(s, launch.scan, cs).ok());
+  ASSERT_TRUE(computeLaunchConfig(c, launch.ckpt, cc).ok());
+  ASSERT_EQ(cp.params.size(), 31u);
+  EXPECT_EQ(cp.params[13], ws);       // qd
+  EXPECT_EQ(cp.params[19], ws + 116736); // vc
+  EXPECT_EQ(cp.params[20], kc);
+  EXPECT_EQ(cp.params[21], ec);
+  // The scan: grid (V / VB, n·h); its pointers, scalar and sizes in `arg`
+  // order, then the seven tensor maps.
+  EXPECT_EQ(cs.grid[0], 16u);
+  EXPECT_EQ(cs.grid[1], 2u);
+  const uint64_t scanWant[] = {
+      ws + 116736 /* vc */, ws /* qd */,   ws + 32768 /* kl */,
+      ws + 65536 /* wn */,  ws + 98304 /* tp */,
+      ws + 106496 /* pb */, ws + 114688 /* gl */,
+      6 * M /* cu_seqlens */, 7 * M /* state_indices */,
+      8 * M /* has_initial_state */, 15 * M /* checkpoint_blocks */,
+      12 * M /* ckpt_offsets */, 13 * M /* offset_blocks */,
+      1 /* boundaries */, 9 * M /* pool */, 10 * M /* o */, us,
+      14 * M /* ckpt */, 1 /* h */, 64 /* nsv */, 4 /* ns */, 3 /* np1 */,
+      2 /* n */, 2 /* nc */, 3 /* m */, 4 /* slots */, 80 /* tt */,
+      5 /* blocks */};
+  ASSERT_EQ(cs.params.size(), std::size(scanWant) + 7);
+  for (size_t i = 0; i < std::size(scanWant); ++i)
+    EXPECT_EQ(cs.params[i] & (i == 13 ? 0xFFFFFFFFu : ~uint64_t(0)),
+              scanWant[i])
+        << "scan parameter " << i;
+  ASSERT_EQ(cs.tensorMaps.size(), 7u);
+  // The checkpoint kernel reads the fused scan's us.
+  ASSERT_EQ(cc.params.size(), 16u);
+  EXPECT_EQ(cc.params[0], kc);
+  EXPECT_EQ(cc.params[1], ec);
+  EXPECT_EQ(cc.params[2], us);
+  // The scan's grid limit: n·h <= 65535, named by the fused scan.
+  PrefillBinding b64;
+  b64.ix = "i64";
+  const FakePrefillKernels fake64(b64);
+  const KernelInfo s64 = parsed(kda2::fake::prefillScanOMetadata(b64));
+  a = prefillCall(65536, 65536, 1, 1, uint64_t(1) << 52);
+  a.indexDtype = "i64";
+  ASSERT_TRUE(kdaPrefillLaunchArgs(fake64.prep, s64, nullptr, nullptr, a,
+                                   launch)
+                  .ok());
+  EXPECT_EQ(computeLaunchConfig(s64, launch.scan, cs).message(),
+            "kernel 'kda_chunk_scan_o': grid.y = n(65536) * h(1) = 65536 "
+            "exceeds the CUDA limit of 65535");
 }
 
 //===----------------------------------------------------------------------===//

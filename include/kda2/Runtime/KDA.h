@@ -270,7 +270,9 @@ KDA2RT_API Status launchKdaDecodeSpec(const Kernel &kernel,
 /// Arguments of one chunked prefill call through the indexed state pool:
 /// kda_chunk_prep (templates/kda_chunk_split.tirx, or the activation prep of
 /// templates/kda_chunk_prep_act.tirx), kda_chunk_scan_h and
-/// kda_chunk_out (templates/kda_chunk_h.tirx) on one stream, their
+/// kda_chunk_out (templates/kda_chunk_h.tirx) on one stream, or prep and
+/// the fused-output scan kda_chunk_scan_o (same module; it writes o itself,
+/// no kda_chunk_out: the entry points' `out` is null), their
 /// intermediates in a caller-owned workspace (kdaPrefillWorkspace). Packed
 /// batch: q, k [total_tokens, hqk, K]; g [total_tokens, h, K]; v, o
 /// [total_tokens, h, V]; beta [total_tokens, h]; cu_seqlens [n + 1],
@@ -291,7 +293,8 @@ struct KdaPrefillArgs {
   void *ckpt = nullptr;
   void *o = nullptr;
   /// At least kdaPrefillWorkspace(prep, scan, out, n, totalTokens, h,
-  /// ..).bytes, kKdaPrefillAlignment-aligned.
+  /// ..).bytes (out null with a fused-output scan), kKdaPrefillAlignment-
+  /// aligned.
   void *workspace = nullptr;
   uint64_t workspaceBytes = 0;
   int64_t n = 0, totalTokens = 0, maxSeqlen = 0, h = 0, kDim = 0, vDim = 0,
@@ -372,6 +375,8 @@ inline constexpr uint64_t kKdaPrefillAlignment = 1024;
 /// of total_tokens tokens into n sequences, however uneven. The offset
 /// checkpoints' kc [h, nm, C, K] (input type) and ec [h, nm, K] f32 come
 /// last, per (head, entry seq·m + j), nm = n·m: zero bytes when m = 0.
+/// With a fused-output scan (kda_chunk_scan_o) hs has zero bytes (offset
+/// that of us): the scan keeps the chunks' states in registers.
 struct KdaPrefillWorkspace {
   enum Buffer { QD, KL, WN, TP, PB, GL, VC, HS, US, KC, EC, Count };
   /// The chunk size C, the value-column block VB (from the prep kernel's
@@ -386,6 +391,13 @@ struct KdaPrefillWorkspace {
 
 /// Names of the workspace buffers, in KdaPrefillWorkspace::Buffer order.
 KDA2RT_API const char *kdaPrefillBufferName(KdaPrefillWorkspace::Buffer b);
+
+/// Whether `scan` is a fused-output state scan (kda_chunk_scan_o of
+/// templates/kda_chunk_h.tirx), recognised by its arguments: the pointers
+/// o, qd and pb and no argument hs. It replaces kda_chunk_scan_h and
+/// kda_chunk_out (the prefill entry points then take no output kernel:
+/// `out` null); any other scan kernel is checked as a kda_chunk_scan_h.
+KDA2RT_API bool isKdaPrefillFusedScan(const KernelInfo &scan);
 
 /// Checks that prep, scan and out are the three prefill kernels, built
 /// with per-chunk-slot intermediates, and agree with each other (C, VB, K,
@@ -408,6 +420,17 @@ KDA2RT_API Status kdaPrefillWorkspace(const KernelInfo &prep,
                                       int64_t totalTokens, int64_t h, int64_t m,
                                       KdaPrefillWorkspace &ws);
 
+/// kdaPrefillWorkspace with the output kernel optional: null with a
+/// fused-output scan (isKdaPrefillFusedScan; then no hs), required with
+/// kda_chunk_scan_h; a scan and `out` that do not go together are refused
+/// by the argument 'out_kernel'. The overloads below take `out` the same
+/// way.
+KDA2RT_API Status kdaPrefillWorkspace(const KernelInfo &prep,
+                                      const KernelInfo &scan,
+                                      const KernelInfo *out, int64_t n,
+                                      int64_t totalTokens, int64_t h, int64_t m,
+                                      KdaPrefillWorkspace &ws);
+
 /// Checks a prefill call against the three kernels without touching the
 /// GPU: the kernels (kinds, agreement), the gate bound against the prep
 /// kernel's `range g`, head dimensions, dtypes, state layout, sizes, scale,
@@ -427,8 +450,16 @@ KDA2RT_API Status checkKdaPrefill(const KernelInfo &prep,
                                   const KernelInfo *ckpt,
                                   const KdaPrefillArgs &args);
 
+/// checkKdaPrefill with the output kernel optional (null with a
+/// fused-output scan).
+KDA2RT_API Status checkKdaPrefill(const KernelInfo &prep,
+                                  const KernelInfo &scan, const KernelInfo *out,
+                                  const KernelInfo *ckpt,
+                                  const KdaPrefillArgs &args);
+
 /// The kernel arguments of the launches of a checked call: prep, scan, out
-/// and, with offset checkpoints, ckpt (kda_chunk_ckpt; `withCkpt`). Without
+/// (`withOut`: not with a fused-output scan, which writes o itself) and,
+/// with offset checkpoints, ckpt (kda_chunk_ckpt; `withCkpt`). Without
 /// chunk-boundary checkpoints (checkpoint_blocks null) the scan gets
 /// state_indices as its checkpoint table with nc = 1 and boundaries = 0;
 /// without any checkpoints also blocks = 0 and the pool as ckpt: it writes
@@ -438,7 +469,7 @@ KDA2RT_API Status checkKdaPrefill(const KernelInfo &prep,
 struct KdaPrefillLaunch {
   LaunchArgs prep, scan, out;
   LaunchArgs ckpt;
-  bool withCkpt = false;
+  bool withOut = true, withCkpt = false;
 };
 
 /// Checks `args` (checkKdaPrefill) and builds the launches.
@@ -457,6 +488,15 @@ KDA2RT_API Status kdaPrefillLaunchArgs(const KernelInfo &prep,
                                        const KdaPrefillArgs &args,
                                        KdaPrefillLaunch &launch);
 
+/// kdaPrefillLaunchArgs with the output kernel optional (null with a
+/// fused-output scan: launch.withOut false).
+KDA2RT_API Status kdaPrefillLaunchArgs(const KernelInfo &prep,
+                                       const KernelInfo &scan,
+                                       const KernelInfo *out,
+                                       const KernelInfo *ckpt,
+                                       const KdaPrefillArgs &args,
+                                       KdaPrefillLaunch &launch);
+
 /// Everything a prefill call checks before the driver (what
 /// kda2rt_kda_prefill_query answers): the kernels loaded (args.ckptKernel
 /// too), the arguments (kdaPrefillLaunchArgs) and every launch
@@ -468,6 +508,13 @@ KDA2RT_API Status prepareKdaPrefill(const Kernel &prep, const Kernel &scan,
                                     const KdaPrefillArgs &args,
                                     KdaPrefillLaunch &launch);
 
+/// prepareKdaPrefill with the output kernel optional (null with a
+/// fused-output scan).
+KDA2RT_API Status prepareKdaPrefill(const Kernel &prep, const Kernel &scan,
+                                    const Kernel *out,
+                                    const KdaPrefillArgs &args,
+                                    KdaPrefillLaunch &launch);
+
 /// Checks and runs a prefill call on `stream`: prep, scan, the checkpoint
 /// kernel (offset checkpoints only), out (Kernel::launch: the general path;
 /// kda2rt_kda_prefill runs the same driver calls through KdaPrefillPlan).
@@ -476,6 +523,13 @@ KDA2RT_API Status prepareKdaPrefill(const Kernel &prep, const Kernel &scan,
 /// no memset, cu_seqlens and the checkpoint tables never read on the host.
 KDA2RT_API Status launchKdaPrefill(const Kernel &prep, const Kernel &scan,
                                    const Kernel &out,
+                                   const KdaPrefillArgs &args, CUstream stream);
+
+/// launchKdaPrefill with the output kernel optional: null with a
+/// fused-output scan, which writes o itself (launches: prep, scan, the
+/// checkpoint kernel with offset checkpoints; no out).
+KDA2RT_API Status launchKdaPrefill(const Kernel &prep, const Kernel &scan,
+                                   const Kernel *out,
                                    const KdaPrefillArgs &args, CUstream stream);
 
 /// The parameter packing of a prepared launch, shared by the typed plans
@@ -645,7 +699,11 @@ private:
 /// resolved once (KdaKernelFacts' counterpart; internal, exposed only
 /// because KdaPrefillPlan holds one).
 struct KdaPrefillFacts {
+  /// out is null with a fused-output scan (fusedScan).
   const KernelInfo *prep = nullptr, *scan = nullptr, *out = nullptr;
+  /// The scan is kda_chunk_scan_o (isKdaPrefillFusedScan): it writes o,
+  /// not hs, and no output kernel runs.
+  bool fusedScan = false;
   /// The checkpoint kernel (kda_chunk_ckpt) when one was resolved with the
   /// others (plans made with one; the checks of calls that pass one).
   const KernelInfo *ckpt = nullptr;
@@ -681,9 +739,10 @@ struct KdaPrefillFacts {
 /// dimension and tensor map (data type, rank, box, swizzle, which
 /// dimensions are static and which come from the call's sizes) to the
 /// call's values; launch() runs the value checks of checkKdaPrefill (same
-/// messages), computes the parameter buffers, grids and nine tensor-map
-/// requests on the stack, then launches prep, scan, the checkpoint kernel
-/// (offset checkpoints) and out with the maps encoded into stack storage:
+/// messages), computes the parameter buffers, grids and tensor-map
+/// requests (nine; seven with a fused-output scan) on the stack, then
+/// launches prep, scan, the checkpoint kernel (offset checkpoints) and out
+/// (not with a fused-output scan) with the maps encoded into stack storage:
 /// the driver calls of launchKdaPrefill, in its order, with the same
 /// values, and no allocation. A plan made with a checkpoint kernel serves
 /// calls with it (args.ckptKernel the same Kernel) and calls without
@@ -707,9 +766,15 @@ public:
   static Status create(const Kernel &prep, const Kernel &scan,
                        const Kernel &out, const Kernel *ckpt,
                        KdaPrefillPlan &plan);
+  /// A plan with the output kernel optional: null with a fused-output
+  /// scan (no out launch).
+  static Status create(const Kernel &prep, const Kernel &scan,
+                       const Kernel *out, const Kernel *ckpt,
+                       KdaPrefillPlan &plan);
   bool valid() const { return kernels_[0].kernel != nullptr; }
   const Kernel *prep() const { return kernels_[0].kernel; }
   const Kernel *scan() const { return kernels_[1].kernel; }
+  /// The output kernel (null: a fused-output scan).
   const Kernel *out() const { return kernels_[2].kernel; }
   /// The checkpoint kernel of the plan (null: made without one).
   const Kernel *ckpt() const { return kernels_[3].kernel; }
@@ -758,7 +823,8 @@ public:
   };
 
 private:
-  /// prep, scan, out, the checkpoint kernel (kernel null without one).
+  /// prep, scan, out, the checkpoint kernel (kernel null without one; out
+  /// null with a fused-output scan).
   Packing kernels_[4];
   KdaPrefillFacts facts_;
 };

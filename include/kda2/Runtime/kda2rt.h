@@ -416,6 +416,23 @@ kda2rt_kda_decode_spec_query(kda2rt_kernel kernel,
  * after the scan; grid (n*m, h)), out. The workspace grows by the offsets'
  * kc and ec (kda2rt_kda_prefill_workspace_size_offsets).
  *
+ * Fused-output scan: scan_kernel may instead be kda_chunk_scan_o (same
+ * module), the state scan with the output computed in it: it takes
+ * kda_chunk_scan_h's arguments plus qd and pb and writes o itself, so
+ * out_kernel must be NULL (a kernel with the pointers o, qd and pb and no
+ * hs is taken as one; with it a non-NULL out_kernel is refused, naming
+ * 'out_kernel'; with kda_chunk_scan_h a NULL one is refused as before).
+ * The call then runs prep, the scan (grid (V/VB, n*h)) and, with offset
+ * checkpoints, ckpt_kernel after it: no out launch, and the workspace
+ * holds no hs ([h, ns, V, K] of dtype, the largest intermediate): pass
+ * out_kernel NULL to the size functions too. Which to pick: the fused scan
+ * when the launch is throughput-bound, n*h*V/VB scan programs more than
+ * the GPU's SMs (H200, 132: 13 % faster, e.g. 8 x 4096 tokens x 16
+ * heads 1.29 vs 1.48 ms, bench/RESULTS.md stop 20); kda_chunk_scan_h +
+ * kda_chunk_out for a few long sequences, which leave most SMs idle
+ * during the scan while out runs on all of them (1 x 4096 x 8 heads:
+ * 0.248 vs 0.190 ms).
+ *
  * Activation prep: a prep kernel that declares A_log
  * (templates/kda_chunk_prep_act.tirx) computes in the kernel what its
  * `bind` lines (kda2rt_kernel_binding) say: the gate of family GF (`bind
@@ -502,7 +519,8 @@ typedef struct kda2rt_kda_prefill_args {
  * intermediate per chunk slot, 1024-byte aligned inside it; docs/Runtime.md
  * gives the layout). max_total_tokens in [0, 2^31 - 1] with int32
  * kernels (IX=i32). Checks the three kernels as the call does (kernels
- * built before chunk slots are refused). */
+ * built before chunk slots are refused); with a fused-output scan
+ * out_kernel is NULL and the size has no hs. */
 KDA2RT_API int kda2rt_kda_prefill_workspace_size(
     kda2rt_kernel prep_kernel, kda2rt_kernel scan_kernel,
     kda2rt_kernel out_kernel, int64_t n_max, int64_t max_total_tokens,
@@ -521,8 +539,9 @@ KDA2RT_API int kda2rt_kda_prefill_workspace_size_offsets(
     size_t errlen) KDA2RT_NOEXCEPT;
 
 /* Checks the call (kda2rt_kda_prefill_query's questions) and runs it on
- * `stream`: prep, scan, ckpt_kernel (offset checkpoints only), out
- * (asynchronous; a refused call launches nothing). */
+ * `stream`: prep, scan, ckpt_kernel (offset checkpoints only), out (not
+ * with a fused-output scan, out_kernel NULL; asynchronous; a refused call
+ * launches nothing). */
 KDA2RT_API int kda2rt_kda_prefill(kda2rt_kernel prep_kernel,
                                   kda2rt_kernel scan_kernel,
                                   kda2rt_kernel out_kernel,
@@ -536,8 +555,10 @@ KDA2RT_API int kda2rt_kda_prefill(kda2rt_kernel prep_kernel,
  * token offsets, an activation prep's bindings, the gate bound or GF 1's
  * lower_bound, head dimensions, dtypes, state layout, index_dtype, sizes,
  * m and the offset tables, scale, NULL or misaligned operands, the
- * workspace's size, overlaps, the grids over the CUDA limits), -1 when a
- * kernel or args is NULL. */
+ * workspace's size, overlaps, the grids over the CUDA limits; out_kernel
+ * given with a fused-output scan), -1 when prep_kernel, scan_kernel or
+ * args is NULL, or out_kernel with a scan other than a fused-output
+ * one. */
 KDA2RT_API int kda2rt_kda_prefill_query(kda2rt_kernel prep_kernel,
                                         kda2rt_kernel scan_kernel,
                                         kda2rt_kernel out_kernel,
