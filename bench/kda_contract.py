@@ -49,6 +49,9 @@ def nan(*shape, dtype=torch.bfloat16):
     return torch.full(shape, float("nan"), dtype=dtype, device="cuda")
 
 
+# Whether the Prefill calls use the fused-output scan (main: --fused).
+FUSED = False
+
 class Prefill:
     """kda2rt_kda_prefill with its three kernels and a workspace for calls of
     up to n sequences and max_tokens tokens in all (the rows of q, padding
@@ -69,8 +72,9 @@ class Prefill:
             "kda_chunk_prep")
         name = f"kda_chunk_h_c32_vb16_{kv}" + ("" if (st, ss) == ("f32", "kv") else f"_{st}_{ss}")
         mod = rt.load(os.path.join(kernels, name + tail + ".sm_90a.cubin"))
-        self.scan = rt.kernel(mod, "kda_chunk_scan_h")
-        self.out = rt.kernel(mod, "kda_chunk_out")
+        # FUSED (--fused): the scan with the output on it, no output kernel.
+        self.scan = rt.kernel(mod, "kda_chunk_scan_o" if FUSED else "kda_chunk_scan_h")
+        self.out = None if FUSED else rt.kernel(mod, "kda_chunk_out")
         self.ckpt_kernel = rt.kernel(mod, "kda_chunk_ckpt") if m else None
         self.ws_bytes = rt.prefill_workspace_size(self.prep, self.scan, self.out, n,
                                                   max_tokens, h, m_max=m)
@@ -998,7 +1002,12 @@ def main():
     parser.add_argument("--only",
                         default="graph,determinism,long,int64,strided,gva,workspace,offsets")
     parser.add_argument("--long-tokens", type=int, default=540000)
+    parser.add_argument("--fused", action="store_true",
+                        help="run every check on kda_chunk_scan_o (the output on the scan, "
+                             "out_kernel NULL) instead of kda_chunk_scan_h + kda_chunk_out")
     args = parser.parse_args()
+    global FUSED
+    FUSED = args.fused
     rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
     results = []
     checks = {"graph": lambda: graph_replay(rt, args.kernels, results),

@@ -114,7 +114,9 @@ def main():
                              "columns per scan CTA; split32_vfirst: V-first state; "
                              "h32_vb16, h32, h_vb16: the output off the chain "
                              "(kda_chunk_h.tirx: prep, then a state-only scan writing each "
-                             "chunk's state, then a parallel output kernel)")
+                             "chunk's state, then a parallel output kernel); "
+                             "o32_vb16, o32: the same prep, then kda_chunk_h.tirx's scan "
+                             "with the output on it (kda_chunk_scan_o, no hs round trip)")
     parser.add_argument("--shapes", default="2x1024x8,2x2048x8,1x4096x8,8x4096x16,1x32768x32",
                         help="BxTxH, or L1+L2+...xH for a packed varlen batch (cu_seqlens)")
     parser.add_argument("--gate", default="logsigmoid", choices=("logsigmoid", "lb5", "lb5edge"))
@@ -150,16 +152,19 @@ def main():
             ("h32", f"kda_chunk_split_c32_k{d}", 32, False, 32),
             ("h32_vb16", f"kda_chunk_split_c32_vb16_k{d}", 32, False, 16),
             ("h_vb16", f"kda_chunk_split_vb16_k{d}", 16, False, 16),
+            ("o32", f"kda_chunk_split_c32_k{d}", 32, False, 32),
+            ("o32_vb16", f"kda_chunk_split_c32_vb16_k{d}", 32, False, 16),
             *((name, path, int(c), False, int(vb)) for name, path, c, vb in
               ((e.split("=")[0], *e.split("=", 1)[1].split(":")) for e in args.extra))):
         if variant in variants:
             module = rt.load(cubin if cubin.endswith(".cubin") else
                              os.path.join(args.kernels, f"{cubin}.sm_90a.cubin"))
             prep = rt.kernel(module, "kda_chunk_prep")
-            if variant.startswith("h"):
+            if variant[0] in "ho":
                 hmod = rt.load(os.path.join(
                     args.kernels, cubin.replace("kda_chunk_split", "kda_chunk_h") + ".sm_90a.cubin"))
-                scan = (rt.kernel(hmod, "kda_chunk_scan_h"), rt.kernel(hmod, "kda_chunk_out"))
+                scan = ((rt.kernel(hmod, "kda_chunk_scan_h"), rt.kernel(hmod, "kda_chunk_out"))
+                        if variant[0] == "h" else [rt.kernel(hmod, "kda_chunk_scan_o")])
             else:
                 scan = rt.kernel(module, "kda_chunk_scan")
             split[variant] = (prep, scan, chunk, vfirst, vb)
@@ -213,9 +218,10 @@ def main():
             else:
                 prep_kernel, scan_kernel, C, _, VB = split[variant]
                 nc = (T + C - 1) // C  # chunks of the longest sequence (checkpoint table)
-                # kda_chunk_h (a tuple of kernels) also takes hs and us.
+                # kda_chunk_h (a tuple of kernels, or a list of the fused
+                # scan) also takes hs and us (the fused scan: us only).
                 mid, sizes = slot_intermediates(tt, N, H, C, K, V, VB,
-                                                states=isinstance(scan_kernel, tuple))
+                                                states=isinstance(scan_kernel, (tuple, list)))
                 hs = {x: mid.pop(x) for x in ("hs", "us") if x in mid}
                 dims = {"n": N, "h": H, "tt": tt, "np1": N + 1, **sizes}
                 only = lambda *names: {x: dims[x] for x in names}  # noqa: E731
@@ -229,7 +235,7 @@ def main():
                                            {**only("tt", "h", "np1", "ns", "nsv"),
                                             "hqk": H, **od},  # q/k heads: no GVA
                                            {"scale": scale, **strides}, stream)
-                if isinstance(scan_kernel, tuple):  # state scan + output kernel
+                if isinstance(scan_kernel, (tuple, list)):  # on the state pool
                     pick = lambda *names: {k: mid[k] for k in names}  # noqa: E731
                     # The state pool, in place: slot i for sequence i, no
                     # checkpoints (bench/kda_serving.py checks those).
@@ -241,19 +247,26 @@ def main():
                                                             device="cuda"),
                             "ckpt": torch.full((1, H, K, V), float("nan"), device="cuda")}
                     sp, sd, sx = no_offsets(cu, N, scan=True)
-                    scan_h = scan_kernel[0].prepare(
+                    if isinstance(scan_kernel, list):  # the output on the scan
+                        scan = scan_kernel[0].prepare(
+                            {**pick("vc", "qd", "kl", "wn", "tp", "pb", "gl"), "us": hs["us"],
+                             **slots, **ckpt, "pool": ht, "cu_seqlens": cu, "o": flat(o), **sp},
+                            {**only("n", "h", "np1", "ns", "nsv", "tt"), "nc": nc, "slots": N,
+                             "blocks": 1, **sd}, sx, stream)
+                    scan_h = None if isinstance(scan_kernel, list) else scan_kernel[0].prepare(
                         {**pick("vc", "kl", "wn", "tp", "gl"), **hs, **slots, **ckpt,
                          "pool": ht, "cu_seqlens": cu, **sp},
                         {**only("n", "h", "np1", "ns", "nsv"), "nc": nc, "slots": N,
                          "blocks": 1, **sd}, sx, stream)
-                    out = scan_kernel[1].prepare(
-                        {**pick("qd", "pb"), **hs, "cu_seqlens": cu,
-                         "state_indices": slots["state_indices"], "o": flat(o)},
-                        only("h", "ns", "np1", "n", "tt"), {"nslots": N}, stream)
+                    if scan_h is not None:
+                        out = scan_kernel[1].prepare(
+                            {**pick("qd", "pb"), **hs, "cu_seqlens": cu,
+                             "state_indices": slots["state_indices"], "o": flat(o)},
+                            only("h", "ns", "np1", "n", "tt"), {"nslots": N}, stream)
 
-                    def scan(scan_h=scan_h, out=out):
-                        scan_h()
-                        out()
+                        def scan(scan_h=scan_h, out=out):
+                            scan_h()
+                            out()
                 else:
                     scan = scan_kernel.prepare({**mid, "h0": h0_run, "cu_seqlens": cu,
                                                 "o": flat(o), "ht": ht}, dims, {}, stream)
