@@ -2950,6 +2950,47 @@ KdaPrefillArgs toCpp(const kda2rt_kda_prefill_args &c) {
   return a;
 }
 
+/// Per-call values of a prefill call (PlanMatches tests): each must reach
+/// the kernels through the plan as the general path passes it.
+struct PlanChange {
+  const char *what;
+  void (*change)(kda2rt_kda_prefill_args &, char *);
+};
+using A = kda2rt_kda_prefill_args;
+const PlanChange kPlanChanges[] = {
+    {"total_tokens (ns = 2)", [](A &a, char *) { a.total_tokens = 30; }},
+    {"no tokens", [](A &a, char *) { a.total_tokens = 0; }},
+    {"total_tokens, the same ns", [](A &a, char *) { a.total_tokens = 95; }},
+    {"n", [](A &a, char *) { a.n = 1; }},
+    {"scale 0 (K^-1/2)", [](A &a, char *) { a.scale = 0; }},
+    {"slots", [](A &a, char *) { a.slots = 3; }},
+    {"pointers",
+     [](A &a, char *b) {
+       a.q = b + (11 << 20);
+       a.o = b + (13 << 20);
+       a.cu_seqlens = b + (5 << 20) + 256;
+       a.workspace = static_cast<char *>(a.workspace) + 1024 * 64;
+     }},
+    {"row strides",
+     [](A &a, char *) {
+       a.q_stride = 256;
+       a.beta_stride = 4;
+     }},
+    {"checkpoints",
+     [](A &a, char *b) {
+       a.checkpoint_blocks = b + (5 << 20) + 12288;
+       a.ckpt = b + (12 << 20);
+       a.blocks = 8;
+     }},
+    {"checkpoints, max_seqlen 20 (nc = 1)",
+     [](A &a, char *b) {
+       a.checkpoint_blocks = b + (5 << 20) + 12288;
+       a.ckpt = b + (12 << 20);
+       a.blocks = 8;
+       a.max_seqlen = 20;
+     }},
+};
+
 /// FakePrefill with the same kernels loaded a second time through the C++
 /// API, for launchKdaPrefill: the general path the C entry point took
 /// before its plan.
@@ -2996,6 +3037,22 @@ protected:
     EXPECT_TRUE(s.ok()) << s.message();
     return fakeTrace();
   }
+  /// Every kPlanChanges entry changes the general path's trace (`want`,
+  /// of args) and the plan makes the same driver calls as it.
+  void expectChangesFollowTheGeneralPath(const std::string &want,
+                                         kda2rt_kernel scanC,
+                                         const Kernel &scanCpp,
+                                         kda2rt_kernel outC,
+                                         const Kernel *outCpp) {
+    char *b = static_cast<char *>(buffer);
+    for (const PlanChange &c : kPlanChanges) {
+      A a = args;
+      c.change(a, b);
+      const std::string g = general(a, scanCpp, outCpp);
+      EXPECT_NE(g, want) << c.what;
+      EXPECT_EQ(prepared(a, scanC, outC), g) << c.what;
+    }
+  }
   Context ctx;
   Module cpp;
   Kernel kernels[4];
@@ -3010,52 +3067,7 @@ TEST_F(FakePrefillPlan, CallsMatchTheGeneralPath) {
   EXPECT_EQ(prepared(args), want);
   EXPECT_EQ(prepared(args), want);
   // Each per-call value reaches the kernels as the general path passes it.
-  using A = kda2rt_kda_prefill_args;
-  struct Change {
-    const char *what;
-    void (*change)(A &, char *);
-  };
-  const Change changes[] = {
-      {"total_tokens (ns = 2)", [](A &a, char *) { a.total_tokens = 30; }},
-      {"no tokens", [](A &a, char *) { a.total_tokens = 0; }},
-      {"total_tokens, the same ns", [](A &a, char *) { a.total_tokens = 95; }},
-      {"n", [](A &a, char *) { a.n = 1; }},
-      {"scale 0 (K^-1/2)", [](A &a, char *) { a.scale = 0; }},
-      {"slots", [](A &a, char *) { a.slots = 3; }},
-      {"pointers",
-       [](A &a, char *b) {
-         a.q = b + (11 << 20);
-         a.o = b + (13 << 20);
-         a.cu_seqlens = b + (5 << 20) + 256;
-         a.workspace = static_cast<char *>(a.workspace) + 1024 * 64;
-       }},
-      {"row strides",
-       [](A &a, char *) {
-         a.q_stride = 256;
-         a.beta_stride = 4;
-       }},
-      {"checkpoints",
-       [](A &a, char *b) {
-         a.checkpoint_blocks = b + (5 << 20) + 12288;
-         a.ckpt = b + (12 << 20);
-         a.blocks = 8;
-       }},
-      {"checkpoints, max_seqlen 20 (nc = 1)",
-       [](A &a, char *b) {
-         a.checkpoint_blocks = b + (5 << 20) + 12288;
-         a.ckpt = b + (12 << 20);
-         a.blocks = 8;
-         a.max_seqlen = 20;
-       }},
-  };
-  char *b = static_cast<char *>(buffer);
-  for (const Change &c : changes) {
-    A a = args;
-    c.change(a, b);
-    const std::string g = general(a);
-    EXPECT_NE(g, want) << c.what;
-    EXPECT_EQ(prepared(a), g) << c.what;
-  }
+  expectChangesFollowTheGeneralPath(want, scan, kernels[1], out, &kernels[2]);
   // Without checkpoints max_seqlen reaches no kernel.
   A same = args;
   same.max_seqlen = 20;
@@ -3756,35 +3768,7 @@ TEST_F(FakePrefillFused, PlanMatchesTheGeneralPath) {
   EXPECT_EQ(want.find("kda_chunk_out"), std::string::npos) << want;
   EXPECT_EQ(preparedFused(args), want);
   EXPECT_EQ(preparedFused(args), want);
-  using A = kda2rt_kda_prefill_args;
-  struct Change {
-    const char *what;
-    void (*change)(A &, char *);
-  };
-  const Change changes[] = {
-      {"total_tokens (ns = 2)", [](A &a, char *) { a.total_tokens = 30; }},
-      {"n", [](A &a, char *) { a.n = 1; }},
-      {"slots", [](A &a, char *) { a.slots = 3; }},
-      {"pointers",
-       [](A &a, char *b) {
-         a.o = b + (13 << 20);
-         a.workspace = static_cast<char *>(a.workspace) + 1024 * 64;
-       }},
-      {"checkpoints",
-       [](A &a, char *b) {
-         a.checkpoint_blocks = b + (5 << 20) + 12288;
-         a.ckpt = b + (12 << 20);
-         a.blocks = 8;
-       }},
-  };
-  char *b = static_cast<char *>(buffer);
-  for (const Change &c : changes) {
-    A a = args;
-    c.change(a, b);
-    const std::string g = generalFused(a);
-    EXPECT_NE(g, want) << c.what;
-    EXPECT_EQ(preparedFused(a), g) << c.what;
-  }
+  expectChangesFollowTheGeneralPath(want, scanO, fusedScan, nullptr, nullptr);
   // Offset checkpoints: three launches (the checkpoint kernel has no maps).
   const std::string offsets = generalFused(withOffsets());
   EXPECT_EQ(std::count(offsets.begin(), offsets.end(), '\n'), 3 + 7)
