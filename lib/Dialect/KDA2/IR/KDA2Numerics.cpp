@@ -340,6 +340,7 @@ private:
     llvm::TypeSwitch<Operation *>(op)
         .Case<LoopOp>([&](LoopOp loop) { interpretLoop(loop); })
         .Case<IfOp>([&](IfOp branch) {
+          steps += static_cast<int64_t>(memory.size());
           Memory before = memory;
           interpretBlock(*branch.getThenBlock());
           if (Block *elseBlock = branch.getElseBlock()) {
@@ -526,6 +527,7 @@ private:
                                        : kMaxRounds;
     bool exact = trips && !parallel && *trips <= kMaxRounds;
     for (int64_t round = 0; round < limit; ++round) {
+      steps += static_cast<int64_t>(memory.size());
       Memory before = memory;
       interpretBlock(*loop.getBodyBlock());
       // A loop may run fewer times than its bound: keep the entry state.
@@ -557,9 +559,10 @@ private:
   llvm::DenseMap<Value, bool> perElement;
   llvm::SmallPtrSet<Operation *, 4> reported;
   bool failed = false;
-  /// Op visits so far; past kMaxSteps the check gives up (bounded time on
-  /// pathological nests).
-  static constexpr int64_t kMaxSteps = 4'000'000;
+  /// Op visits plus memory entries copied at loop rounds and branches so
+  /// far; past kMaxSteps the check gives up (bounded time on pathological
+  /// nests: the largest bundled template takes ~12k).
+  static constexpr int64_t kMaxSteps = 250'000;
   int64_t steps = 0;
   bool exhausted = false;
 };
