@@ -1050,6 +1050,15 @@ void Compiler::classify(Operation *op, Node &node) {
   }
   if (isa<gpu::BarrierOp, NVVM::Barrier0Op>(op) || name == "nvvm.barrier") {
     node.cls = Cls::Barrier;
+    node.aux = -1;
+    // bar.sync id, n: a named barrier of n threads (the computing warps
+    // of a block with a producer warp); without them, barrier 0 of all.
+    if (auto named = dyn_cast<NVVM::BarrierOp>(op)) {
+      if (Value id = named.getBarrierId())
+        node.barrierOperand = operandIndex(op, id);
+      if (Value threads = named.getNumberOfThreads())
+        node.aux = operandIndex(op, threads);
+    }
     return;
   }
   if (isa<gpu::ShuffleOp>(op) || name == "nvvm.shfl.sync") {
@@ -1846,6 +1855,16 @@ void WarpInterpreter::issue(const Node &node, int32_t nodeIndex,
     }
     break;
   }
+  case Cls::Barrier: {
+    // Named barrier: its id and the warps it waits for (0: all live).
+    instr.slots = 0;
+    if (node.barrierOperand >= 0 && known[node.operands[node.barrierOperand]])
+      instr.barrier = lane(node.operands[node.barrierOperand], 0);
+    if (node.aux >= 0 && known[node.operands[node.aux]])
+      instr.slots = uint32_t(
+          std::max<int64_t>(lane(node.operands[node.aux], 0) / 32, 1));
+    break;
+  }
   case Cls::TMA: {
     instr.bytes = uint64_t(std::max<int64_t>(node.aux, 0));
     int32_t bar = node.operands[node.barrierOperand];
@@ -1957,6 +1976,8 @@ private:
     unsigned scheduler = 0, cta = 0;
     uint64_t readyAt = 0;
     bool atBarrier = false, finished = false;
+    /// The block barrier this warp waits at.
+    int64_t barrierId = 0;
     llvm::DenseMap<int64_t, unsigned> waits;
     /// Phases this warp arrived on and that are still open.
     SmallVector<std::pair<unsigned, int64_t>, 2> openPhases;
@@ -1964,7 +1985,10 @@ private:
     uint64_t stateSince = 0;
   };
   struct CTA {
-    unsigned live = 0, arrived = 0;
+    unsigned live = 0;
+    /// Warps waiting at each block barrier (bar.sync id), and how many it
+    /// waits for (0: every live warp).
+    llvm::DenseMap<int64_t, std::pair<unsigned, unsigned>> arrived;
     llvm::DenseMap<int64_t, MBarrier> barriers;
   };
 
@@ -1977,7 +2001,7 @@ private:
       phase.sealed = true;
   }
   void sealOpen(Warp &w);
-  void release(unsigned cta, uint64_t now);
+  void release(unsigned cta, int64_t barrier, uint64_t now);
   void finish(Warp &w, unsigned index, uint64_t now);
   void setState(Warp &w, unsigned index, Reason state, uint64_t now);
 
@@ -2089,13 +2113,17 @@ void SMModel::sealOpen(Warp &w) {
   w.openPhases.clear();
 }
 
-void SMModel::release(unsigned ctaIndex, uint64_t now) {
+void SMModel::release(unsigned ctaIndex, int64_t barrier, uint64_t now) {
   CTA &cta = ctas[ctaIndex];
-  if (cta.arrived == 0 || cta.arrived < cta.live)
+  auto it = cta.arrived.find(barrier);
+  if (it == cta.arrived.end())
     return;
-  cta.arrived = 0;
+  auto [count, expected] = it->second;
+  if (count == 0 || count < (expected ? expected : cta.live))
+    return;
+  cta.arrived.erase(it);
   for (auto [i, w] : llvm::enumerate(warps))
-    if (w.cta == ctaIndex && w.atBarrier) {
+    if (w.cta == ctaIndex && w.atBarrier && w.barrierId == barrier) {
       w.atBarrier = false;
       w.readyAt = now + sim.barrierLatency;
       if (w.pc == w.stream->size())
@@ -2205,7 +2233,12 @@ void SMModel::issueOne(Warp &w, unsigned index, uint64_t now) {
   case Cls::Barrier:
     sealOpen(w);
     w.atBarrier = true;
-    ++ctas[w.cta].arrived;
+    w.barrierId = instr.barrier;
+    {
+      auto &[count, expected] = ctas[w.cta].arrived[instr.barrier];
+      ++count;
+      expected = instr.slots;
+    }
     ++result.pipes.sync;
     break;
   case Cls::None:
@@ -2218,8 +2251,17 @@ void SMModel::issueOne(Warp &w, unsigned index, uint64_t now) {
   // A warp whose last instruction is bar.sync finishes on its release.
   if (w.pc == w.stream->size() && !w.atBarrier)
     finish(w, index, now + 1);
-  if (instr.cls == Cls::Barrier || w.finished)
-    release(w.cta, now);
+  if (instr.cls == Cls::Barrier) {
+    release(w.cta, instr.barrier, now);
+  } else if (w.finished) {
+    // One fewer live warp: barriers of all live warps may now be complete.
+    SmallVector<int64_t> ids;
+    for (auto &[id, state] : ctas[w.cta].arrived)
+      if (state.second == 0)
+        ids.push_back(id);
+    for (int64_t id : ids)
+      release(w.cta, id, now);
+  }
 }
 
 void SMModel::finish(Warp &w, unsigned index, uint64_t now) {
@@ -2324,7 +2366,7 @@ SMResult SMModel::run(std::vector<std::vector<Instr>> &streams) {
           }
         }
         for (CTA &cta : ctas)
-          cta.arrived = 0;
+          cta.arrived.clear();
         continue;
       }
       step = std::max<uint64_t>(nextWake - now, 1);

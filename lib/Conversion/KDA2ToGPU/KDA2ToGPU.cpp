@@ -44,6 +44,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
@@ -80,6 +81,20 @@ static constexpr llvm::StringLiteral kPredicatedLoadAttr =
 /// Tensor-core products with at least this many k steps of 16 accumulate
 /// in two independent chains.
 static constexpr int64_t kSplitAccumulatorSteps = 4;
+
+/// How an mma register tile's 16 x 8 blocks spread over the block's W warps
+/// (`kda2.reg_alloc {mma, split}`): 16-row strips w, w + W, ... per warp;
+/// the column range [w N/W, (w + 1) N/W) of every strip; or all of them in
+/// every warp (a copy each).
+enum class MmaSplit { Rows, Cols, None };
+
+static MmaSplit mmaSplitOf(std::optional<StringRef> split) {
+  if (split && *split == "cols")
+    return MmaSplit::Cols;
+  if (split && *split == "none")
+    return MmaSplit::None;
+  return MmaSplit::Rows;
+}
 
 /// The most iterations `#pragma unroll` copies (code size).
 static constexpr int64_t kMaxUnroll = 1024;
@@ -259,6 +274,8 @@ struct TensorInfo {
   /// accumulator layout (`fragmentSlot`); memref holds this thread's part.
   bool mma = false;
   int64_t rows = 0, cols = 0;
+  /// How an mma tile's 16 x 8 blocks spread over the warps.
+  MmaSplit split = MmaSplit::Rows;
 };
 
 //===----------------------------------------------------------------------===//
@@ -365,7 +382,8 @@ private:
   LogicalResult lowerMatmul(MatmulOp matmul);
   LogicalResult lowerElementwise(Operation *op);
   LogicalResult lowerFragmentLoop(LoopOp loop);
-  LogicalResult checkMmaSplit(Operation *op, StringRef what, int64_t rows,
+  LogicalResult checkMmaSplit(Operation *op, StringRef what, MmaSplit split,
+                              int64_t rows,
                               int64_t cols);
   FailureOr<Value> fragmentAccess(Operation *op, const TensorInfo &info,
                                   ValueRange indices);
@@ -375,10 +393,25 @@ private:
   std::pair<Value, Value> fragmentElement(const TensorInfo &info,
                                           int64_t slot, Location loc);
   /// Slot of element (row in strip i, col block j, half h, element e).
-  static int64_t fragmentSlot(const TensorInfo &info, int64_t i, int64_t j,
-                              int64_t h, int64_t e) {
-    return ((i * (info.cols / 8) + j) * 2 + h) * 2 + e;
+  /// Strip i and column block j are this thread's (local) ones.
+  int64_t fragmentSlot(const TensorInfo &info, int64_t i, int64_t j,
+                       int64_t h, int64_t e) const {
+    return ((i * localColBlocks(info) + j) * 2 + h) * 2 + e;
   }
+  /// Warps that share an mma tile's blocks (1: every warp has them all).
+  int64_t splitWarps(MmaSplit split) const {
+    return split == MmaSplit::None ? 1 : blockX / 32;
+  }
+  /// The 16-row strips and 8-column blocks of an mma tile one warp holds.
+  int64_t localStrips(const TensorInfo &info) const {
+    return info.rows / 16 / (info.split == MmaSplit::Rows ? blockX / 32 : 1);
+  }
+  int64_t localColBlocks(const TensorInfo &info) const {
+    return info.cols / 8 / (info.split == MmaSplit::Cols ? blockX / 32 : 1);
+  }
+  /// First row and column of this warp's local block (i, j) of an mma tile.
+  std::pair<Value, Value> blockOrigin(const TensorInfo &info, int64_t i,
+                                      int64_t j, Location loc);
   /// The mma register tile a tensor-core operand, accumulator or result
   /// reaches (through a whole-tile load, and a conversion for `a`), or null.
   Value mmaTileOf(Value operand);
@@ -512,6 +545,15 @@ private:
   /// the loop being lowered and the slot of its current copy.
   Value fragmentRow, fragmentCol;
   int64_t currentFragmentSlot = -1, fragmentRows = 0, fragmentCols = 0;
+  MmaSplit fragmentSplit = MmaSplit::Rows;
+  /// Tensor-core products whose left operand is a split=cols mma tile (the
+  /// warps' partial sums meet in `mmaScratch`, at the product's offset);
+  /// those that need a barrier after reading their partials.
+  llvm::SetVector<Operation *> reducingMatmuls;
+  DenseMap<Operation *, int64_t> mmaScratchOffset;
+  DenseSet<Operation *> mmaScratchTrailingBarrier;
+  int64_t mmaScratchElements = 0;
+  Value mmaScratch;
   /// Tensor-core products that touch no mma register tile.
   int64_t plainMatmuls = 0;
   DenseSet<Value> ldmatrixBuffers;
@@ -722,13 +764,16 @@ LogicalResult KernelLowering::analyze() {
   // matmuls use at least four warps; a kernel whose products all keep their
   // tiles in mma registers uses one warp per 16-row strip of its smallest
   // such tile (up to four).
+  // (split=cols: one warp per 8-column block; split=none does not count.)
   int64_t mmaWarps = 0;
   kernel.walk([&](RegAllocOp alloc) {
-    if (!alloc.getMma())
+    MmaSplit split = mmaSplitOf(alloc.getSplit());
+    if (!alloc.getMma() || split == MmaSplit::None)
       return;
-    int64_t strips = std::max<int64_t>(
-        1, cast<KDA2TensorType>(alloc.getType()).getShape()[0] / 16);
-    mmaWarps = mmaWarps ? std::min(mmaWarps, strips) : strips;
+    ArrayRef<int64_t> shape = cast<KDA2TensorType>(alloc.getType()).getShape();
+    int64_t units = std::max<int64_t>(
+        1, split == MmaSplit::Rows ? shape[0] / 16 : shape[1] / 8);
+    mmaWarps = mmaWarps ? std::min(mmaWarps, units) : units;
   });
   if (plainMatmuls)
     blockX = std::max<int64_t>(blockX, 128);
@@ -736,6 +781,25 @@ LogicalResult KernelLowering::analyze() {
     blockX = std::max<int64_t>(
         blockX, 32 * std::min<int64_t>(4, std::max<int64_t>(mmaWarps, 1)));
   blockX = llvm::alignTo(blockX, 32);
+  // Shared scratch for the partial sums of products that contract over a
+  // split=cols tile: W partial [m, n] results each (none with one warp).
+  // Each product has its own; when another such product runs in the same
+  // block between two runs of it (a loop body with two of them), that
+  // product's barrier orders its reads before its next writes, otherwise it
+  // waits for every warp after reading.
+  if (blockX > 32) {
+    for (Operation *op : reducingMatmuls) {
+      auto matmul = cast<MatmulOp>(op);
+      auto type = cast<RankedTensorType>(matmul.getResult().getType());
+      mmaScratchOffset[op] = mmaScratchElements;
+      mmaScratchElements += (blockX / 32) * type.getNumElements();
+      int64_t inBlock = llvm::count_if(reducingMatmuls, [&](Operation *other) {
+        return other->getBlock() == op->getBlock();
+      });
+      if (inBlock < 2)
+        mmaScratchTrailingBarrier.insert(op);
+    }
+  }
   // Shared scratch for the reductions of across-warps lanes loops.
   kernel.walk([&](LoopOp loop) {
     if (loop.getMapping() == LoopMapping::thread && placeLanesAcrossWarps(loop))
@@ -1100,7 +1164,7 @@ LogicalResult KernelLowering::run() {
   // views into dynamic shared memory, 128-byte aligned; the launch asks for
   // that much (the metadata's `smem` line, which makes the runtime raise
   // the kernel's dynamic shared memory limit).
-  bool dynamicShared = sharedBytes > 48 * 1024;
+  bool dynamicShared = sharedBytes + mmaScratchElements * 4 > 48 * 1024;
   // Dynamic shared memory starts after the static attributions: 1024 bytes
   // more let the swizzled buffers be moved to a 1024-byte boundary.
   if (dynamicShared)
@@ -1111,6 +1175,10 @@ LogicalResult KernelLowering::run() {
   // thread).
   if (scratchElements)
     workgroup.push_back(MemRefType::get({scratchElements}, b.getF32Type(),
+                                        AffineMap(), workgroupSpace));
+  // Scratch for the partial sums of split=cols products.
+  if (mmaScratchElements)
+    workgroup.push_back(MemRefType::get({mmaScratchElements}, b.getF32Type(),
                                         AffineMap(), workgroupSpace));
   // The mbarrier TMA copies complete on.
   if (!pipelinedLoops.empty())
@@ -1152,6 +1220,12 @@ LogicalResult KernelLowering::run() {
   }
   if (scratchElements)
     reductionScratch = func.getWorkgroupAttributions()[staticBuffers];
+  if (mmaScratchElements) {
+    unsigned index = staticBuffers + (scratchElements ? 1 : 0);
+    mmaScratch = func.getWorkgroupAttributions()[index];
+    func.setWorkgroupAttributionAttr(index, "llvm.align",
+                                     b.getI64IntegerAttr(16));
+  }
   if (!tmaMaps.empty()) {
     unsigned index = func.getWorkgroupAttributions().size() - 1;
     tmaBarrier = func.getWorkgroupAttributions()[index];
@@ -1676,7 +1750,9 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
         SmallVector<int64_t> shape(type.getShape());
         if (alloc.getMma()) {
           int64_t rows = shape[0], cols = shape[1];
-          if (failed(checkMmaSplit(alloc, "mma register tile", rows, cols)))
+          MmaSplit split = mmaSplitOf(alloc.getSplit());
+          if (failed(checkMmaSplit(alloc, "mma register tile", split, rows,
+                                   cols)))
             return failure();
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPointToStart(&func.getBody().front());
@@ -1686,8 +1762,11 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
           info.mma = true;
           info.rows = rows;
           info.cols = cols;
+          info.split = split;
           info.memref = memref::AllocaOp::create(
-              b, loc, MemRefType::get({rows * cols / blockX}, b.getF32Type()));
+              b, loc,
+              MemRefType::get({rows * cols / (32 * splitWarps(split))},
+                              b.getF32Type()));
           tensors[alloc.getResult()] = info;
           return success();
         }
@@ -2259,6 +2338,10 @@ FailureOr<Value> KernelLowering::fragmentAccess(Operation *op,
            << info.cols << "] in a fragment loop over a [" << fragmentRows
            << ", " << fragmentCols
            << "] tile (the threads hold different elements)";
+  if (info.split != fragmentSplit)
+    return op->emitOpError()
+           << "reaches an mma register tile in a fragment loop over a tile "
+              "of another split (the threads hold different elements)";
   return constantIndex(currentFragmentSlot, op->getLoc());
 }
 
@@ -3211,37 +3294,73 @@ Value KernelLowering::mmaTileOf(Value operand) {
   return alloc && alloc.getMma() ? load.getSource() : Value();
 }
 
+/// Rows: strip w + i W, column block j; cols: strip i, column block
+/// w N/(8 W) + j; none: strip i, column block j (w = this warp).
+std::pair<Value, Value> KernelLowering::blockOrigin(const TensorInfo &info,
+                                                    int64_t i, int64_t j,
+                                                    Location loc) {
+  auto c = [&](int64_t v) { return constantIndex(v, loc); };
+  int64_t warps = blockX / 32;
+  if (info.split == MmaSplit::None || warps == 1)
+    return {c(16 * i), c(8 * j)};
+  Value warp = arith::DivUIOp::create(b, loc, threadId, c(32));
+  if (info.split == MmaSplit::Rows)
+    return {arith::MulIOp::create(
+                b, loc, arith::AddIOp::create(b, loc, warp, c(i * warps)),
+                c(16)),
+            c(8 * j)};
+  return {c(16 * i),
+          arith::MulIOp::create(
+              b, loc,
+              arith::AddIOp::create(
+                  b, loc, arith::MulIOp::create(b, loc, warp,
+                                                c(localColBlocks(info))),
+                  c(j)),
+              c(8))};
+}
+
 std::pair<Value, Value> KernelLowering::fragmentElement(const TensorInfo &info,
                                                         int64_t slot,
                                                         Location loc) {
-  int64_t warps = blockX / 32, colBlocks = info.cols / 8;
+  int64_t colBlocks = localColBlocks(info);
   int64_t e = slot % 2, h = (slot / 2) % 2, j = (slot / 4) % colBlocks,
           i = slot / (4 * colBlocks);
   auto c = [&](int64_t v) { return constantIndex(v, loc); };
-  Value warp = arith::DivUIOp::create(b, loc, threadId, c(32));
   Value group = arith::DivUIOp::create(b, loc, laneId, c(4));
   Value quad = arith::RemUIOp::create(b, loc, laneId, c(4));
-  // row = 16 (w + i W) + group + 8 h, col = 8 j + 2 quad + e.
+  // row = row0 + group + 8 h, col = col0 + 2 quad + e.
+  auto [row0, col0] = blockOrigin(info, i, j, loc);
   Value row = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, warp, c(16)),
-      arith::AddIOp::create(b, loc, group, c(16 * i * warps + 8 * h)));
+      b, loc, row0, arith::AddIOp::create(b, loc, group, c(8 * h)));
   Value col = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, quad, c(2)), c(8 * j + e));
+      b, loc, col0,
+      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, quad, c(2)),
+                            c(e)));
   return {row, col};
 }
 
 /// An mma tile [rows, cols] splits over the block's warps: whole 16-row
-/// strips per warp, whole 8-column blocks.
+/// strips per warp (rows), whole 8-column blocks per warp (cols), or 16 x 8
+/// blocks (none).
 LogicalResult KernelLowering::checkMmaSplit(Operation *op, StringRef what,
-                                            int64_t rows, int64_t cols) {
-  int64_t warps = blockX / 32;
-  if (rows % (16 * warps) == 0 && cols % 8 == 0)
+                                            MmaSplit split, int64_t rows,
+                                            int64_t cols) {
+  int64_t warps = splitWarps(split);
+  int64_t rowUnit = 16 * (split == MmaSplit::Rows ? warps : 1),
+          colUnit = 8 * (split == MmaSplit::Cols ? warps : 1);
+  if (rows % rowUnit == 0 && cols % colUnit == 0)
     return success();
+  if (split == MmaSplit::Cols)
+    return op->emitOpError()
+           << what << " [" << rows << ", " << cols
+           << "] does not split by columns over the block's " << warps
+           << " warps: its columns must be a multiple of 8 per warp ("
+           << colUnit << ") and its rows of 16";
   return op->emitOpError() << what << " [" << rows << ", " << cols
                            << "] does not split over the block's " << warps
                            << " warps: its rows must be a multiple of 16 per "
                               "warp ("
-                           << 16 * warps << ") and its columns of 8";
+                           << rowUnit << ") and its columns of 8";
 }
 
 /// `for r, c in schedule.fragment(t)`: the body once per register slot of
@@ -3264,8 +3383,9 @@ LogicalResult KernelLowering::lowerFragmentLoop(LoopOp loop) {
   shape.mma = true;
   shape.rows = *extent / cols;
   shape.cols = cols;
-  if (failed(checkMmaSplit(loop, "fragment loop over the tile", shape.rows,
-                           cols)))
+  shape.split = mmaSplitOf(loop.getSplit());
+  if (failed(checkMmaSplit(loop, "fragment loop over the tile", shape.split,
+                           shape.rows, cols)))
     return failure();
   // The row and column the importer computes from the loop variable.
   Value iv = loop.getInductionVar();
@@ -3283,6 +3403,7 @@ LogicalResult KernelLowering::lowerFragmentLoop(LoopOp loop) {
   fragmentCol = colOp ? colOp->getResult(0) : Value();
   fragmentRows = shape.rows;
   fragmentCols = cols;
+  fragmentSplit = shape.split;
   Block &body = *loop.getBodyBlock();
 
   // Whether `v` (a value of the body) varies with the column.
@@ -3352,7 +3473,7 @@ LogicalResult KernelLowering::lowerFragmentLoop(LoopOp loop) {
 
   ++threadDepth;
   LogicalResult result = success();
-  int64_t slots = *extent / blockX;
+  int64_t slots = *extent / (32 * splitWarps(shape.split));
   for (int64_t slot = 0; slot < slots && succeeded(result); slot += 2) {
     // The two copies' values of the body (slot + e, column c + e).
     std::array<DenseMap<Value, Value>, 2> copy;
@@ -3606,8 +3727,49 @@ LogicalResult KernelLowering::checkTensorCoreMatmul(MatmulOp matmul) {
            << "result stored into a register tile: declare it REG "
               "{layout=mma} (the tensor-core accumulator layout)";
   }
-  if (!anyMma)
+  if (!anyMma) {
     ++plainMatmuls;
+    return success();
+  }
+  // The splits of the mma tiles it reaches (docs/TIRx.md, REG layout=mma):
+  // each warp computes the result blocks it holds, from a left operand it
+  // holds whole (split rows: its strips; none: all) or, with a split=cols
+  // left operand, from its columns only: then the warps' partial sums meet
+  // through shared memory.
+  auto splitOf = [&](Value v) -> std::optional<MmaSplit> {
+    Value tile = mmaTileOf(v);
+    if (!tile)
+      return std::nullopt;
+    return mmaSplitOf(tile.getDefiningOp<RegAllocOp>().getSplit());
+  };
+  auto name = [](MmaSplit split) {
+    return split == MmaSplit::Rows ? "rows"
+           : split == MmaSplit::Cols ? "cols"
+                                     : "none";
+  };
+  std::optional<MmaSplit> aSplit = splitOf(matmul.getA()),
+                          accSplit = splitOf(matmul.getAcc());
+  std::optional<MmaSplit> destSplit;
+  if (destAlloc && destAlloc.getMma())
+    destSplit = mmaSplitOf(destAlloc.getSplit());
+  if (accSplit && destSplit && *accSplit != *destSplit)
+    return matmul.emitOpError()
+           << "accumulates a split=" << name(*accSplit)
+           << " mma tile into a split=" << name(*destSplit)
+           << " one: the accumulator and the result must share their split";
+  if (!destSplit && ((aSplit && *aSplit != MmaSplit::Rows) ||
+                     (accSplit && *accSplit != MmaSplit::Rows)))
+    return matmul.emitOpError()
+           << "with a split=" << name(aSplit ? *aSplit : *accSplit)
+           << " mma tile, the result goes into an mma register tile";
+  if (aSplit && *aSplit == MmaSplit::Rows && destSplit &&
+      *destSplit != MmaSplit::Rows)
+    return matmul.emitOpError()
+           << "a split=rows left operand gives each warp its own rows: the "
+              "result must be split=rows too, not split="
+           << name(*destSplit);
+  if (aSplit && *aSplit == MmaSplit::Cols)
+    reducingMatmuls.insert(matmul);
   return success();
 }
 
@@ -3712,9 +3874,13 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
   // shared memory, or the strip's accumulator registers of an mma tile
   // (columns 16 kk .. 16 kk + 15 are its column blocks 2 kk and 2 kk + 1,
   // exactly the a0..a3 registers of m16n8k16), converted pairwise.
+  // The k steps this warp contracts: all of them, or with a split=cols
+  // left operand its own columns' (kSteps from kBase).
+  int64_t kSteps = k / 16;
+  Value kBase = c(0);
   auto stripOperands = [&](Value row0, int64_t strip) {
     SmallVector<SmallVector<Value>> aFrags;
-    for (int64_t kk = 0; kk < k / 16; ++kk) {
+    for (int64_t kk = 0; kk < kSteps; ++kk) {
       if (aTile) {
         SmallVector<Value> regs;
         for (int64_t jb = 0; jb < 2; ++jb)
@@ -3743,13 +3909,18 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
   };
 
   // One 16 x 8 block of the result: rows row0.., columns col0..; `strip`
-  // and `colBlock` name its registers in mma tiles (fragment mode).
+  // and `colBlock` name its registers in mma tiles (fragment mode). With
+  // `partial`, the block's sum over this warp's k steps alone goes to the
+  // split=cols scratch at that index, instead of the destination.
   auto emitBlock = [&](Value row0, Value col0,
                        ArrayRef<SmallVector<Value>> aFrags, int64_t strip,
-                       int64_t colBlock) {
+                       int64_t colBlock, Value partial = Value()) {
     auto at = accPairs(row0, col0);
     SmallVector<Value> acc;
-    if (accTile) {
+    if (partial) {
+      Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+      acc.assign(4, zero);
+    } else if (accTile) {
       for (int64_t h = 0; h < 2; ++h)
         for (int64_t e = 0; e < 2; ++e)
           acc.push_back(slotValue(accTile, strip, colBlock, h, e));
@@ -3772,15 +3943,16 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
     // Two k steps per ldmatrix.x4 (8x8 matrices 0-1: step kk, 2-3: kk + 1;
     // lane l addresses a row of matrix l / 8, whose k offset is 8 (l / 8)).
     SmallVector<SmallVector<Value>> bFrags;
-    for (int64_t kk = 0; kk < k / 16; kk += 2) {
-      int64_t tiles = kk + 1 < k / 16 ? 4 : 2;
+    for (int64_t kk = 0; kk < kSteps; kk += 2) {
+      int64_t tiles = kk + 1 < kSteps ? 4 : 2;
       Value kLane = tiles == 4 ? mul(div(laneId, 8), 8) : mul(eighth, 8);
+      Value k0 = add(kBase, c(kk * 16));
       SmallVector<Value> idx(bPrefix);
       if (transB) { // b is [n, k]: rows of k, the plain ldmatrix
         idx.push_back(add(col0, lane8));
-        idx.push_back(add(kLane, c(kk * 16)));
+        idx.push_back(add(kLane, k0));
       } else { // b is [k, n]: transposed 8x8 loads
-        idx.push_back(add(add(kLane, lane8), c(kk * 16)));
+        idx.push_back(add(add(kLane, lane8), k0));
         idx.push_back(col0);
       }
       SmallVector<Value> regs = fragment(bMem, idx, /*trans=*/!transB, tiles);
@@ -3790,13 +3962,13 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
     }
     // Long k: two independent accumulator chains (even and odd k steps),
     // summed at the end, halve the chain of dependent mma latencies.
-    int64_t chains = k / 16 >= kSplitAccumulatorSteps ? 2 : 1;
+    int64_t chains = kSteps >= kSplitAccumulatorSteps ? 2 : 1;
     SmallVector<SmallVector<Value>> accs(chains, acc);
     if (chains > 1) {
       Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
       accs[1].assign(4, zero);
     }
-    for (int64_t kk = 0; kk < k / 16; ++kk) {
+    for (int64_t kk = 0; kk < kSteps; ++kk) {
       SmallVector<Value> &chain = accs[kk % chains];
       Value d = NVVM::MmaOp::create(
           b, loc, resultType, aFrags[kk], bFrags[kk], chain, {16, 8, 16},
@@ -3811,6 +3983,13 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
     for (int64_t i = 0; chains > 1 && i < 4; ++i)
       acc[i] = arith::AddFOp::create(b, loc, acc[i], accs[1][i]);
 
+    if (partial) { // this lane's four partial sums, one 16-byte store
+      Value v = vector::FromElementsOp::create(
+          b, loc, VectorType::get({4}, f32), acc);
+      vector::StoreOp::create(b, loc, v, mmaScratch, ValueRange{partial},
+                              /*nontemporal=*/false, llvm::MaybeAlign(16));
+      return;
+    }
     if (destTile) { // into this thread's registers of the mma tile
       TensorInfo &dest = tensors[destTile];
       for (int64_t h = 0; h < 2; ++h)
@@ -3848,20 +4027,93 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
   };
 
   int64_t warps = blockX / 32, stripCount = m / 16, colBlocks = n / 8;
+  if (fragMode && aTile && tensors[aTile].split == MmaSplit::Cols &&
+      warps > 1) {
+    // The left operand's columns, the contraction, are split over the
+    // warps: each computes every block of the result over its own k steps
+    // into the scratch (warp w's partial [m, n] at w m n, 16 x 8 block
+    // (i, j) at 128 (i n / 8 + j), four floats per lane), then, after a
+    // barrier, sums the W partials of the blocks it holds of the result.
+    if (k % (16 * warps) != 0)
+      return matmul.emitOpError()
+             << "contracts over the " << k
+             << " columns of a split=cols mma tile: the block's " << warps
+             << " warps need 16 of them each (a multiple of " << 16 * warps
+             << ")";
+    kSteps = k / 16 / warps;
+    kBase = mul(warp, kSteps * 16);
+    int64_t base = mmaScratchOffset.lookup(matmul);
+    Value lane4 = mul(laneId, 4);
+    Value mine = add(mul(warp, m * n), lane4);
+    for (int64_t i = 0; i < stripCount; ++i) {
+      SmallVector<SmallVector<Value>> aFrags = stripOperands(c(16 * i), i);
+      for (int64_t j = 0; j < colBlocks; ++j)
+        emitBlock(c(16 * i), c(8 * j), aFrags, i, j,
+                  add(mine, c(base + 16 * i * n + 128 * j)));
+    }
+    emitBarrier(loc);
+    TensorInfo &dest = tensors[destTile];
+    TensorInfo *accInfo = accTile ? &tensors[accTile] : nullptr;
+    auto vec4 = VectorType::get({4}, f32);
+    for (int64_t i = 0; i < localStrips(dest); ++i)
+      for (int64_t j = 0; j < localColBlocks(dest); ++j) {
+        auto [row0, col0] = blockOrigin(dest, i, j, loc);
+        Value at = add(add(mul(row0, n), mul(col0, 16)), add(lane4, c(base)));
+        Value sum;
+        for (int64_t w = 0; w < warps; ++w) {
+          Value part = vector::LoadOp::create(
+              b, loc, vec4, mmaScratch, ValueRange{add(at, c(w * m * n))},
+              /*nontemporal=*/false, llvm::MaybeAlign(16));
+          sum = sum ? Value(arith::AddFOp::create(b, loc, sum, part)) : part;
+        }
+        for (int64_t h = 0; h < 2; ++h)
+          for (int64_t e = 0; e < 2; ++e) {
+            Value v = vector::ExtractOp::create(b, loc, sum, 2 * h + e);
+            if (accInfo)
+              v = arith::AddFOp::create(b, loc, v,
+                                        slotValue(accTile, i, j, h, e));
+            memref::StoreOp::create(
+                b, loc, v, dest.memref,
+                ValueRange{c(fragmentSlot(dest, i, j, h, e))});
+          }
+      }
+    if (mmaScratchTrailingBarrier.contains(matmul))
+      emitBarrier(loc);
+    return success();
+  }
   if (fragMode) {
-    // Each warp owns the strips w, w + W, ... of the mma tiles (their
-    // layout): unrolled here, so that every register is a fixed slot.
-    if (stripCount % warps != 0)
+    // Each warp computes the blocks of the result it holds (the result's
+    // split; rows for a result in memory), from a left operand it holds
+    // whole or reads from shared memory: unrolled here, so that every
+    // register is a fixed slot.
+    TensorInfo result;
+    result.rows = m;
+    result.cols = n;
+    result.split = destTile ? tensors[destTile].split : MmaSplit::Rows;
+    if (aTile && tensors[aTile].split == MmaSplit::None &&
+        result.split == MmaSplit::Rows && warps > 1)
+      return matmul.emitOpError()
+             << "a split=none left operand gives every warp all of its rows: "
+                "the result must be split=cols or none, not split=rows";
+    int64_t rowUnit = result.split == MmaSplit::Rows ? warps : 1,
+            colUnit = result.split == MmaSplit::Cols ? warps : 1;
+    if (stripCount % rowUnit != 0)
       return matmul.emitOpError()
              << "with mma register tiles, the " << stripCount
              << " 16-row strips of the product must split evenly over the "
                 "block's "
              << warps << " warps";
-    for (int64_t i = 0; i < stripCount / warps; ++i) {
-      Value row0 = mul(add(warp, c(i * warps)), 16);
+    if (colBlocks % colUnit != 0)
+      return matmul.emitOpError()
+             << "with a split=cols result, the " << colBlocks
+             << " 8-column blocks of the product must split evenly over the "
+                "block's "
+             << warps << " warps";
+    for (int64_t i = 0; i < localStrips(result); ++i) {
+      Value row0 = blockOrigin(result, i, 0, loc).first;
       SmallVector<SmallVector<Value>> aFrags = stripOperands(row0, i);
-      for (int64_t j = 0; j < colBlocks; ++j)
-        emitBlock(row0, c(8 * j), aFrags, i, j);
+      for (int64_t j = 0; j < localColBlocks(result); ++j)
+        emitBlock(row0, blockOrigin(result, i, j, loc).second, aFrags, i, j);
     }
     return success();
   }

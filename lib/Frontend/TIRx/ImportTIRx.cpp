@@ -735,11 +735,24 @@ LogicalResult Emitter::emitSmem(const ast::SmemDeclStmt &decl) {
       return failure();
     // `layout=mma`: one tile of the block in the tensor-core accumulator
     // layout (kda2.reg_alloc {mma}), reached by products and fragment loops.
+    // `split=rows|cols|none`: how its blocks spread over the warps.
     bool mma = false;
+    const ast::DeclAttr *split = nullptr;
     for (const ast::DeclAttr &attr : decl.attrs) {
+      if (attr.key == "split") {
+        if (attr.valueKind != ast::DeclAttr::ValueKind::Identifier ||
+            (attr.stringValue != "rows" && attr.stringValue != "cols" &&
+             attr.stringValue != "none"))
+          return error(attr.valueLoc)
+                 << "an mma tile's split is 'rows' (16-row strips per warp), "
+                    "'cols' (a column range per warp) or 'none' (a copy in "
+                    "every warp)";
+        split = &attr;
+        continue;
+      }
       if (attr.key != "layout")
         return error(attr.loc) << "unknown REG attribute '" << attr.key
-                               << "'; expected layout=mma";
+                               << "'; expected layout=mma or split=";
       if (attr.valueKind != ast::DeclAttr::ValueKind::Identifier ||
           attr.stringValue != "mma")
         return error(attr.valueLoc)
@@ -747,6 +760,9 @@ LogicalResult Emitter::emitSmem(const ast::SmemDeclStmt &decl) {
                   "accumulator layout)";
       mma = true;
     }
+    if (split && !mma)
+      return error(split->loc)
+             << "'split' applies to a REG {layout=mma} tile only";
     if (lookupTensor(decl.name))
       return error(decl.nameLoc) << "'" << decl.name << "' is already defined";
     FailureOr<KDA2TensorType> type =
@@ -761,9 +777,12 @@ LogicalResult Emitter::emitSmem(const ast::SmemDeclStmt &decl) {
              << "' must be a 2-D f32 tile of static shape (a tensor-core "
                 "accumulator)";
     Location at = NameLoc::get(builder.getStringAttr(decl.name), loc(decl.loc));
-    auto alloc = RegAllocOp::create(builder, at, *type);
+    auto alloc = RegAllocOp::create(builder, at, *type, /*mma=*/false,
+                                    /*split=*/StringAttr());
     if (mma)
       alloc.setMma(true);
+    if (split && split->stringValue != "rows")
+      alloc.setSplit(split->stringValue);
     tensors[decl.name] = alloc.getResult();
     return success();
   }
@@ -941,6 +960,8 @@ LogicalResult Emitter::emitFragmentFor(const ast::ForStmt &loopAst) {
   auto loop = LoopOp::create(builder, at, upper, LoopMapping::fragment,
                              builder.getArrayAttr({}));
   loop.setColumnsAttr(builder.getI64IntegerAttr(columns));
+  if (alloc.getSplitAttr())
+    loop.setSplitAttr(alloc.getSplitAttr());
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(loop.getBodyBlock());
   Value n = arith::ConstantIndexOp::create(builder, at, columns);

@@ -91,6 +91,11 @@ Type mlir::kda2::getAccessType(KDA2TensorType tensor, unsigned gridRank,
 }
 
 /// The shape of a tile type, or std::nullopt for a scalar.
+/// The ways an mma register tile spreads over the block's warps.
+static bool isMmaSplit(StringRef split) {
+  return split == "rows" || split == "cols" || split == "none";
+}
+
 static std::optional<ArrayRef<int64_t>> tileShape(Type type) {
   if (auto tile = dyn_cast<RankedTensorType>(type))
     return tile.getShape();
@@ -512,6 +517,11 @@ LogicalResult RegAllocOp::verify() {
                             "its rows must be a multiple of 16 and its "
                             "columns of 8, got "
                          << type.getShape()[0] << " x " << type.getShape()[1];
+  if (getSplit() && !getMma())
+    return emitOpError() << "split is only valid on an mma register tile";
+  if (getSplit() && !isMmaSplit(*getSplit()))
+    return emitOpError() << "split must be rows, cols or none, got '"
+                         << *getSplit() << "'";
   return success();
 }
 
@@ -675,6 +685,13 @@ ParseResult LoopOp::parse(OpAsmParser &parser, OperationState &result) {
   if (failed(parseCount("lanes", props.lanes)) ||
       failed(parseCount("columns", props.columns)))
     return failure();
+  if (succeeded(parser.parseOptionalKeyword("split"))) {
+    StringRef split;
+    if (parser.parseLParen() || parser.parseKeyword(&split) ||
+        parser.parseRParen())
+      return failure();
+    props.split = parser.getBuilder().getStringAttr(split);
+  }
   if (succeeded(parser.parseOptionalKeyword("annotations"))) {
     ArrayAttr annotations;
     if (parser.parseAttribute(annotations))
@@ -700,11 +717,13 @@ void LoopOp::print(OpAsmPrinter &p) {
     p << " lanes(" << *getLanes() << ")";
   if (getColumns())
     p << " columns(" << *getColumns() << ")";
+  if (getSplit())
+    p << " split(" << *getSplit() << ")";
   if (getAnnotationsAttr() && !getAnnotationsAttr().empty())
     p << " annotations " << getAnnotationsAttr();
   p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
                                      {"mapping", "annotations", "lanes",
-                                      "columns"});
+                                      "columns", "split"});
   p << " ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
@@ -733,6 +752,12 @@ LogicalResult LoopOp::verify() {
                                         "column count (columns)"
                                       : "columns are only valid on a "
                                         "fragment loop");
+  if (getSplit() && (!fragment || !isMmaSplit(*getSplit())))
+    return emitOpError() << (fragment ? "split must be rows, cols or none, "
+                                        "got '" +
+                                            getSplit()->str() + "'"
+                                      : "split is only valid on a fragment "
+                                        "loop");
   if (fragment) {
     if (int64_t(*getColumns()) < 1)
       return emitOpError() << "columns must be positive, got "

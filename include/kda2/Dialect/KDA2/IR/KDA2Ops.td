@@ -199,12 +199,20 @@ def KDA2_RegAllocOp : KDA2_Op<"reg_alloc", [HasParent<"KernelOp">,
     element by element it is reached only in a fragment loop over it
     (`schedule.fragment`).
 
+    `split` chooses how the tile's 16 x 8 blocks spread over the W warps:
+    `"rows"` (the default, as above), `"cols"` (warp w holds the column
+    range [w N/W, (w + 1) N/W) of every strip: a product whose left operand
+    is such a tile contracts over columns split between the warps, and its
+    partial sums meet through shared memory) or `"none"` (every warp holds
+    the whole tile, a copy each).
+
     ```mlir
     %acc = kda2.reg_alloc : !kda2.tensor<[16, 8], f32, reg>
     %st = kda2.reg_alloc {mma} : !kda2.tensor<[64, 128], f32, reg>
+    %sk = kda2.reg_alloc {mma, split = "cols"} : !kda2.tensor<[16, 128], f32, reg>
     ```
   }];
-  let arguments = (ins UnitAttr:$mma);
+  let arguments = (ins UnitAttr:$mma, OptionalAttr<StrAttr>:$split);
   let results = (outs KDA2_AnyTensor:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
@@ -259,7 +267,7 @@ def KDA2_LoopOp : KDA2_Op<"loop", [SingleBlock, NoTerminator,
     the token loop of a recurrence), or over the elements of an `mma`
     register tile of `columns` columns (`fragment`, `schedule.fragment(t)`:
     element `%i = r * columns + c` by the thread holding it; `upper` is the
-    tile's size). A parallel loop may not be nested inside
+    tile's size; `split` is the tile's, when not `rows`). A parallel loop may not be nested inside
     a parallel loop of a finer mapping (no block loop inside a thread loop). `annotations` holds the constraint annotations written before the
     loop; each checks itself against the loop.
 
@@ -272,7 +280,8 @@ def KDA2_LoopOp : KDA2_Op<"loop", [SingleBlock, NoTerminator,
   let arguments = (ins Index:$upperBound, EnumProp<KDA2_LoopMapping>:$mapping,
                        OptionalAttr<ArrayAttr>:$annotations,
                        OptionalAttr<I64Attr>:$lanes,
-                       OptionalAttr<I64Attr>:$columns);
+                       OptionalAttr<I64Attr>:$columns,
+                       OptionalAttr<StrAttr>:$split);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
