@@ -4095,18 +4095,12 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
       return matmul.emitOpError()
              << "a split=none left operand gives every warp all of its rows: "
                 "the result must be split=cols or none, not split=rows";
-    int64_t rowUnit = result.split == MmaSplit::Rows ? warps : 1,
-            colUnit = result.split == MmaSplit::Cols ? warps : 1;
-    if (stripCount % rowUnit != 0)
+    // (A split=cols or none result is an mma tile, whose own split was
+    // checked where it is declared.)
+    if (result.split == MmaSplit::Rows && stripCount % warps != 0)
       return matmul.emitOpError()
              << "with mma register tiles, the " << stripCount
              << " 16-row strips of the product must split evenly over the "
-                "block's "
-             << warps << " warps";
-    if (colBlocks % colUnit != 0)
-      return matmul.emitOpError()
-             << "with a split=cols result, the " << colBlocks
-             << " 8-column blocks of the product must split evenly over the "
                 "block's "
              << warps << " warps";
     for (int64_t i = 0; i < localStrips(result); ++i) {

@@ -540,3 +540,157 @@ kda2.kernel @mma_as_b(%w: !kda2.tensor<[b, 16, 16], bf16>, %o: !kda2.tensor<[b, 
   }
   kda2.return
 }
+
+// -----
+
+// A split=rows left operand (each warp its own strips) cannot give a
+// split=cols result (each warp its own columns of every strip).
+kda2.kernel @mma_split_rows_to_cols(%w: !kda2.tensor<[b, 16, 16], bf16>) attributes {grid = ["b"], pragmas = [#kda2.pragma<tma_coalesce>]} {
+  kda2.gmem %w layout(row_major) packing(none) : !kda2.tensor<[b, 16, 16], bf16>
+  %W = kda2.smem_alloc size(512) : !kda2.tensor<[16, 16], bf16, smem>
+  %S = kda2.reg_alloc {mma} : !kda2.tensor<[16, 16], f32, reg>
+  %T = kda2.reg_alloc {mma, split = "cols"} : !kda2.tensor<[16, 16], f32, reg>
+  %b = kda2.dim "b" : index
+  kda2.loop block %i to %b {
+    %t = kda2.load %w[] : !kda2.tensor<[b, 16, 16], bf16> -> tensor<16x16xbf16>
+    kda2.store %t, %W[] : tensor<16x16xbf16>, !kda2.tensor<[16, 16], bf16, smem>
+    %s = kda2.load %S[] : !kda2.tensor<[16, 16], f32, reg> -> tensor<16x16xf32>
+    %sb = kda2.cast %s : tensor<16x16xf32> -> tensor<16x16xbf16>
+    %bw = kda2.load %W[] : !kda2.tensor<[16, 16], bf16, smem> -> tensor<16x16xbf16>
+    // expected-error @below {{'kda2.matmul' op a split=rows left operand gives each warp its own rows: the result must be split=rows too, not split=cols}}
+    %m = kda2.matmul %sb, %bw : tensor<16x16xbf16>, tensor<16x16xbf16> -> tensor<16x16xf32>
+    kda2.store %m, %T[] : tensor<16x16xf32>, !kda2.tensor<[16, 16], f32, reg>
+  }
+  kda2.return
+}
+
+// -----
+
+// The accumulator and the result of a product share their split.
+kda2.kernel @mma_split_acc(%w: !kda2.tensor<[b, 16, 16], bf16>) attributes {grid = ["b"], pragmas = [#kda2.pragma<tma_coalesce>]} {
+  kda2.gmem %w layout(row_major) packing(none) : !kda2.tensor<[b, 16, 16], bf16>
+  %W = kda2.smem_alloc size(512) : !kda2.tensor<[16, 16], bf16, smem>
+  %S = kda2.reg_alloc {mma} : !kda2.tensor<[16, 16], f32, reg>
+  %T = kda2.reg_alloc {mma, split = "cols"} : !kda2.tensor<[16, 16], f32, reg>
+  %b = kda2.dim "b" : index
+  kda2.loop block %i to %b {
+    %t = kda2.load %w[] : !kda2.tensor<[b, 16, 16], bf16> -> tensor<16x16xbf16>
+    kda2.store %t, %W[] : tensor<16x16xbf16>, !kda2.tensor<[16, 16], bf16, smem>
+    %a = kda2.load %W[] : !kda2.tensor<[16, 16], bf16, smem> -> tensor<16x16xbf16>
+    %bw = kda2.load %W[] : !kda2.tensor<[16, 16], bf16, smem> -> tensor<16x16xbf16>
+    %acc = kda2.load %T[] : !kda2.tensor<[16, 16], f32, reg> -> tensor<16x16xf32>
+    // expected-error @below {{'kda2.matmul' op accumulates a split=cols mma tile into a split=rows one: the accumulator and the result must share their split}}
+    %m = kda2.matmul %a, %bw acc(%acc) : tensor<16x16xbf16>, tensor<16x16xbf16>, tensor<16x16xf32> -> tensor<16x16xf32>
+    kda2.store %m, %S[] : tensor<16x16xf32>, !kda2.tensor<[16, 16], f32, reg>
+  }
+  kda2.return
+}
+
+// -----
+
+// A product of a split=cols tile sums partials across the warps: into an
+// mma tile, not memory.
+kda2.kernel @mma_split_to_memory(%w: !kda2.tensor<[b, 16, 16], bf16>, %o: !kda2.tensor<[b, 16, 16], f32> {kda2.io = #kda2.io<out>}) attributes {grid = ["b"], pragmas = [#kda2.pragma<tma_coalesce>]} {
+  kda2.gmem %w, %o layout(row_major) packing(none) : !kda2.tensor<[b, 16, 16], bf16>, !kda2.tensor<[b, 16, 16], f32>
+  %W = kda2.smem_alloc size(512) : !kda2.tensor<[16, 16], bf16, smem>
+  %T = kda2.reg_alloc {mma, split = "cols"} : !kda2.tensor<[16, 16], f32, reg>
+  %b = kda2.dim "b" : index
+  kda2.loop block %i to %b {
+    %t = kda2.load %w[] : !kda2.tensor<[b, 16, 16], bf16> -> tensor<16x16xbf16>
+    kda2.store %t, %W[] : tensor<16x16xbf16>, !kda2.tensor<[16, 16], bf16, smem>
+    %s = kda2.load %T[] : !kda2.tensor<[16, 16], f32, reg> -> tensor<16x16xf32>
+    %sb = kda2.cast %s : tensor<16x16xf32> -> tensor<16x16xbf16>
+    %bw = kda2.load %W[] : !kda2.tensor<[16, 16], bf16, smem> -> tensor<16x16xbf16>
+    // expected-error @below {{'kda2.matmul' op with a split=cols mma tile, the result goes into an mma register tile}}
+    %m = kda2.matmul %sb, %bw : tensor<16x16xbf16>, tensor<16x16xbf16> -> tensor<16x16xf32>
+    kda2.store %m, %o[] : tensor<16x16xf32>, !kda2.tensor<[b, 16, 16], f32>
+  }
+  kda2.return
+}
+
+// -----
+
+// A split=none left operand (every warp all rows) cannot give a split=rows
+// result over four warps (S: four 16-row strips).
+kda2.kernel @mma_split_none_to_rows(%w: !kda2.tensor<[b, 16, 16], bf16>) attributes {grid = ["b"], pragmas = [#kda2.pragma<tma_coalesce>]} {
+  kda2.gmem %w layout(row_major) packing(none) : !kda2.tensor<[b, 16, 16], bf16>
+  %W = kda2.smem_alloc size(512) : !kda2.tensor<[16, 16], bf16, smem>
+  %S = kda2.reg_alloc {mma} : !kda2.tensor<[64, 16], f32, reg>
+  %N = kda2.reg_alloc {mma, split = "none"} : !kda2.tensor<[64, 16], f32, reg>
+  %b = kda2.dim "b" : index
+  kda2.loop block %i to %b {
+    %t = kda2.load %w[] : !kda2.tensor<[b, 16, 16], bf16> -> tensor<16x16xbf16>
+    kda2.store %t, %W[] : tensor<16x16xbf16>, !kda2.tensor<[16, 16], bf16, smem>
+    %n = kda2.load %N[] : !kda2.tensor<[64, 16], f32, reg> -> tensor<64x16xf32>
+    %nb = kda2.cast %n : tensor<64x16xf32> -> tensor<64x16xbf16>
+    %bw = kda2.load %W[] : !kda2.tensor<[16, 16], bf16, smem> -> tensor<16x16xbf16>
+    // expected-error @below {{'kda2.matmul' op a split=none left operand gives every warp all of its rows: the result must be split=cols or none, not split=rows}}
+    %m = kda2.matmul %nb, %bw : tensor<64x16xbf16>, tensor<16x16xbf16> -> tensor<64x16xf32>
+    kda2.store %m, %S[] : tensor<64x16xf32>, !kda2.tensor<[64, 16], f32, reg>
+  }
+  kda2.return
+}
+
+// -----
+
+// Contracting over a split=cols tile takes 16 of its columns per warp:
+// T's 32 columns are four blocks of 8 (four warps), one k step for two.
+kda2.kernel @mma_split_k(%w: !kda2.tensor<[b, 16, 32], bf16>) attributes {grid = ["b"], pragmas = [#kda2.pragma<tma_coalesce>]} {
+  kda2.gmem %w layout(row_major) packing(none) : !kda2.tensor<[b, 16, 32], bf16>
+  %W = kda2.smem_alloc size(1024) : !kda2.tensor<[16, 32], bf16, smem>
+  %T = kda2.reg_alloc {mma, split = "cols"} : !kda2.tensor<[16, 32], f32, reg>
+  %U = kda2.reg_alloc {mma, split = "none"} : !kda2.tensor<[16, 16], f32, reg>
+  %b = kda2.dim "b" : index
+  kda2.loop block %i to %b {
+    %t = kda2.load %w[] : !kda2.tensor<[b, 16, 32], bf16> -> tensor<16x32xbf16>
+    kda2.store %t, %W[] : tensor<16x32xbf16>, !kda2.tensor<[16, 32], bf16, smem>
+    %s = kda2.load %T[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
+    %sb = kda2.cast %s : tensor<16x32xf32> -> tensor<16x32xbf16>
+    %bw = kda2.load %W[] : !kda2.tensor<[16, 32], bf16, smem> -> tensor<16x32xbf16>
+    // expected-error @below {{'kda2.matmul' op contracts over the 32 columns of a split=cols mma tile: the block's 4 warps need 16 of them each (a multiple of 64)}}
+    %m = kda2.matmul %sb, %bw {transpose_b} : tensor<16x32xbf16>, tensor<16x32xbf16> -> tensor<16x16xf32>
+    kda2.store %m, %U[] : tensor<16x16xf32>, !kda2.tensor<[16, 16], f32, reg>
+  }
+  kda2.return
+}
+
+// -----
+
+// A split=cols tile takes whole 8-column blocks per warp (here four warps,
+// for the 128-thread loop).
+kda2.kernel @mma_cols_over_warps(%x: !kda2.tensor<[b, 128], f32>, %o: !kda2.tensor<[b, 16, 16], f32> {kda2.io = #kda2.io<out>}) attributes {grid = ["b"], pragmas = [#kda2.pragma<tma_coalesce>]} {
+  kda2.gmem %x, %o layout(row_major) packing(none) : !kda2.tensor<[b, 128], f32>, !kda2.tensor<[b, 16, 16], f32>
+  // expected-error @below {{'kda2.reg_alloc' op mma register tile [16, 16] does not split by columns over the block's 4 warps: its columns must be a multiple of 8 per warp (32) and its rows of 16}}
+  %T = kda2.reg_alloc {mma, split = "cols"} : !kda2.tensor<[16, 16], f32, reg>
+  %b = kda2.dim "b" : index
+  kda2.loop block %i to %b {
+    %c128 = arith.constant 128 : index
+    kda2.loop thread %t to %c128 {
+      %v = kda2.load %x[%t] : !kda2.tensor<[b, 128], f32> -> f32
+      kda2.store %v, %o[%t, %t] : f32, !kda2.tensor<[b, 16, 16], f32>
+    }
+  }
+  kda2.return
+}
+
+// -----
+
+// A fragment loop walks a tile of its own split: the threads of a
+// split=none loop hold other elements than those of a split=cols tile.
+kda2.kernel @mma_fragment_split(%o: !kda2.tensor<[b, 16, 32], f32> {kda2.io = #kda2.io<out>}) attributes {grid = ["b"], pragmas = [#kda2.pragma<tma_coalesce>]} {
+  kda2.gmem %o layout(row_major) packing(none) : !kda2.tensor<[b, 16, 32], f32>
+  %T = kda2.reg_alloc {mma, split = "cols"} : !kda2.tensor<[16, 32], f32, reg>
+  %b = kda2.dim "b" : index
+  kda2.loop block %i to %b {
+    %c512 = arith.constant 512 : index
+    kda2.loop fragment %e to %c512 columns(32) split(none) {
+      %c32 = arith.constant 32 : index
+      %r = kda2.div %e, %c32 : index, index -> index
+      %c = kda2.rem %e, %c32 : index, index -> index
+      // expected-error @below {{'kda2.load' op reaches an mma register tile in a fragment loop over a tile of another split (the threads hold different elements)}}
+      %v = kda2.load %T[%r, %c] : !kda2.tensor<[16, 32], f32, reg> -> f32
+      kda2.store %v, %o[%r, %c] : f32, !kda2.tensor<[b, 16, 32], f32>
+    }
+  }
+  kda2.return
+}
