@@ -2378,6 +2378,41 @@ TEST(KdaPrefillFused, FakeHelperIsTheRealKernelsMetadata) {
             "(kda2rt_kda_prefill_workspace_size_offsets with m_max >= m)");
 }
 
+TEST(KdaPrefillFused, KeySplitScanIsAFusedScan) {
+  // kda_chunk_scan_ok (the keys of each chain over four warps) has
+  // kda_chunk_scan_o's arguments and grid; only its block differs (four
+  // computing warps and the producer). The runtime takes it as the fused
+  // scan and launches it with the block its metadata states.
+  PrefillBinding served;
+  served.vb = 16;
+  const std::string real = realKernelMetadata("chunk_h", "kda_chunk_scan_ok");
+  ASSERT_FALSE(real.empty()) << "no kda_chunk_scan_ok in chunk_h.meta";
+  EXPECT_EQ(replaced(kda2::fake::prefillScanOMetadata(served,
+                                                      "kda_chunk_scan_ok"),
+                     "block 64 1 1", "block 160 1 1"),
+            real);
+  const KernelInfo p = parsed(realKernelMetadata("chunk_split",
+                                                 "kda_chunk_prep")),
+                   s = parsed(real);
+  EXPECT_TRUE(isKdaPrefillFusedScan(s));
+  KdaPrefillWorkspace ws;
+  Status st = kdaPrefillWorkspace(p, s, nullptr, 2, 80, 1, 0, ws);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(ws.bytes, 182272u); // as kda_chunk_scan_o's
+  KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
+  a.workspaceBytes = ws.bytes;
+  KdaPrefillLaunch launch;
+  st = kdaPrefillLaunchArgs(p, s, nullptr, nullptr, a, launch);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_FALSE(launch.withOut);
+  LaunchConfig cfg;
+  st = computeLaunchConfig(s, launch.scan, cfg);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(cfg.block[0], 160u);
+  EXPECT_EQ(cfg.grid[0], 8u); // NVB = V / VB
+  EXPECT_EQ(cfg.grid[1], 2u); // n·h
+}
+
 TEST(KdaPrefillFused, RecognisedByItsArguments) {
   // The pointers o, qd and pb and no hs: the fused-output scan; every
   // other kernel is checked as kda_chunk_scan_h.
