@@ -117,8 +117,9 @@ def main():
                              "chunk's state, then a parallel output kernel); "
                              "o32_vb16, o32: the same prep, then kda_chunk_h.tirx's scan "
                              "with the output on it (kda_chunk_scan_o, no hs round trip); "
-                             "ok32_vb16: the same with each chain's keys split over four "
-                             "warps (kda_chunk_scan_ok)")
+                             "ok32_vb16, hk32_vb16: kda_chunk_scan_o and kda_chunk_scan_h with "
+                             "each chain's keys split over four warps (kda_chunk_scan_ok, "
+                             "kda_chunk_scan_hk)")
     parser.add_argument("--shapes", default="2x1024x8,2x2048x8,1x4096x8,8x4096x16,1x32768x32",
                         help="BxTxH, or L1+L2+...xH for a packed varlen batch (cu_seqlens)")
     parser.add_argument("--gate", default="logsigmoid", choices=("logsigmoid", "lb5", "lb5edge"))
@@ -153,6 +154,7 @@ def main():
             ("split32_vfirst", f"kda_chunk_split_c32_vfirst_k{d}", 32, True, 32),
             ("h32", f"kda_chunk_split_c32_k{d}", 32, False, 32),
             ("h32_vb16", f"kda_chunk_split_c32_vb16_k{d}", 32, False, 16),
+            ("hk32_vb16", f"kda_chunk_split_c32_vb16_k{d}", 32, False, 16),
             ("h_vb16", f"kda_chunk_split_vb16_k{d}", 16, False, 16),
             ("o32", f"kda_chunk_split_c32_k{d}", 32, False, 32),
             ("o32_vb16", f"kda_chunk_split_c32_vb16_k{d}", 32, False, 16),
@@ -166,7 +168,8 @@ def main():
             if variant[0] in "ho":
                 hmod = rt.load(os.path.join(
                     args.kernels, cubin.replace("kda_chunk_split", "kda_chunk_h") + ".sm_90a.cubin"))
-                scan = ((rt.kernel(hmod, "kda_chunk_scan_h"), rt.kernel(hmod, "kda_chunk_out"))
+                scan = ((rt.kernel(hmod, "kda_chunk_scan_hk" if variant.startswith("hk")
+                                   else "kda_chunk_scan_h"), rt.kernel(hmod, "kda_chunk_out"))
                         if variant[0] == "h" else
                         [rt.kernel(hmod, "kda_chunk_scan_ok" if variant.startswith("ok")
                                    else "kda_chunk_scan_o")])

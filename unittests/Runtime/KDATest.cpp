@@ -2413,6 +2413,35 @@ TEST(KdaPrefillFused, KeySplitScanIsAFusedScan) {
   EXPECT_EQ(cfg.grid[1], 2u); // n·h
 }
 
+TEST(KdaPrefill, KeySplitStateScanIsAStateScan) {
+  // kda_chunk_scan_hk: kda_chunk_scan_h's arguments and grid, block 160;
+  // a state scan that needs kda_chunk_out, launched with its own block.
+  PrefillBinding served;
+  served.vb = 16;
+  const std::string real = realKernelMetadata("chunk_h", "kda_chunk_scan_hk");
+  ASSERT_FALSE(real.empty()) << "no kda_chunk_scan_hk in chunk_h.meta";
+  EXPECT_EQ(replaced(replaced(kda2::fake::prefillScanMetadata(served),
+                              "name kda_chunk_scan_h\n",
+                              "name kda_chunk_scan_hk\n"),
+                     "block 64 1 1", "block 160 1 1"),
+            real);
+  const KernelInfo p = parsed(realKernelMetadata("chunk_split",
+                                                 "kda_chunk_prep")),
+                   s = parsed(real),
+                   o = parsed(realKernelMetadata("chunk_h", "kda_chunk_out"));
+  EXPECT_FALSE(isKdaPrefillFusedScan(s));
+  KdaPrefillWorkspace ws;
+  Status st = kdaPrefillWorkspace(p, s, o, 2, 80, 1, ws);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(ws.bytes, 313344u); // as kda_chunk_scan_h's
+  KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
+  a.workspaceBytes = ws.bytes;
+  LaunchConfig cfg[3];
+  ASSERT_EQ(prefillLaunch(p, s, o, a, cfg), "");
+  EXPECT_EQ(cfg[1].block[0], 160u);
+  EXPECT_EQ(cfg[1].grid[0], 8u);
+}
+
 TEST(KdaPrefillFused, RecognisedByItsArguments) {
   // The pointers o, qd and pb and no hs: the fused-output scan; every
   // other kernel is checked as kda_chunk_scan_h.
