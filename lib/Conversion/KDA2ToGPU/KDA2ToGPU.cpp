@@ -1630,10 +1630,15 @@ SharedAccesses KernelLowering::accessesOf(Operation *op) {
       return indices.empty() &&
              tensors.lookup(tensor).kind == TensorInfo::Kind::Shared;
     };
-    for (Value operand : {matmul.getA(), matmul.getB()})
-      if (!mmaTileOf(operand))
-        SharedAccesses::note(accesses.reads,
-                             operand.getDefiningOp<LoadOp>().getSource(), 0);
+    for (Value operand : {matmul.getA(), matmul.getB()}) {
+      if (mmaTileOf(operand))
+        continue;
+      // (Through the fused widening of a TF32 operand.)
+      if (auto widen = operand.getDefiningOp<CastOp>())
+        operand = widen.getInput();
+      SharedAccesses::note(accesses.reads,
+                           operand.getDefiningOp<LoadOp>().getSource(), 0);
+    }
     if (Value acc = matmul.getAcc(); acc && !mmaTileOf(acc)) {
       auto load = acc.getDefiningOp<LoadOp>();
       SharedAccesses::note(
@@ -3598,20 +3603,34 @@ LogicalResult KernelLowering::checkTensorCoreMatmul(MatmulOp matmul) {
   auto cType = cast<RankedTensorType>(matmul.getResult().getType());
   Type elt = aType.getElementType();
   bool transA = matmul.getTransposeA();
-  if (!(elt.isF16() || elt.isBF16()) || bType.getElementType() != elt ||
-      !cType.getElementType().isF32())
+  // f32 operands run in TF32 (m16n8k8, each operand rounded to a 10-bit
+  // mantissa, f32 accumulation).
+  bool tf32 = elt.isF32();
+  if (!(elt.isF16() || elt.isBF16() || tf32) ||
+      bType.getElementType() != elt || !cType.getElementType().isF32())
     return matmul.emitOpError()
-           << "tensor-core lowering needs f16 or bf16 operands of one type "
-              "and an f32 result, got "
+           << "tensor-core lowering needs f16, bf16 or f32 (TF32) operands of "
+              "one type and an f32 result, got "
            << aType << ", " << bType << " -> " << cType;
   int64_t m = aType.getDimSize(transA ? 1 : 0),
           k = aType.getDimSize(transA ? 0 : 1), n = cType.getDimSize(1);
-  if (m % 16 || n % 8 || k % 16)
+  int64_t kStep = tf32 ? 8 : 16;
+  if (m % 16 || n % 8 || k % kStep)
     return matmul.emitOpError()
-           << "tensor-core tiles are 16x8x16 (m x n x k): m = " << m
-           << " and k = " << k << " must be multiples of 16, n = " << n
-           << " of 8";
+           << "tensor-core tiles are 16x8x" << kStep
+           << " (m x n x k): m = " << m << " must be a multiple of 16, k = "
+           << k << " of " << kStep << ", n = " << n << " of 8";
   auto sharedLoad = [&](Value v, StringRef what) -> LoadOp {
+    // A TF32 operand may be a 16-bit tile converted to f32 (exactly): the
+    // conversion is fused into the fragment loads.
+    if (auto widen = v.getDefiningOp<CastOp>();
+        widen && tf32 && widen->hasOneUse() &&
+        getElementTypeOrSelf(widen.getInput().getType()).getIntOrFloatBitWidth() ==
+            16 &&
+        isa<FloatType>(getElementTypeOrSelf(widen.getInput().getType()))) {
+      fusedCasts.insert(widen);
+      v = widen.getInput();
+    }
     auto load = v.getDefiningOp<LoadOp>();
     if (!load ||
         cast<KDA2TensorType>(load.getSource().getType()).getMemorySpace() !=
@@ -3624,7 +3643,7 @@ LogicalResult KernelLowering::checkTensorCoreMatmul(MatmulOp matmul) {
       return nullptr;
     }
     for (Operation *user : load->getUsers())
-      if (!isa<MatmulOp>(user)) {
+      if (!isa<MatmulOp>(user) && !fusedCasts.contains(user)) {
         matmul.emitOpError()
             << "operand " << what
             << " is also used by another operation; load the tile again "
@@ -3653,7 +3672,7 @@ LogicalResult KernelLowering::checkTensorCoreMatmul(MatmulOp matmul) {
     return true;
   };
   LoadOp a;
-  if (!mmaLoad(matmul.getA(), /*converted=*/true)) {
+  if (!mmaLoad(matmul.getA(), /*converted=*/!tf32)) {
     if (mmaTileOf(matmul.getA()))
       return matmul.emitOpError()
              << "operand a from an mma register tile must be its whole "
@@ -3662,7 +3681,8 @@ LogicalResult KernelLowering::checkTensorCoreMatmul(MatmulOp matmul) {
     if (!a)
       return failure();
     fragmentLoads.insert(a);
-    ldmatrixBuffers.insert(a.getSource());
+    if (!tf32)
+      ldmatrixBuffers.insert(a.getSource());
   } else if (transA) {
     return matmul.emitOpError()
            << "operand a from an mma register tile cannot be transposed";
@@ -3675,7 +3695,8 @@ LogicalResult KernelLowering::checkTensorCoreMatmul(MatmulOp matmul) {
   if (!bl)
     return failure();
   fragmentLoads.insert(bl);
-  ldmatrixBuffers.insert(bl.getSource());
+  if (!tf32)
+    ldmatrixBuffers.insert(bl.getSource());
   if (Value acc = matmul.getAcc()) {
     if (!mmaLoad(acc, /*converted=*/false)) {
       LoadOp accLoad = sharedLoad(acc, "acc");
@@ -3790,8 +3811,16 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
   Value destTile = tensors.lookup(store.getDest()).mma ? store.getDest()
                                                         : Value();
   bool fragMode = aTile || accTile || destTile;
-  auto aLoad = aTile ? LoadOp() : matmul.getA().getDefiningOp<LoadOp>();
-  auto bLoad = matmul.getB().getDefiningOp<LoadOp>();
+  // (A TF32 operand's conversion from 16 bits is fused: the load below it.)
+  auto operandLoad = [&](Value v) {
+    if (auto widen = v.getDefiningOp<CastOp>(); widen && fusedCasts.contains(widen))
+      v = widen.getInput();
+    return v.getDefiningOp<LoadOp>();
+  };
+  bool tf32 = elt.isF32();
+  int64_t kStep = tf32 ? 8 : 16;
+  auto aLoad = aTile ? LoadOp() : operandLoad(matmul.getA());
+  auto bLoad = operandLoad(matmul.getB());
   LoadOp accLoad = matmul.getAcc() && !accTile
                        ? matmul.getAcc().getDefiningOp<LoadOp>()
                        : nullptr;
@@ -3868,7 +3897,9 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
   Type f32 = b.getF32Type();
   auto resultType = LLVM::LLVMStructType::getLiteral(
       b.getContext(), SmallVector<Type>(4, f32));
-  NVVM::MMATypes ptxType = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  NVVM::MMATypes ptxType = tf32   ? NVVM::MMATypes::tf32
+                            : bf16 ? NVVM::MMATypes::bf16
+                                   : NVVM::MMATypes::f16;
 
   // The A fragments of one 16-row strip for every k step: ldmatrix from
   // shared memory, or the strip's accumulator registers of an mma tile
@@ -3876,11 +3907,59 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
   // exactly the a0..a3 registers of m16n8k16), converted pairwise.
   // The k steps this warp contracts: all of them, or with a split=cols
   // left operand its own columns' (kSteps from kBase).
-  int64_t kSteps = k / 16;
+  int64_t kSteps = k / kStep;
   Value kBase = c(0);
+  // TF32 fragments (m16n8k8) take their k indices permuted within each step
+  // of 8, the same for a and b: the step's k = 2 quad and 2 quad + 1 stand
+  // for the instruction's quad and quad + 4. Then a's registers are the two
+  // adjacent columns an accumulator-layout tile holds (an mma register tile
+  // is the left operand as it is), and b's two adjacent rows.
+  auto toTF32 = [&](Value f) -> Value {
+    return NVVM::ConvertFloatToTF32Op::create(
+        b, loc, b.getI32Type(), f,
+        NVVM::FPRoundingModeAttr::get(b.getContext(),
+                                      NVVM::FPRoundingMode::RNA));
+  };
+  // Element (row, col) of a shared operand tile, in f32 (a 16-bit one
+  // widened exactly).
+  auto operandElement = [&](LoadOp load, ArrayRef<Value> pre, Value row,
+                            Value col) -> Value {
+    Value mem = tensors[load.getSource()].memref;
+    Value v;
+    if (swizzledBuffers.contains(load.getSource())) {
+      auto [flat, element] = swizzledElement(mem, pre, row, col, loc);
+      v = memref::LoadOp::create(b, loc, flat, ValueRange{element});
+    } else {
+      SmallVector<Value> idx(pre);
+      idx.push_back(row);
+      idx.push_back(col);
+      v = memref::LoadOp::create(b, loc, mem, idx);
+    }
+    if (!v.getType().isF32())
+      v = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+    return v;
+  };
   auto stripOperands = [&](Value row0, int64_t strip) {
     SmallVector<SmallVector<Value>> aFrags;
     for (int64_t kk = 0; kk < kSteps; ++kk) {
+      if (tf32) { // a0..a3: (group, 2 quad), (group + 8, 2 quad), then + 1
+        SmallVector<Value> regs;
+        for (int64_t e = 0; e < 2; ++e)
+          for (int64_t h = 0; h < 2; ++h) {
+            Value v;
+            if (aTile) {
+              v = slotValue(aTile, strip, kk, h, e);
+            } else {
+              Value r = add(row0, add(group, c(8 * h)));
+              Value col = add(kBase, add(mul(quad, 2), c(kk * 8 + e)));
+              v = transA ? operandElement(aLoad, aPrefix, col, r)
+                         : operandElement(aLoad, aPrefix, r, col);
+            }
+            regs.push_back(toTF32(v));
+          }
+        aFrags.push_back(regs);
+        continue;
+      }
       if (aTile) {
         SmallVector<Value> regs;
         for (int64_t jb = 0; jb < 2; ++jb)
@@ -3943,7 +4022,18 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
     // Two k steps per ldmatrix.x4 (8x8 matrices 0-1: step kk, 2-3: kk + 1;
     // lane l addresses a row of matrix l / 8, whose k offset is 8 (l / 8)).
     SmallVector<SmallVector<Value>> bFrags;
-    for (int64_t kk = 0; kk < kSteps; kk += 2) {
+    for (int64_t kk = 0; tf32 && kk < kSteps; ++kk) {
+      // b0, b1: rows 2 quad and 2 quad + 1 of the step, column group.
+      SmallVector<Value> regs;
+      for (int64_t e = 0; e < 2; ++e) {
+        Value kr = add(kBase, add(mul(quad, 2), c(kk * 8 + e)));
+        Value col = add(col0, group);
+        regs.push_back(toTF32(transB ? operandElement(bLoad, bPrefix, col, kr)
+                                     : operandElement(bLoad, bPrefix, kr, col)));
+      }
+      bFrags.push_back(regs);
+    }
+    for (int64_t kk = 0; !tf32 && kk < kSteps; kk += 2) {
       int64_t tiles = kk + 1 < kSteps ? 4 : 2;
       Value kLane = tiles == 4 ? mul(div(laneId, 8), 8) : mul(eighth, 8);
       Value k0 = add(kBase, c(kk * 16));
@@ -3971,7 +4061,7 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
     for (int64_t kk = 0; kk < kSteps; ++kk) {
       SmallVector<Value> &chain = accs[kk % chains];
       Value d = NVVM::MmaOp::create(
-          b, loc, resultType, aFrags[kk], bFrags[kk], chain, {16, 8, 16},
+          b, loc, resultType, aFrags[kk], bFrags[kk], chain, {16, 8, kStep},
           std::nullopt, std::nullopt,
           std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
           std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
@@ -4034,14 +4124,14 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
     // into the scratch (warp w's partial [m, n] at w m n, 16 x 8 block
     // (i, j) at 128 (i n / 8 + j), four floats per lane), then, after a
     // barrier, sums the W partials of the blocks it holds of the result.
-    if (k % (16 * warps) != 0)
+    if (k % (kStep * warps) != 0)
       return matmul.emitOpError()
              << "contracts over the " << k
              << " columns of a split=cols mma tile: the block's " << warps
-             << " warps need 16 of them each (a multiple of " << 16 * warps
-             << ")";
-    kSteps = k / 16 / warps;
-    kBase = mul(warp, kSteps * 16);
+             << " warps need " << kStep << " of them each (a multiple of "
+             << kStep * warps << ")";
+    kSteps = k / kStep / warps;
+    kBase = mul(warp, kSteps * kStep);
     int64_t base = mmaScratchOffset.lookup(matmul);
     Value lane4 = mul(laneId, 4);
     Value mine = add(mul(warp, m * n), lane4);
