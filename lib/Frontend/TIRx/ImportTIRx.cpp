@@ -2008,7 +2008,47 @@ OwningOpRef<ModuleOp> mlir::kda2::importTIRx(llvm::SourceMgr &sourceMgr,
       });
   if (!module || parseFailed)
     return nullptr;
-  Emitter emitter(sourceMgr, context, options);
+  // `#pragma default NAME=VALUE`: NAME's value unless --tirx-bind gives one.
+  ImportTIRxOptions bound = options;
+  for (const ast::BindingDefault &entry : module->defaults) {
+    auto at = [&](SMLoc loc) -> Location {
+      auto [line, col] = sourceMgr.getLineAndColumn(loc, bufferId);
+      return FileLineColLoc::get(context, buffer->getBufferIdentifier(), line,
+                                 col);
+    };
+    const std::string &name = entry.name, &value = entry.value;
+    if (options.bindings.count(name) || options.typeBindings.count(name) ||
+        options.layoutBindings.count(name) ||
+        options.stateBindings.count(name))
+      continue;
+    // Another binding's name: its value, whatever its kind.
+    bool copied = false;
+    auto copy = [&](auto &map) {
+      auto it = map.find(value);
+      if (copied || it == map.end())
+        return;
+      auto v = it->second;
+      map[name] = v;
+      copied = true;
+    };
+    copy(bound.bindings);
+    copy(bound.typeBindings);
+    copy(bound.layoutBindings);
+    copy(bound.stateBindings);
+    if (copied)
+      continue;
+    if (llvm::Error error =
+            addTIRxBinding(bound, name + "=" + value, context)) {
+      llvm::consumeError(std::move(error));
+      mlir::emitError(at(entry.valueLoc))
+          << "'#pragma default " << name << "=" << value << "': '" << value
+          << "' is neither bound (--tirx-bind=" << value
+          << "=...) nor a binding value (an integer >= 0, an element type, "
+             "a layout, kv or vk)";
+      return nullptr;
+    }
+  }
+  Emitter emitter(sourceMgr, context, bound);
   return emitter.emit(*module, fileLoc);
 }
 

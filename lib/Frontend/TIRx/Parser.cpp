@@ -48,6 +48,7 @@ public:
 
   /// Parses the whole buffer.
   std::optional<Module> parseModule();
+  LogicalResult parseBindingDefault(Module &module);
 
 private:
   /// Forwards lexer errors to `emitError` (a member so that the lexer's
@@ -183,6 +184,36 @@ private:
 // Module and kernels
 //===----------------------------------------------------------------------===//
 
+/// `#pragma default NAME=VALUE` (the current token is the pragma).
+LogicalResult Parser::parseBindingDefault(Module &module) {
+  BindingDefault entry;
+  entry.loc = tok.loc;
+  consume();
+  if (tok.isNot(Token::identifier))
+    return emitExpected("binding name after '#pragma default'");
+  entry.name = tok.spelling.str();
+  consume();
+  if (tok.isNot(Token::equal))
+    return emitExpected("'=' after '#pragma default " + entry.name + "'");
+  consume();
+  if (tok.isNot(Token::identifier) && tok.isNot(Token::integer))
+    return emitExpected("a value (a binding value or a bound name) after "
+                        "'#pragma default " +
+                        entry.name + "='");
+  entry.value = tok.spelling.str();
+  entry.valueLoc = tok.loc;
+  consume();
+  if (tok.isNot(Token::newline) && tok.isNot(Token::eof))
+    return emitExpected("newline after '#pragma default " + entry.name + "=" +
+                        entry.value + "'");
+  for (const BindingDefault &other : module.defaults)
+    if (other.name == entry.name)
+      return emitError(entry.loc, "'#pragma default' gives '" + entry.name +
+                                      "' a value twice");
+  module.defaults.push_back(std::move(entry));
+  return success();
+}
+
 std::optional<Module> Parser::parseModule() {
   Module module;
   std::vector<Pragma> pragmas;
@@ -198,6 +229,10 @@ std::optional<Module> Parser::parseModule() {
                             "' is not followed by a kernel");
       return hadError ? std::nullopt : std::optional<Module>(std::move(module));
     case Token::pragma:
+      if (tok.spelling == "default") {
+        (void)parseBindingDefault(module);
+        continue;
+      }
       pragmas.push_back(Pragma{tok.loc, tok.spelling.str()});
       consume();
       if (tok.isNot(Token::newline) && tok.isNot(Token::eof))

@@ -679,10 +679,22 @@ struct Kernel {
   std::vector<StmtPtr> body;
 };
 
+/// `#pragma default NAME=VALUE` at file level: the value NAME takes when
+/// --tirx-bind leaves it unbound. VALUE is a binding value (an integer, an
+/// element type, a layout, kv or vk) or the name of another binding, whose
+/// value it then takes (`#pragma default TP=IN`).
+struct BindingDefault {
+  /// Location of the `#`, and of VALUE.
+  llvm::SMLoc loc, valueLoc;
+  std::string name, value;
+};
+
 /// A parsed .tirx file: its kernels in source order (possibly none).
 struct Module {
   /// The kernels in source order.
   std::vector<Kernel> kernels;
+  /// The `#pragma default` lines, in source order.
+  std::vector<BindingDefault> defaults;
 };
 
 } // namespace mlir::kda2::tirx
