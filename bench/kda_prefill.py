@@ -56,22 +56,25 @@ def inputs(B, T, H, K, V, seed, gate):
     return q, k, v, g, beta, h0
 
 
-def slot_intermediates(tt, n, H, C, K, V, VB, states=False):
+def slot_intermediates(tt, n, H, C, K, V, VB, states=False, mid_dtype=torch.bfloat16):
     """The split prefill's intermediates, NaN-poisoned, per chunk slot
     (docs/Prefill.md): chunk c of sequence i lives in slot
     floor(cu_seqlens[i] / C) + i + c, and ns = tt // C + n slots hold any
     packing of tt tokens (padding included) into n sequences. Returns the
     tensors ([H, ns, ...]; vc [H, nsv, C, VB], nsv = ns * V / VB; with
-    `states` also kda_chunk_h's hs and us) and their dims {"ns", "nsv"}."""
+    `states` also kda_chunk_h's hs and us) and their dims {"ns", "nsv"}.
+    tp, pb and us are of `mid_dtype` (the templates' TP: f32 for the TF32
+    variants)."""
     ns = tt // C + n
     nsv = ns * (V // VB)
     e = lambda *s, dt=torch.bfloat16: torch.full(  # noqa: E731
         s, float("nan"), dtype=dt, device="cuda")
     mid = {"qd": e(H, ns, C, K), "kl": e(H, ns, C, K), "wn": e(H, ns, C, K),
-           "tp": e(H, ns, C, C), "pb": e(H, ns, C, C), "gl": e(H, ns, K, dt=torch.float32),
+           "tp": e(H, ns, C, C, dt=mid_dtype), "pb": e(H, ns, C, C, dt=mid_dtype),
+           "gl": e(H, ns, K, dt=torch.float32),
            "vc": e(H, nsv, C, VB)}  # NVB = V / VB blocks of VB columns per chunk
     if states:
-        mid.update(hs=e(H, ns, V, K), us=e(H, ns, V, C))  # value-major
+        mid.update(hs=e(H, ns, V, K), us=e(H, ns, V, C, dt=mid_dtype))  # value-major
     return mid, {"ns": ns, "nsv": nsv}
 
 
@@ -119,7 +122,8 @@ def main():
                              "with the output on it (kda_chunk_scan_o, no hs round trip); "
                              "ok32_vb16, hk32_vb16: kda_chunk_scan_o and kda_chunk_scan_h with "
                              "each chain's keys split over four warps (kda_chunk_scan_ok, "
-                             "kda_chunk_scan_hk)")
+                             "kda_chunk_scan_hk); *_tp32: the same with tp, pb and us in "
+                             "f32 (TF32 products), *_tf32: and the prep's A/P products")
     parser.add_argument("--shapes", default="2x1024x8,2x2048x8,1x4096x8,8x4096x16,1x32768x32",
                         help="BxTxH, or L1+L2+...xH for a packed varlen batch (cu_seqlens)")
     parser.add_argument("--gate", default="logsigmoid", choices=("logsigmoid", "lb5", "lb5edge"))
@@ -155,6 +159,12 @@ def main():
             ("h32", f"kda_chunk_split_c32_k{d}", 32, False, 32),
             ("h32_vb16", f"kda_chunk_split_c32_vb16_k{d}", 32, False, 16),
             ("hk32_vb16", f"kda_chunk_split_c32_vb16_k{d}", 32, False, 16),
+            # TF32 intermediates (TP=f32; _tf32 also the prep's A/P
+            # operands, AP=f32): docs/Prefill.md, the output's error.
+            ("hk32_vb16_tf32", f"kda_chunk_split_c32_vb16_k{d}_tf32", 32, False, 16),
+            ("hk32_vb16_tp32", f"kda_chunk_split_c32_vb16_k{d}_tp32", 32, False, 16),
+            ("ok32_vb16_tf32", f"kda_chunk_split_c32_vb16_k{d}_tf32", 32, False, 16),
+            ("ok32_vb16_tp32", f"kda_chunk_split_c32_vb16_k{d}_tp32", 32, False, 16),
             ("h_vb16", f"kda_chunk_split_vb16_k{d}", 16, False, 16),
             ("o32", f"kda_chunk_split_c32_k{d}", 32, False, 32),
             ("o32_vb16", f"kda_chunk_split_c32_vb16_k{d}", 32, False, 16),
@@ -167,7 +177,8 @@ def main():
             prep = rt.kernel(module, "kda_chunk_prep")
             if variant[0] in "ho":
                 hmod = rt.load(os.path.join(
-                    args.kernels, cubin.replace("kda_chunk_split", "kda_chunk_h") + ".sm_90a.cubin"))
+                    args.kernels, cubin.replace("kda_chunk_split", "kda_chunk_h")
+                    .replace("_tp32", "_tf32") + ".sm_90a.cubin"))
                 scan = ((rt.kernel(hmod, "kda_chunk_scan_hk" if variant.startswith("hk")
                                    else "kda_chunk_scan_h"), rt.kernel(hmod, "kda_chunk_out"))
                         if variant[0] == "h" else
@@ -228,8 +239,10 @@ def main():
                 nc = (T + C - 1) // C  # chunks of the longest sequence (checkpoint table)
                 # kda_chunk_h (a tuple of kernels, or a list of the fused
                 # scan) also takes hs and us (the fused scan: us only).
-                mid, sizes = slot_intermediates(tt, N, H, C, K, V, VB,
-                                                states=isinstance(scan_kernel, (tuple, list)))
+                mid, sizes = slot_intermediates(
+                    tt, N, H, C, K, V, VB, states=isinstance(scan_kernel, (tuple, list)),
+                    mid_dtype=torch.float32 if variant.endswith(("_tf32", "_tp32"))
+                    else torch.bfloat16)
                 hs = {x: mid.pop(x) for x in ("hs", "us") if x in mid}
                 dims = {"n": N, "h": H, "tt": tt, "np1": N + 1, **sizes}
                 only = lambda *names: {x: dims[x] for x in names}  # noqa: E731

@@ -111,6 +111,12 @@ compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128v64 "IN=bf16,SL=row_ma
 compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128v64 "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=64,C=32,VB=16,NVB=4"
 # Serving prefill: a bf16, V-major state pool and checkpoints.
 compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_bf16_vk "IN=bf16,ST=bf16,SS=vk,IX=i32,K=128,V=128,C=32,VB=16,NVB=8"
+# TF32 intermediates (TP=f32: tp, pb and us in f32, their products in TF32;
+# AP=f32: the prep's intra-chunk products too): bench/kda_prefill.py's
+# *_tf32 and *_tp32 variants.
+compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128_tf32 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f32,AP=f32"
+compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128_tp32 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f32"
+compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_tf32 "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f32"
 # The prefill prep for any gate with the activations in the kernel
 # (kda_chunk_prep_act.tirx): GF 0 (g given, no bound needed), 1 (bounded
 # sigmoid), 2 (softplus, Kimi-Linear); beta logits and q/k L2 norm in the

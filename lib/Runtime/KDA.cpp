@@ -1586,10 +1586,16 @@ Status checkPrefillArg(const PrefillFacts &f, const KernelInfo &info,
                        const char *name, DType dtype,
                        std::initializer_list<int64_t> tail) {
   const ArgInfo &a = *info.findArg(name);
+  const bool mid = !std::strcmp(name, "tp") || !std::strcmp(name, "pb") ||
+                   !std::strcmp(name, "us");
   if (a.dtype != dtype)
     return invalid(kernelPrefix(info) + "argument '" + name + "' is " +
                    dtypeName(a.dtype) + ", expected " + dtypeName(dtype) +
-                   (dtype == f.in && &info != f.prep
+                   (&info == f.prep ? std::string()
+                    : mid && f.mid != f.in
+                        ? " (the type of kernel '" + f.prep->name +
+                              "''s tp, pb and us: TP)"
+                    : dtype == f.in
                         ? " (the input type of kernel '" + f.prep->name + "')"
                         : std::string()));
   bool ok = a.shape.size() >= tail.size();
@@ -1873,6 +1879,11 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
   f.kDim = lastStaticDim(prep, "q");
   f.vDim = lastStaticDim(prep, "v");
   f.in = prep.findArg("q")->dtype;
+  f.mid = prep.findArg("tp")->dtype;
+  if (f.mid != f.in && f.mid != DType::F32)
+    return invalid(kernelPrefix(prep) + "argument 'tp' is " +
+                   dtypeName(f.mid) + ", expected " + dtypeName(f.in) +
+                   " (the input type) or f32 (the TF32 intermediates)");
   if (!f.chunk || !f.valueBlock || !f.kDim || !f.vDim ||
       f.vDim % f.valueBlock != 0)
     return invalid(kernelPrefix(prep) +
@@ -1905,7 +1916,8 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
                    showShape(k.shape, 0) +
                    "; q and k must have the same heads (hqk or h)");
   const int64_t C = f.chunk, VB = f.valueBlock, K = f.kDim, V = f.vDim;
-  const DType in = f.in, f32 = DType::F32, i32 = DType::I32, ix = f.index;
+  const DType in = f.in, f32 = DType::F32, i32 = DType::I32, ix = f.index,
+              mid = f.mid;
   struct Expect {
     const KernelInfo *info;
     const char *name;
@@ -1921,8 +1933,8 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
       {&prep, "qd", in, {C, K}},
       {&prep, "kl", in, {C, K}},
       {&prep, "wn", in, {C, K}},
-      {&prep, "tp", in, {C, C}},
-      {&prep, "pb", in, {C, C}},
+      {&prep, "tp", mid, {C, C}},
+      {&prep, "pb", mid, {C, C}},
       {&prep, "gl", f32, {K}},
       {&prep, "vc", in, {C, VB}},
       {&prep, "ckpt_offsets", ix, {}},
@@ -1932,8 +1944,8 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
       {scanO, "qd", in, {C, K}},
       {&scan, "kl", in, {C, K}},
       {&scan, "wn", in, {C, K}},
-      {&scan, "tp", in, {C, C}},
-      {scanO, "pb", in, {C, C}},
+      {&scan, "tp", mid, {C, C}},
+      {scanO, "pb", mid, {C, C}},
       {&scan, "gl", f32, {K}},
       {&scan, "cu_seqlens", ix, {}},
       {&scan, "state_indices", ix, {}},
@@ -1943,12 +1955,12 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
       {&scan, "offset_blocks", ix, {}},
       {scanH, "hs", in, {V, K}},
       {scanO, "o", in, {V}},
-      {&scan, "us", in, {V, C}},
+      {&scan, "us", mid, {V, C}},
       {&scan, "ckpt", f.state, {}},
       {out, "qd", in, {C, K}},
-      {out, "pb", in, {C, C}},
+      {out, "pb", mid, {C, C}},
       {out, "hs", in, {V, K}},
-      {out, "us", in, {V, C}},
+      {out, "us", mid, {V, C}},
       {out, "cu_seqlens", ix, {}},
       {out, "state_indices", ix, {}},
       {out, "o", in, {V}},
@@ -2006,7 +2018,7 @@ Status resolveCkptFacts(PrefillFacts &f, const KernelInfo &ckpt) {
   };
   const Expect expected[] = {
       {"kc", in, {C, K}},        {"ec", DType::F32, {K}},
-      {"us", in, {V, C}},        {"cu_seqlens", ix, {}},
+      {"us", f.mid, {V, C}},        {"cu_seqlens", ix, {}},
       {"state_indices", ix, {}}, {"ckpt_offsets", ix, {}},
       {"offset_blocks", ix, {}}, {"ckpt", f.state, {}}};
   for (const Expect &e : expected)
@@ -2093,19 +2105,19 @@ Status prefillLayout(const PrefillFacts &f, int64_t n, int64_t totalTokens,
   }
   if (ok)
     ws.nsv = ws.ns * (V / VB);
-  const size_t in = dtypeSize(f.in);
+  const size_t in = dtypeSize(f.in), mid = dtypeSize(f.mid);
   const int64_t ns = ws.ns;
   const int64_t hsSlots = f.fusedScan ? 0 : ns;
   using B = KdaPrefillWorkspace;
   ok = ok && byteCount({h, ns, C, K}, in, ws.size[B::QD]) &&
        byteCount({h, ns, C, K}, in, ws.size[B::KL]) &&
        byteCount({h, ns, C, K}, in, ws.size[B::WN]) &&
-       byteCount({h, ns, C, C}, in, ws.size[B::TP]) &&
-       byteCount({h, ns, C, C}, in, ws.size[B::PB]) &&
+       byteCount({h, ns, C, C}, mid, ws.size[B::TP]) &&
+       byteCount({h, ns, C, C}, mid, ws.size[B::PB]) &&
        byteCount({h, ns, K}, 4, ws.size[B::GL]) &&
        byteCount({h, ws.nsv, C, VB}, in, ws.size[B::VC]) &&
        byteCount({h, hsSlots, K, V}, in, ws.size[B::HS]) &&
-       byteCount({h, ns, C, V}, in, ws.size[B::US]) &&
+       byteCount({h, ns, C, V}, mid, ws.size[B::US]) &&
        byteCount({h, ws.nm, C, K}, in, ws.size[B::KC]) &&
        byteCount({h, ws.nm, K}, 4, ws.size[B::EC]);
   unsigned __int128 end = 0;

@@ -2442,6 +2442,42 @@ TEST(KdaPrefill, KeySplitStateScanIsAStateScan) {
   EXPECT_EQ(cfg[1].grid[0], 8u);
 }
 
+TEST(KdaPrefillFused, TF32Intermediates) {
+  // The templates bound with TP=f32 (and the prep's AP=f32): tp, pb and us
+  // are f32, twice the bytes of the bf16 ones in the workspace; the scan and
+  // output kernels must agree with the prep on them.
+  const KernelInfo p = parsed(realKernelMetadata("chunk_split_tf32",
+                                                 "kda_chunk_prep")),
+                   s = parsed(realKernelMetadata("chunk_h_tf32",
+                                                 "kda_chunk_scan_ok")),
+                   pb16 = parsed(realKernelMetadata("chunk_split",
+                                                    "kda_chunk_prep")),
+                   s16 = parsed(realKernelMetadata("chunk_h",
+                                                   "kda_chunk_scan_ok"));
+  ASSERT_FALSE(p.name.empty()) << "no kda_chunk_prep in chunk_split_tf32.meta";
+  ASSERT_FALSE(s.name.empty()) << "no kda_chunk_scan_ok in chunk_h_tf32.meta";
+  using B = KdaPrefillWorkspace;
+  KdaPrefillWorkspace ws, ws16;
+  Status st = kdaPrefillWorkspace(p, s, nullptr, 2, 80, 1, 0, ws);
+  ASSERT_TRUE(st.ok()) << st.message();
+  ASSERT_TRUE(kdaPrefillWorkspace(pb16, s16, nullptr, 2, 80, 1, 0, ws16).ok());
+  for (B::Buffer b : {B::TP, B::PB, B::US})
+    EXPECT_EQ(ws.size[b], 2 * ws16.size[b]) << kdaPrefillBufferName(b);
+  for (B::Buffer b : {B::QD, B::KL, B::WN, B::GL, B::VC})
+    EXPECT_EQ(ws.size[b], ws16.size[b]) << kdaPrefillBufferName(b);
+  KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
+  a.workspaceBytes = ws.bytes;
+  EXPECT_TRUE(checkKdaPrefill(p, s, nullptr, nullptr, a).ok());
+  // A bf16 scan after the f32 prep, and the other way round.
+  KdaPrefillWorkspace none;
+  EXPECT_EQ(kdaPrefillWorkspace(p, s16, nullptr, 2, 80, 1, 0, none).message(),
+            "kernel 'kda_chunk_scan_ok': argument 'tp' is bf16, expected f32 "
+            "(the type of kernel 'kda_chunk_prep''s tp, pb and us: TP)");
+  EXPECT_EQ(kdaPrefillWorkspace(pb16, s, nullptr, 2, 80, 1, 0, none).message(),
+            "kernel 'kda_chunk_scan_ok': argument 'tp' is f32, expected bf16 "
+            "(the input type of kernel 'kda_chunk_prep')");
+}
+
 TEST(KdaPrefillFused, RecognisedByItsArguments) {
   // The pointers o, qd and pb and no hs: the fused-output scan; every
   // other kernel is checked as kda_chunk_scan_h.
