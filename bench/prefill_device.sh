@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The prefill measurements of one device call (bench/RESULTS.md), in two
+# halves:
+#
+#   bench/prefill_device.sh build     # here: the cubins the runs need and
+#                                     # libkda2rt into ${KDA2_KC:-build/kc}
+#   bench/prefill_device.sh run       # on the GPU machine, from the repo root
+#
+# `run` needs the folder `build` fills and flash-linear-attention's wheel
+# unpacked at ${FLA:-third_party_downloads/fla} (carry both). It prints the
+# side-by-side tables of bench/kda_prefill.py: every scan variant at the
+# issue's small shapes and a varlen batch against the float64 reference,
+# then the large shapes (no reference: the float64 recurrence takes
+# minutes), then K = V = 64. STEPS picks some of them (default "small large
+# k64"); JSON goes to $OUT.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+kc=${KDA2_KC:-$root/build/kc}
+case "${1:-}" in
+build)
+  "$root/scripts/build.sh" kda2-translate kda2rt
+  translate=${KDA2_BUILD_DIR:-$root/build}/bin/kda2-translate
+  mkdir -p "$kc"
+  # name template bindings
+  while read -r name tirx bind; do
+    "$translate" --import-tirx --tirx-bind="$bind" "$root/templates/$tirx" \
+      -o "$kc/$name.mlir"
+    "$translate" --kda2-to-cubin --kda2-resource-report "$kc/$name.mlir" \
+      -o "$kc/$name.sm_90a.cubin" 2> "$kc/$name.log"
+    rm "$kc/$name.mlir"
+    echo "built $name"
+  done <<'LIST'
+kda_chunk_split_c32_vb16_k128 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8
+kda_chunk_h_c32_vb16_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8
+kda_chunk_split_c32_vb16_k128_tf32 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f32,AP=f32
+kda_chunk_split_c32_vb16_k128_tp32 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f32
+kda_chunk_h_c32_vb16_k128_tf32 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f32
+kda_chunk_split_c32_vb16_k64 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=64,V=64,C=32,VB=16,NVB=4
+kda_chunk_h_c32_vb16_k64 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4
+LIST
+  cp -a "${KDA2_BUILD_DIR:-$root/build}"/lib/libkda2rt.so* "$kc/"
+  du -sh "$kc"
+  ;;
+run)
+  fla=${FLA:-$root/third_party_downloads/fla}
+  bench() { python3 "$root/bench/kda_prefill.py" --kernels "$kc" --fla "$fla" \
+              --gate lb5edge --per-kernel "$@"; }
+  for step in ${STEPS:-small large k64}; do
+    echo "=== $step"
+    case $step in
+    small)
+      bench --variants h32_vb16,o32_vb16,hk32_vb16,ok32_vb16,hk32_vb16_tp32,ok32_vb16_tp32,ok32_vb16_tf32 \
+        --shapes 2x1024x8,2x2048x8,1x4096x8,1000+3000+1+500+3692x8 ;;
+    large)
+      bench --no-reference --variants o32_vb16,ok32_vb16,ok32_vb16_tp32,ok32_vb16_tf32 \
+        --shapes 8x4096x16,1x32768x32 ;;
+    k64)
+      bench --dim 64 --variants h32_vb16,o32_vb16,hk32_vb16,ok32_vb16 \
+        --shapes 2x1024x8,1x4096x8 ;;
+    *) echo "unknown step '$step' (small, large, k64)" >&2; exit 2 ;;
+    esac
+  done
+  ;;
+*)
+  echo "usage: bench/prefill_device.sh build|run" >&2
+  exit 2 ;;
+esac
