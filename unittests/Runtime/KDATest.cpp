@@ -1116,6 +1116,11 @@ std::string realKernelMetadata(const std::string &file,
   return end == std::string::npos ? "" : all.substr(at, end + 5 - at);
 }
 
+/// The real kda_chunk_prep of the serving binding (chunk_split.meta).
+KernelInfo realServingPrep() {
+  return parsed(realKernelMetadata("chunk_split", "kda_chunk_prep"));
+}
+
 /// A prefill call on K = V = 128, C = 32, VB = 8 bf16 kernels with the
 /// operands `spacing` bytes apart (never dereferenced) and the workspace
 /// last: n sequences, tt tokens, the longest maxSeqlen, h heads.
@@ -2353,8 +2358,7 @@ TEST(KdaPrefillFused, FakeHelperIsTheRealKernelsMetadata) {
   EXPECT_EQ(kda2::fake::prefillScanOMetadata(served), real);
   // The runtime takes it with the real prep and checkpoint kernels, and no
   // output kernel; the workspace holds no hs (313344 - 131072 bytes).
-  const KernelInfo p = parsed(realKernelMetadata("chunk_split",
-                                                 "kda_chunk_prep")),
+  const KernelInfo p = realServingPrep(),
                    s = parsed(real),
                    c = parsed(realKernelMetadata("chunk_h", "kda_chunk_ckpt"));
   EXPECT_TRUE(isKdaPrefillFusedScan(s));
@@ -2391,8 +2395,7 @@ TEST(KdaPrefillFused, KeySplitScanIsAFusedScan) {
                                                       "kda_chunk_scan_ok"),
                      "block 64 1 1", "block 160 1 1"),
             real);
-  const KernelInfo p = parsed(realKernelMetadata("chunk_split",
-                                                 "kda_chunk_prep")),
+  const KernelInfo p = realServingPrep(),
                    s = parsed(real);
   EXPECT_TRUE(isKdaPrefillFusedScan(s));
   KdaPrefillWorkspace ws;
@@ -2425,8 +2428,7 @@ TEST(KdaPrefill, KeySplitStateScanIsAStateScan) {
                               "name kda_chunk_scan_hk\n"),
                      "block 64 1 1", "block 160 1 1"),
             real);
-  const KernelInfo p = parsed(realKernelMetadata("chunk_split",
-                                                 "kda_chunk_prep")),
+  const KernelInfo p = realServingPrep(),
                    s = parsed(real),
                    o = parsed(realKernelMetadata("chunk_h", "kda_chunk_out"));
   EXPECT_FALSE(isKdaPrefillFusedScan(s));
@@ -2450,8 +2452,7 @@ TEST(KdaPrefillFused, TF32Intermediates) {
                                                  "kda_chunk_prep")),
                    s = parsed(realKernelMetadata("chunk_h_tf32",
                                                  "kda_chunk_scan_ok")),
-                   pb16 = parsed(realKernelMetadata("chunk_split",
-                                                    "kda_chunk_prep")),
+                   pb16 = realServingPrep(),
                    s16 = parsed(realKernelMetadata("chunk_h",
                                                    "kda_chunk_scan_ok"));
   ASSERT_FALSE(p.name.empty()) << "no kda_chunk_prep in chunk_split_tf32.meta";
