@@ -1,13 +1,16 @@
-// A register tile used in a lanes(4) loop is split over the 4 lanes: its
-// size must be divisible by 4.
-kda2.kernel @reg_tile_not_divisible(%x: !kda2.tensor<[8, 6], f32>) {
-  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[8, 6], f32>
-  // expected-error @below {{'kda2.reg_alloc' op a register tile used by a lanes(4) loop must be rank 1 with a size divisible by 4}}
-  %r = kda2.reg_alloc : !kda2.tensor<[6], f32, reg>
-  %c8 = arith.constant 8 : index
-  kda2.loop thread %j to %c8 lanes(4) annotations [#kda2.coalesced_access<>] {
-    %row = kda2.load %x[%j] : !kda2.tensor<[8, 6], f32> -> tensor<6xf32>
-    kda2.store %row, %r[] : tensor<6xf32>, !kda2.tensor<[6], f32, reg>
+// Lanes reading every other f32 of a row: lanes l and l + 16 share a bank
+// whatever the row pitch, so no padding of the last dimension helps.
+kda2.kernel @stride2_last_dim(%y: !kda2.tensor<[32], f32> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %y layout(row_major) packing(none) : !kda2.tensor<[32], f32>
+  // expected-error @below {{'kda2.smem_alloc' op no padding of the last dimension makes every access in the '$bank_conflict_free' loops conflict free}}
+  %s = kda2.smem_alloc size(8192) : !kda2.tensor<[32, 64], f32, smem>
+  %c32 = arith.constant 32 : index
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  kda2.loop thread %j to %c32 annotations [#kda2.bank_conflict_free] {
+    %j2 = kda2.mul %j, %c2 : index, index -> index
+    %v = kda2.load %s[%c0, %j2] : !kda2.tensor<[32, 64], f32, smem> -> f32
+    kda2.store %v, %y[%j] : f32, !kda2.tensor<[32], f32>
   }
   kda2.return
 }

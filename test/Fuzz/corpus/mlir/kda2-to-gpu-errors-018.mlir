@@ -1,11 +1,12 @@
-// Column-wise reductions of a rank-2 tile are not lowered.
-kda2.kernel @reduce_axis0(%x: !kda2.tensor<[4, 4], f32>) {
-  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[4, 4], f32>
-  %c1 = arith.constant 1 : index
-  kda2.loop thread %j to %c1 annotations [#kda2.coalesced_access<>] {
-    %a = kda2.load %x[] : !kda2.tensor<[4, 4], f32> -> tensor<4x4xf32>
-    // expected-error @below {{'kda2.reduce' op GPU lowering supports reductions of rank-1 tiles and row-wise reductions of rank-2 tiles}}
-    %r = kda2.reduce sum %a {axis = 0 : i64} : tensor<4x4xf32> -> tensor<4xf32>
+// The same for a rank-2 register tile.
+kda2.kernel @reg_tile_rank2(%x: !kda2.tensor<[8, 2, 4], f32>) {
+  kda2.gmem %x layout(row_major) packing(none) : !kda2.tensor<[8, 2, 4], f32>
+  // expected-error @below {{'kda2.reg_alloc' op a register tile used by a lanes(2) loop must be rank 1 with a size divisible by 2}}
+  %r = kda2.reg_alloc : !kda2.tensor<[2, 4], f32, reg>
+  %c8 = arith.constant 8 : index
+  kda2.loop thread %j to %c8 lanes(2) annotations [#kda2.coalesced_access<>] {
+    %t = kda2.load %x[%j] : !kda2.tensor<[8, 2, 4], f32> -> tensor<2x4xf32>
+    kda2.store %t, %r[] : tensor<2x4xf32>, !kda2.tensor<[2, 4], f32, reg>
   }
   kda2.return
 }

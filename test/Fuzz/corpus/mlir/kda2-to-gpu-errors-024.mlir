@@ -1,12 +1,13 @@
-// Resource limit: a tile each thread holds stays within 4096 elements.
-kda2.kernel @huge_thread_tile(%x: !kda2.tensor<[n, 128, 128], f32>, %y: !kda2.tensor<[n, 128], f32> {kda2.io = #kda2.io<out>}) attributes {grid = ["n"]} {
-  kda2.gmem %x, %y layout(row_major) packing(none) : !kda2.tensor<[n, 128, 128], f32>, !kda2.tensor<[n, 128], f32>
-  %c1 = arith.constant 1 : index
-  kda2.loop thread %j to %c1 annotations [#kda2.coalesced_access<>] {
-    // expected-error @below {{'kda2.load' op makes each thread hold a tile of 16384 elements (the limit is 4096): split it over lanes (schedule.thread(n, P)), stage it in shared memory, or multiply it on tensor cores}}
-    %t = kda2.load %x[] : !kda2.tensor<[n, 128, 128], f32> -> tensor<128x128xf32>
-    %r = kda2.reduce sum %t {axis = 1 : i64} : tensor<128x128xf32> -> tensor<128xf32>
-    kda2.store %r, %y[] : tensor<128xf32>, !kda2.tensor<[n, 128], f32>
+// The same message for an op with more than one result.
+kda2.kernel @two_results(%x: !kda2.tensor<[4], i32>, %y: !kda2.tensor<[4], i32> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %x, %y layout(row_major) packing(none)
+      : !kda2.tensor<[4], i32>, !kda2.tensor<[4], i32>
+  %c4 = arith.constant 4 : index
+  kda2.loop thread %j to %c4 annotations [#kda2.coalesced_access<>] {
+    %v = kda2.load %x[%j] : !kda2.tensor<[4], i32> -> i32
+    // expected-error @below {{'arith.addui_extended' op is not supported by the GPU lowering}}
+    %w, %o = arith.addui_extended %v, %v : i32, i1
+    kda2.store %w, %y[%j] : i32, !kda2.tensor<[4], i32>
   }
   kda2.return
 }

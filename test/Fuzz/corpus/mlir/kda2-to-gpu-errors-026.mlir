@@ -1,14 +1,12 @@
-// `#pragma unroll` needs a trip count known at compile time.
-kda2.kernel @unroll_dynamic(%x: !kda2.tensor<[t], f32>, %y: !kda2.tensor<[1], f32> {kda2.io = #kda2.io<out>}) {
-  kda2.gmem %x, %y layout(row_major) packing(none) : !kda2.tensor<[t], f32>, !kda2.tensor<[1], f32>
+// The same limit for register tiles.
+kda2.kernel @huge_register_tile(%y: !kda2.tensor<[4], f32> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %y layout(row_major) packing(none) : !kda2.tensor<[4], f32>
+  // expected-error @below {{'kda2.reg_alloc' op makes each thread hold a tile of 8192 elements (the limit is 4096)}}
+  %r = kda2.reg_alloc : !kda2.tensor<[8192], f32, reg>
   %c1 = arith.constant 1 : index
-  kda2.loop thread %j to %c1 {
-    %t = kda2.dim "t" : index
-    // expected-error @below {{'kda2.loop' op '#pragma unroll' needs a constant trip count (bind the extent's names with --tirx-bind)}}
-    kda2.loop serial %i to %t annotations [#kda2.pragma<unroll>] {
-      %v = kda2.load %x[%i] : !kda2.tensor<[t], f32> -> f32
-      kda2.store %v, %y[%j] : f32, !kda2.tensor<[1], f32>
-    }
+  kda2.loop thread %j to %c1 annotations [#kda2.coalesced_access<>] {
+    %v = kda2.load %r[%j] : !kda2.tensor<[8192], f32, reg> -> f32
+    kda2.store %v, %y[%j] : f32, !kda2.tensor<[4], f32>
   }
   kda2.return
 }

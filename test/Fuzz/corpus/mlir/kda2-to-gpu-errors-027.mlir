@@ -1,12 +1,12 @@
-// ... and one of bounded size (code size).
-kda2.kernel @unroll_huge(%y: !kda2.tensor<[1], f32> {kda2.io = #kda2.io<out>}) {
-  kda2.gmem %y layout(row_major) packing(none) : !kda2.tensor<[1], f32>
+// `#pragma unroll` needs a trip count known at compile time.
+kda2.kernel @unroll_dynamic(%x: !kda2.tensor<[t], f32>, %y: !kda2.tensor<[1], f32> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %x, %y layout(row_major) packing(none) : !kda2.tensor<[t], f32>, !kda2.tensor<[1], f32>
   %c1 = arith.constant 1 : index
-  %big = arith.constant 100000 : index
   kda2.loop thread %j to %c1 {
-    // expected-error @below {{'kda2.loop' op '#pragma unroll' on a loop of 100000 iterations (at most 1024)}}
-    kda2.loop serial %i to %big annotations [#kda2.pragma<unroll>] {
-      %v = arith.constant 1.0 : f32
+    %t = kda2.dim "t" : index
+    // expected-error @below {{'kda2.loop' op '#pragma unroll' needs a constant trip count (bind the extent's names with --tirx-bind)}}
+    kda2.loop serial %i to %t annotations [#kda2.pragma<unroll>] {
+      %v = kda2.load %x[%i] : !kda2.tensor<[t], f32> -> f32
       kda2.store %v, %y[%j] : f32, !kda2.tensor<[1], f32>
     }
   }

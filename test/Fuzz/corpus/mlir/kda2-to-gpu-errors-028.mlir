@@ -1,17 +1,13 @@
-// Inside an unrolled loop an extent may wait for the outer loop's copies,
-// but one that never becomes a constant is still an error.
-kda2.kernel @unroll_nested_dynamic(%x: !kda2.tensor<[t], f32>, %y: !kda2.tensor<[1], f32> {kda2.io = #kda2.io<out>}) {
-  kda2.gmem %x, %y layout(row_major) packing(none) : !kda2.tensor<[t], f32>, !kda2.tensor<[1], f32>
+// ... and one of bounded size (code size).
+kda2.kernel @unroll_huge(%y: !kda2.tensor<[1], f32> {kda2.io = #kda2.io<out>}) {
+  kda2.gmem %y layout(row_major) packing(none) : !kda2.tensor<[1], f32>
   %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
+  %big = arith.constant 100000 : index
   kda2.loop thread %j to %c1 {
-    %t = kda2.dim "t" : index
-    kda2.loop serial %i to %c2 annotations [#kda2.pragma<unroll>] {
-      // expected-error @below {{'#pragma unroll' needs a constant trip count (bind the extent's names with --tirx-bind)}}
-      kda2.loop serial %k to %t annotations [#kda2.pragma<unroll>] {
-        %v = kda2.load %x[%k] : !kda2.tensor<[t], f32> -> f32
-        kda2.store %v, %y[%j] : f32, !kda2.tensor<[1], f32>
-      }
+    // expected-error @below {{'kda2.loop' op '#pragma unroll' on a loop of 100000 iterations (at most 1024)}}
+    kda2.loop serial %i to %big annotations [#kda2.pragma<unroll>] {
+      %v = arith.constant 1.0 : f32
+      kda2.store %v, %y[%j] : f32, !kda2.tensor<[1], f32>
     }
   }
   kda2.return

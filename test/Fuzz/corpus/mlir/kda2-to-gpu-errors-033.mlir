@@ -1,0 +1,20 @@
+// A split=rows left operand (each warp its own strips) cannot give a
+// split=cols result (each warp its own columns of every strip).
+kda2.kernel @mma_split_rows_to_cols(%w: !kda2.tensor<[b, 16, 16], bf16>) attributes {grid = ["b"], pragmas = [#kda2.pragma<tma_coalesce>]} {
+  kda2.gmem %w layout(row_major) packing(none) : !kda2.tensor<[b, 16, 16], bf16>
+  %W = kda2.smem_alloc size(512) : !kda2.tensor<[16, 16], bf16, smem>
+  %S = kda2.reg_alloc {mma} : !kda2.tensor<[16, 16], f32, reg>
+  %T = kda2.reg_alloc {mma, split = "cols"} : !kda2.tensor<[16, 16], f32, reg>
+  %b = kda2.dim "b" : index
+  kda2.loop block %i to %b {
+    %t = kda2.load %w[] : !kda2.tensor<[b, 16, 16], bf16> -> tensor<16x16xbf16>
+    kda2.store %t, %W[] : tensor<16x16xbf16>, !kda2.tensor<[16, 16], bf16, smem>
+    %s = kda2.load %S[] : !kda2.tensor<[16, 16], f32, reg> -> tensor<16x16xf32>
+    %sb = kda2.cast %s : tensor<16x16xf32> -> tensor<16x16xbf16>
+    %bw = kda2.load %W[] : !kda2.tensor<[16, 16], bf16, smem> -> tensor<16x16xbf16>
+    // expected-error @below {{'kda2.matmul' op a split=rows left operand gives each warp its own rows: the result must be split=rows too, not split=cols}}
+    %m = kda2.matmul %sb, %bw : tensor<16x16xbf16>, tensor<16x16xbf16> -> tensor<16x16xf32>
+    kda2.store %m, %T[] : tensor<16x16xf32>, !kda2.tensor<[16, 16], f32, reg>
+  }
+  kda2.return
+}
