@@ -49,8 +49,10 @@ def nan(*shape, dtype=torch.bfloat16):
     return torch.full(shape, float("nan"), dtype=dtype, device="cuda")
 
 
-# Whether the Prefill calls use the fused-output scan (main: --fused).
+# Whether the Prefill calls use the fused-output scan (main: --fused), and
+# the scan kernels' names (main: --key-split: kda_chunk_scan_ok / _hk).
 FUSED = False
+SCAN_SUFFIX = ""
 
 class Prefill:
     """kda2rt_kda_prefill with its three kernels and a workspace for calls of
@@ -73,7 +75,8 @@ class Prefill:
         name = f"kda_chunk_h_c32_vb16_{kv}" + ("" if (st, ss) == ("f32", "kv") else f"_{st}_{ss}")
         mod = rt.load(os.path.join(kernels, name + tail + ".sm_90a.cubin"))
         # FUSED (--fused): the scan with the output on it, no output kernel.
-        self.scan = rt.kernel(mod, "kda_chunk_scan_o" if FUSED else "kda_chunk_scan_h")
+        self.scan = rt.kernel(mod, ("kda_chunk_scan_o" if FUSED else "kda_chunk_scan_h")
+                              + SCAN_SUFFIX)
         self.out = None if FUSED else rt.kernel(mod, "kda_chunk_out")
         self.ckpt_kernel = rt.kernel(mod, "kda_chunk_ckpt") if m else None
         self.ws_bytes = rt.prefill_workspace_size(self.prep, self.scan, self.out, n,
@@ -1005,9 +1008,13 @@ def main():
     parser.add_argument("--fused", action="store_true",
                         help="run every check on kda_chunk_scan_o (the output on the scan, "
                              "out_kernel NULL) instead of kda_chunk_scan_h + kda_chunk_out")
+    parser.add_argument("--key-split", action="store_true",
+                        help="the scans with each chain's keys over four warps: "
+                             "kda_chunk_scan_ok (with --fused) or kda_chunk_scan_hk")
     args = parser.parse_args()
-    global FUSED
+    global FUSED, SCAN_SUFFIX
     FUSED = args.fused
+    SCAN_SUFFIX = "k" if args.key_split else ""
     rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
     results = []
     checks = {"graph": lambda: graph_replay(rt, args.kernels, results),

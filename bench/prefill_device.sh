@@ -11,8 +11,10 @@
 # side-by-side tables of bench/kda_prefill.py: every scan variant at the
 # issue's small shapes and a varlen batch against the float64 reference,
 # then the large shapes (no reference: the float64 recurrence takes
-# minutes), then K = V = 64. STEPS picks some of them (default "small large
-# k64"); JSON goes to $OUT.
+# minutes), then K = V = 64, and the split-key scans under compute-sanitizer
+# (racecheck: their shared-memory partial sums and barriers; memcheck; a
+# small varlen batch, no FLA). STEPS picks some of them (default "small
+# large k64 racecheck memcheck"); JSON goes to $OUT.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 kc=${KDA2_KC:-$root/build/kc}
@@ -45,7 +47,11 @@ run)
   fla=${FLA:-$root/third_party_downloads/fla}
   bench() { python3 "$root/bench/kda_prefill.py" --kernels "$kc" --fla "$fla" \
               --gate lb5edge --per-kernel "$@"; }
-  for step in ${STEPS:-small large k64}; do
+  sanitize() { "${SANITIZER:-compute-sanitizer}" --tool "$1" --error-exitcode 3 \
+                 python3 "$root/bench/kda_prefill.py" --kernels "$kc" --gate lb5edge \
+                 --variants ok32_vb16,hk32_vb16,ok32_vb16_tf32,hk32_vb16_tp32 \
+                 --shapes 1+37+70x1,1x96x2; }
+  for step in ${STEPS:-small large k64 racecheck memcheck}; do
     echo "=== $step"
     case $step in
     small)
@@ -57,7 +63,9 @@ run)
     k64)
       bench --dim 64 --variants h32_vb16,o32_vb16,hk32_vb16,ok32_vb16 \
         --shapes 2x1024x8,1x4096x8 ;;
-    *) echo "unknown step '$step' (small, large, k64)" >&2; exit 2 ;;
+    racecheck|memcheck)
+      sanitize "$step" ;;
+    *) echo "unknown step '$step' (small, large, k64, racecheck, memcheck)" >&2; exit 2 ;;
     esac
   done
   ;;
