@@ -3561,6 +3561,8 @@ LogicalResult KernelLowering::lowerFragmentLoop(LoopOp loop) {
       for (int64_t e = 0; e < 2 && succeeded(result); ++e) {
         enter(op, e);
         result = lowerOp(&op);
+        if (failed(result))
+          break;
         for (Value r : op.getResults())
           copy[e][r] = map.lookup(r);
       }
