@@ -546,14 +546,20 @@ private:
   Value fragmentRow, fragmentCol;
   int64_t currentFragmentSlot = -1, fragmentRows = 0, fragmentCols = 0;
   MmaSplit fragmentSplit = MmaSplit::Rows;
-  /// Tensor-core products whose left operand is a split=cols mma tile (the
-  /// warps' partial sums meet in `mmaScratch`, at the product's offset);
-  /// those that need a barrier after reading their partials.
+  /// Tensor-core products whose left operand is a split=cols mma tile: the
+  /// warps' partial sums meet in `mmaScratch`, two halves of
+  /// `mmaScratchHalf` floats used in turn by the reductions (`mmaToggle`
+  /// holds which), each product at its offset in the half. A product
+  /// right after another, independent of it, shares its reduction
+  /// (`mergedPartner`: first -> second): both partials, one barrier, both
+  /// sums. `reducePhase` 1 / 2 lowers only the partials / the sums.
   llvm::SetVector<Operation *> reducingMatmuls;
   DenseMap<Operation *, int64_t> mmaScratchOffset;
-  DenseSet<Operation *> mmaScratchTrailingBarrier;
-  int64_t mmaScratchElements = 0;
-  Value mmaScratch;
+  DenseMap<Operation *, Operation *> mergedPartner;
+  DenseSet<Operation *> mergedSecond;
+  int64_t mmaScratchElements = 0, mmaScratchHalf = 0;
+  Value mmaScratch, mmaToggle, mmaEventBase;
+  int reducePhase = 0;
   /// Tensor-core products that touch no mma register tile.
   int64_t plainMatmuls = 0;
   DenseSet<Value> ldmatrixBuffers;
@@ -783,22 +789,45 @@ LogicalResult KernelLowering::analyze() {
   blockX = llvm::alignTo(blockX, 32);
   // Shared scratch for the partial sums of products that contract over a
   // split=cols tile: W partial [m, n] results each (none with one warp).
-  // Each product has its own; when another such product runs in the same
-  // block between two runs of it (a loop body with two of them), that
-  // product's barrier orders its reads before its next writes, otherwise it
-  // waits for every warp after reading.
+  // Each reduction (one product, or two that share it) writes its partials
+  // into the half of the scratch the previous one did not use, waits at one
+  // barrier and reads them back: the next writes to that half come after
+  // the next reduction's barrier, which every warp reaches only when done
+  // reading, so no barrier follows the reads (the block's computing warps
+  // all run the same reductions: products are in uniform code).
   if (blockX > 32) {
+    auto partialsOf = [&](Operation *op) {
+      return (blockX / 32) *
+             cast<RankedTensorType>(cast<MatmulOp>(op).getResult().getType())
+                 .getNumElements();
+    };
     for (Operation *op : reducingMatmuls) {
-      auto matmul = cast<MatmulOp>(op);
-      auto type = cast<RankedTensorType>(matmul.getResult().getType());
-      mmaScratchOffset[op] = mmaScratchElements;
-      mmaScratchElements += (blockX / 32) * type.getNumElements();
-      int64_t inBlock = llvm::count_if(reducingMatmuls, [&](Operation *other) {
-        return other->getBlock() == op->getBlock();
-      });
-      if (inBlock < 2)
-        mmaScratchTrailingBarrier.insert(op);
+      if (mergedSecond.contains(op))
+        continue;
+      int64_t event = partialsOf(op);
+      mmaScratchOffset[op] = 0;
+      // The next op that is not part of this product or of the next one's
+      // operands: the next product, if it contracts over a split tile too
+      // and does not read this one's result.
+      Operation *next = op->getNextNode();
+      while (next && (next == matmulStores.lookup(op) ||
+                      fragmentLoads.contains(next) || fusedCasts.contains(next) ||
+                      isa<arith::ConstantOp>(next)))
+        next = next->getNextNode();
+      if (next && reducingMatmuls.contains(next) && !mergedPartner.count(next)) {
+        auto second = cast<MatmulOp>(next);
+        Value dest = matmulStores.lookup(op).getDest();
+        if (mmaTileOf(second.getA()) != dest &&
+            (!second.getAcc() || mmaTileOf(second.getAcc()) != dest)) {
+          mergedPartner[op] = next;
+          mergedSecond.insert(next);
+          mmaScratchOffset[next] = event;
+          event += partialsOf(next);
+        }
+      }
+      mmaScratchHalf = std::max(mmaScratchHalf, event);
     }
+    mmaScratchElements = 2 * mmaScratchHalf;
   }
   // Shared scratch for the reductions of across-warps lanes loops.
   kernel.walk([&](LoopOp loop) {
@@ -1242,6 +1271,14 @@ LogicalResult KernelLowering::run() {
 
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
+  // Which half of the split=cols scratch the next reduction uses (a
+  // register after mem2reg).
+  if (mmaScratchElements) {
+    mmaToggle = memref::AllocaOp::create(
+        b, loc, MemRefType::get({1}, b.getIndexType()));
+    memref::StoreOp::create(b, loc, constantIndex(0, loc), mmaToggle,
+                            ValueRange{constantIndex(0, loc)});
+  }
   if (dynamicShared) {
     Value base = gpu::DynamicSharedMemoryOp::create(
         b, loc,
@@ -4132,25 +4169,51 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
              << " columns of a split=cols mma tile: the block's " << warps
              << " warps need " << kStep << " of them each (a multiple of "
              << kStep * warps << ")";
+    if (reducePhase == 0) {
+      // One reduction: this product (and the next, sharing it) into the
+      // half of the scratch the last reduction did not use.
+      if (mergedSecond.contains(matmul))
+        return success(); // lowered with the product before it
+      Operation *partner = mergedPartner.lookup(matmul);
+      Value toggle =
+          memref::LoadOp::create(b, loc, mmaToggle, ValueRange{c(0)});
+      memref::StoreOp::create(b, loc, arith::SubIOp::create(b, loc, c(1), toggle),
+                              mmaToggle, ValueRange{c(0)});
+      mmaEventBase = mul(toggle, mmaScratchHalf);
+      for (int phase : {1, 2}) {
+        reducePhase = phase;
+        for (Operation *op : {matmul.getOperation(), partner})
+          if (op && failed(lowerMatmul(cast<MatmulOp>(op)))) {
+            reducePhase = 0;
+            return failure();
+          }
+        if (phase == 1)
+          emitBarrier(loc);
+      }
+      reducePhase = 0;
+      return success();
+    }
     kSteps = k / kStep / warps;
     kBase = mul(warp, kSteps * kStep);
-    int64_t base = mmaScratchOffset.lookup(matmul);
+    Value base = add(mmaEventBase, c(mmaScratchOffset.lookup(matmul)));
     Value lane4 = mul(laneId, 4);
-    Value mine = add(mul(warp, m * n), lane4);
-    for (int64_t i = 0; i < stripCount; ++i) {
-      SmallVector<SmallVector<Value>> aFrags = stripOperands(c(16 * i), i);
-      for (int64_t j = 0; j < colBlocks; ++j)
-        emitBlock(c(16 * i), c(8 * j), aFrags, i, j,
-                  add(mine, c(base + 16 * i * n + 128 * j)));
+    if (reducePhase == 1) {
+      Value mine = add(add(mul(warp, m * n), lane4), base);
+      for (int64_t i = 0; i < stripCount; ++i) {
+        SmallVector<SmallVector<Value>> aFrags = stripOperands(c(16 * i), i);
+        for (int64_t j = 0; j < colBlocks; ++j)
+          emitBlock(c(16 * i), c(8 * j), aFrags, i, j,
+                    add(mine, c(16 * i * n + 128 * j)));
+      }
+      return success();
     }
-    emitBarrier(loc);
     TensorInfo &dest = tensors[destTile];
     TensorInfo *accInfo = accTile ? &tensors[accTile] : nullptr;
     auto vec4 = VectorType::get({4}, f32);
     for (int64_t i = 0; i < localStrips(dest); ++i)
       for (int64_t j = 0; j < localColBlocks(dest); ++j) {
         auto [row0, col0] = blockOrigin(dest, i, j, loc);
-        Value at = add(add(mul(row0, n), mul(col0, 16)), add(lane4, c(base)));
+        Value at = add(add(mul(row0, n), mul(col0, 16)), add(lane4, base));
         Value sum;
         for (int64_t w = 0; w < warps; ++w) {
           Value part = vector::LoadOp::create(
@@ -4169,8 +4232,6 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
                 ValueRange{c(fragmentSlot(dest, i, j, h, e))});
           }
       }
-    if (mmaScratchTrailingBarrier.contains(matmul))
-      emitBarrier(loc);
     return success();
   }
   if (fragMode) {
