@@ -2417,8 +2417,10 @@ TEST(KdaPrefillFused, KeySplitScanIsAFusedScan) {
 }
 
 TEST(KdaPrefill, KeySplitStateScanIsAStateScan) {
-  // kda_chunk_scan_hk: kda_chunk_scan_h's arguments and grid, block 160;
-  // a state scan that needs kda_chunk_out, launched with its own block.
+  // kda_chunk_scan_hk: kda_chunk_scan_h's arguments and grid, block 160
+  // and its tiles in 40 KB of dynamic shared memory (with the 16 KB of its
+  // reductions' scratch they pass the 48 KB of static shared memory); a
+  // state scan that needs kda_chunk_out, launched with its own block.
   PrefillBinding served;
   served.vb = 16;
   const std::string real = realKernelMetadata("chunk_h", "kda_chunk_scan_hk");
@@ -2426,7 +2428,8 @@ TEST(KdaPrefill, KeySplitStateScanIsAStateScan) {
   EXPECT_EQ(replaced(replaced(kda2::fake::prefillScanMetadata(served),
                               "name kda_chunk_scan_h\n",
                               "name kda_chunk_scan_hk\n"),
-                     "block 64 1 1", "block 160 1 1"),
+                     "block 64 1 1\ngrid.x 8\ngrid.y n h\nsmem 0\n",
+                     "block 160 1 1\ngrid.x 8\ngrid.y n h\nsmem 40960\n"),
             real);
   const KernelInfo p = realServingPrep(),
                    s = parsed(real),
@@ -2442,6 +2445,7 @@ TEST(KdaPrefill, KeySplitStateScanIsAStateScan) {
   ASSERT_EQ(prefillLaunch(p, s, o, a, cfg), "");
   EXPECT_EQ(cfg[1].block[0], 160u);
   EXPECT_EQ(cfg[1].grid[0], 8u);
+  EXPECT_EQ(cfg[1].sharedBytes, 40960u);
 }
 
 TEST(KdaPrefillFused, TF32Intermediates) {
