@@ -560,6 +560,9 @@ private:
   int64_t mmaScratchElements = 0, mmaScratchHalf = 0;
   Value mmaScratch, mmaToggle, mmaEventBase;
   int reducePhase = 0;
+  /// A reducing product's own partial sums, by 16 x 8 block (i·N/8 + j),
+  /// from its partials phase to its sums phase.
+  DenseMap<Operation *, SmallVector<Value>> ownPartials;
   /// Tensor-core products that touch no mma register tile.
   int64_t plainMatmuls = 0;
   DenseSet<Value> ldmatrixBuffers;
@@ -3948,6 +3951,9 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
   // left operand its own columns' (kSteps from kBase).
   int64_t kSteps = k / kStep;
   Value kBase = c(0);
+  // A partial block's owner (the warp that holds it of the result; null:
+  // every warp).
+  Value blockOwner;
   // TF32 fragments (m16n8k8) take their k indices permuted within each step
   // of 8, the same for a and b: the step's k = 2 quad and 2 quad + 1 stand
   // for the instruction's quad and quad + 4. Then a's registers are the two
@@ -4115,6 +4121,17 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
     if (partial) { // this lane's four partial sums, one 16-byte store
       Value v = vector::FromElementsOp::create(
           b, loc, VectorType::get({4}, f32), acc);
+      ownPartials[matmul].push_back(v);
+      // Not for the warp that holds this block of the result: it keeps its
+      // own partial in registers.
+      Value others = blockOwner ? arith::CmpIOp::create(
+                                      b, loc, arith::CmpIPredicate::ne, warp,
+                                      blockOwner)
+                                : Value();
+      OpBuilder::InsertionGuard guard(b);
+      if (others)
+        b.setInsertionPointToStart(
+            scf::IfOp::create(b, loc, TypeRange(), others, false).thenBlock());
       vector::StoreOp::create(b, loc, v, mmaScratch, ValueRange{partial},
                               /*nontemporal=*/false, llvm::MaybeAlign(16));
       return;
@@ -4197,29 +4214,66 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
     kBase = mul(warp, kSteps * kStep);
     Value base = add(mmaEventBase, c(mmaScratchOffset.lookup(matmul)));
     Value lane4 = mul(laneId, 4);
+    TensorInfo &dest = tensors[destTile];
+    // Which warp holds block (i, j) of the result (split rows: strip i's
+    // owner i mod W; cols: column block j's, j / (N/8W); none: all).
+    auto owner = [&](int64_t i, int64_t j) -> int64_t {
+      if (dest.split == MmaSplit::Rows)
+        return i % warps;
+      if (dest.split == MmaSplit::Cols)
+        return j / (colBlocks / warps);
+      return -1;
+    };
     if (reducePhase == 1) {
       Value mine = add(add(mul(warp, m * n), lane4), base);
+      ownPartials[matmul].clear();
       for (int64_t i = 0; i < stripCount; ++i) {
         SmallVector<SmallVector<Value>> aFrags = stripOperands(c(16 * i), i);
-        for (int64_t j = 0; j < colBlocks; ++j)
+        for (int64_t j = 0; j < colBlocks; ++j) {
+          int64_t w = owner(i, j);
+          blockOwner = w >= 0 ? c(w) : Value();
           emitBlock(c(16 * i), c(8 * j), aFrags, i, j,
                     add(mine, c(16 * i * n + 128 * j)));
+        }
       }
       return success();
     }
-    TensorInfo &dest = tensors[destTile];
     TensorInfo *accInfo = accTile ? &tensors[accTile] : nullptr;
     auto vec4 = VectorType::get({4}, f32);
+    SmallVector<Value> own = ownPartials.lookup(matmul);
+    ownPartials.erase(matmul);
     for (int64_t i = 0; i < localStrips(dest); ++i)
       for (int64_t j = 0; j < localColBlocks(dest); ++j) {
         auto [row0, col0] = blockOrigin(dest, i, j, loc);
         Value at = add(add(mul(row0, n), mul(col0, 16)), add(lane4, base));
+        // This warp's own partial of the block (from registers: the
+        // block's place among the result's blocks may depend on the warp),
+        // then the other warps', w + 1, w + 2, ... mod W.
         Value sum;
-        for (int64_t w = 0; w < warps; ++w) {
+        if (dest.split == MmaSplit::None) {
+          sum = own[i * colBlocks + j];
+        } else {
+          for (int64_t w = 0; w < warps; ++w) {
+            int64_t gi = dest.split == MmaSplit::Rows ? w + i * warps : i;
+            int64_t gj = dest.split == MmaSplit::Cols
+                             ? w * (colBlocks / warps) + j
+                             : j;
+            Value mineBlock = own[gi * colBlocks + gj];
+            sum = sum ? Value(arith::SelectOp::create(
+                            b, loc,
+                            arith::CmpIOp::create(b, loc,
+                                                  arith::CmpIPredicate::eq,
+                                                  warp, c(w)),
+                            mineBlock, sum))
+                      : mineBlock;
+          }
+        }
+        for (int64_t d = 1; d < warps; ++d) {
+          Value other = rem(add(warp, c(d)), warps);
           Value part = vector::LoadOp::create(
-              b, loc, vec4, mmaScratch, ValueRange{add(at, c(w * m * n))},
+              b, loc, vec4, mmaScratch, ValueRange{add(at, mul(other, m * n))},
               /*nontemporal=*/false, llvm::MaybeAlign(16));
-          sum = sum ? Value(arith::AddFOp::create(b, loc, sum, part)) : part;
+          sum = arith::AddFOp::create(b, loc, sum, part);
         }
         for (int64_t h = 0; h < 2; ++h)
           for (int64_t e = 0; e < 2; ++e) {
