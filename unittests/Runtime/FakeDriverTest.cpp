@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FakeCuda.h"
+#include "Replaced.h"
 
 #include "kda2/Runtime/Bundle.h"
 #include "kda2/Runtime/KDA.h"
@@ -3447,15 +3448,6 @@ protected:
   Kernel fusedScan;
 };
 
-/// `text` with its first `from` replaced by `to`.
-std::string withReplaced(std::string text, const std::string &from,
-                         const std::string &to) {
-  size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos)
-    text.replace(at, from.size(), to);
-  return text;
-}
 } // namespace
 
 TEST_F(FakePrefillFused, LaunchesPrepThenTheFusedScan) {
@@ -3720,17 +3712,17 @@ TEST_F(FakePrefillFused, MistypedScanIsRefused) {
   // the call, the query and the size name the argument; nothing runs.
   const std::string scanO = kda2::fake::prefillScanOMetadata();
   const std::pair<std::string, const char *> cases[] = {
-      {withReplaced(scanO, "arg ptr o bf16", "arg ptr o f16"),
+      {kda2::test::replaced(scanO, "arg ptr o bf16", "arg ptr o f16"),
        "kernel 'kda_chunk_scan_o': argument 'o' is f16, expected bf16 (the "
        "input type of kernel 'kda_chunk_prep')"},
-      {withReplaced(scanO, "arg ptr qd bf16", "arg ptr qd f16"),
+      {kda2::test::replaced(scanO, "arg ptr qd bf16", "arg ptr qd f16"),
        "kernel 'kda_chunk_scan_o': argument 'qd' is f16, expected bf16 (the "
        "input type of kernel 'kda_chunk_prep')"},
-      {withReplaced(scanO, "arg ptr pb bf16 in 4 h ns",
+      {kda2::test::replaced(scanO, "arg ptr pb bf16 in 4 h ns",
                     "arg ptr pb bf16 in 4 h nsv"),
        "kernel 'kda_chunk_scan_o': argument 'pb' is [h, nsv, 32, 32], "
        "expected [h, ns, ..] (per head and chunk slot)"},
-      {withReplaced(scanO, "arg ptr us bf16 out 4 h ns 128 32",
+      {kda2::test::replaced(scanO, "arg ptr us bf16 out 4 h ns 128 32",
                     "arg ptr us bf16 out 4 h ns 32 128"),
        "kernel 'kda_chunk_scan_o': argument 'us' ends in [.., 32, 128], "
        "expected [.., 128, 32] (C = 32, VB = 8, K = 128, V = 128 of kernel "

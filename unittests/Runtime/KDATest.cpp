@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FakeCuda.h"
+#include "Replaced.h"
 
 #include "kda2/Runtime/KDA.h"
 
@@ -1087,14 +1088,7 @@ std::string prefillKernelsError(const std::string &prep,
   return st.ok() ? "" : st.message();
 }
 
-std::string replaced(std::string text, const std::string &from,
-                     const std::string &to) {
-  size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos)
-    text.replace(at, from.size(), to);
-  return text;
-}
+using kda2::test::replaced;
 } // namespace
 
 namespace {
