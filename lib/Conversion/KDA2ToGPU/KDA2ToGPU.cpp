@@ -831,6 +831,15 @@ LogicalResult KernelLowering::analyze() {
       mmaScratchHalf = std::max(mmaScratchHalf, event);
     }
     mmaScratchElements = 2 * mmaScratchHalf;
+    // (Static shared memory, beside the buffers; at most 48 KB.)
+    if (mmaScratchElements * 4 > 48 * 1024)
+      return reducingMatmuls.front()->emitOpError()
+             << "the partial sums of the products that contract over split="
+                "cols tiles need "
+             << mmaScratchElements * 4
+             << " bytes of shared memory (two halves of W·M·N floats for the "
+                "largest reduction), more than the 49152 of static shared "
+                "memory; split smaller products";
   }
   // Shared scratch for the reductions of across-warps lanes loops.
   kernel.walk([&](LoopOp loop) {
