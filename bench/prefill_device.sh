@@ -14,7 +14,10 @@
 # minutes), then K = V = 64, and the split-key scans under compute-sanitizer
 # (racecheck: their shared-memory partial sums and barriers; memcheck; a
 # small varlen batch, no FLA). STEPS picks some of them (default "small
-# large k64 racecheck memcheck"); JSON goes to $OUT.
+# large k64 racecheck memcheck"); JSON goes to $OUT. All five may take more
+# than one device call's 10 minutes (FLA's Triton compile and the float64
+# reference are the slow parts): run STEPS=small, then STEPS="large k64",
+# then STEPS="racecheck memcheck".
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 kc=${KDA2_KC:-$root/build/kc}
