@@ -272,6 +272,16 @@ inline std::string prefillShape(const PrefillBinding &b,
   return std::to_string(3 + tailRank) + (vc ? " n h ncv " : " n h nc ") + tail;
 }
 
+/// The `bind` lines of the state scans (kda_chunk_scan_h, _o; none when
+/// b.bindings is off).
+inline std::string prefillScanBinds(const PrefillBinding &b) {
+  if (!b.bindings)
+    return "";
+  return "bind C " + std::to_string(b.c) + "\nbind K " + std::to_string(b.k) +
+         "\nbind NVB " + std::to_string(b.v / b.vb) + "\nbind V " +
+         std::to_string(b.v) + "\nbind VB " + std::to_string(b.vb) + "\n";
+}
+
 /// A tensor map over an intermediate: its dimension order (innermost
 /// first) for the intermediate's rank, then `box`, padded with 1s.
 inline std::string prefillMap(const PrefillBinding &b, int tailRank,
@@ -453,10 +463,7 @@ prefillScanMetadata(const PrefillBinding &b = {},
       prefillMap(b, 2, C + " " + C) + "\narg tensormap gl__tma3 gl " +
       prefillMap(b, 1, K) + "\narg tensormap vc__tma4 vc " +
       prefillMap(b, 2, VB + " " + C) + "\n";
-  if (b.bindings)
-    m += "bind C " + C + "\nbind K " + K + "\nbind NVB " + NVB + "\nbind V " +
-         V + "\nbind VB " + VB + "\n";
-  return m + "end\n";
+  return m + prefillScanBinds(b) + "end\n";
 }
 
 /// Metadata of the fused-output scan kda_chunk_scan_o (templates/
@@ -511,10 +518,7 @@ prefillScanOMetadata(const PrefillBinding &b = {},
       prefillMap(b, 2, C + " " + C) + "\narg tensormap gl__tma5 gl " +
       prefillMap(b, 1, K) + "\narg tensormap vc__tma6 vc " +
       prefillMap(b, 2, VB + " " + C) + "\n";
-  if (b.bindings)
-    m += "bind C " + C + "\nbind K " + K + "\nbind NVB " + NVB + "\nbind V " +
-         V + "\nbind VB " + VB + "\n";
-  return m + "end\n";
+  return m + prefillScanBinds(b) + "end\n";
 }
 
 /// Metadata of kda_chunk_out (grid (ns, h), tensor maps of qd, pb, hs, us;

@@ -4224,14 +4224,7 @@ TEST_F(FakePrefillPlan, OldPrepIgnoresTheActivationFields) {
 TEST(FakeKernel, PrefillActivationPrepMetadataIsChecked) {
   // Prep kernels with A_log whose metadata the entry point cannot use:
   // refused by the query, the call and the workspace size alike.
-  auto edit = [](std::string m, const std::string &from,
-                 const std::string &to) {
-    size_t at = m.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    if (at != std::string::npos)
-      m.replace(at, from.size(), to);
-    return m;
-  };
+  const auto edit = kda2::test::replaced;
   const std::string real = kda2::fake::prefillPrepActMetadata();
   kda2::fake::PrepActBinding noGF, noBindings;
   noGF.gf = -1;
