@@ -415,6 +415,14 @@ private:
   /// The mma register tile a tensor-core operand, accumulator or result
   /// reaches (through a whole-tile load, and a conversion for `a`), or null.
   Value mmaTileOf(Value operand);
+  /// The whole-tile load of a shared operand of a tensor-core product,
+  /// through the fused widening of a TF32 operand's 16-bit tile.
+  LoadOp sharedOperandLoad(Value operand) {
+    if (auto widen = operand.getDefiningOp<CastOp>();
+        widen && fusedCasts.contains(widen))
+      operand = widen.getInput();
+    return operand.getDefiningOp<LoadOp>();
+  }
 
   // Addressing.
   SmallVector<Value> accessIndices(Value tensor, ValueRange explicitIndices);
@@ -1679,15 +1687,10 @@ SharedAccesses KernelLowering::accessesOf(Operation *op) {
       return indices.empty() &&
              tensors.lookup(tensor).kind == TensorInfo::Kind::Shared;
     };
-    for (Value operand : {matmul.getA(), matmul.getB()}) {
-      if (mmaTileOf(operand))
-        continue;
-      // (Through the fused widening of a TF32 operand.)
-      if (auto widen = operand.getDefiningOp<CastOp>())
-        operand = widen.getInput();
-      SharedAccesses::note(accesses.reads,
-                           operand.getDefiningOp<LoadOp>().getSource(), 0);
-    }
+    for (Value operand : {matmul.getA(), matmul.getB()})
+      if (!mmaTileOf(operand))
+        SharedAccesses::note(accesses.reads,
+                             sharedOperandLoad(operand).getSource(), 0);
     if (Value acc = matmul.getAcc(); acc && !mmaTileOf(acc)) {
       auto load = acc.getDefiningOp<LoadOp>();
       SharedAccesses::note(
@@ -3862,16 +3865,10 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
   Value destTile = tensors.lookup(store.getDest()).mma ? store.getDest()
                                                         : Value();
   bool fragMode = aTile || accTile || destTile;
-  // (A TF32 operand's conversion from 16 bits is fused: the load below it.)
-  auto operandLoad = [&](Value v) {
-    if (auto widen = v.getDefiningOp<CastOp>(); widen && fusedCasts.contains(widen))
-      v = widen.getInput();
-    return v.getDefiningOp<LoadOp>();
-  };
   bool tf32 = elt.isF32();
   int64_t kStep = tf32 ? 8 : 16;
-  auto aLoad = aTile ? LoadOp() : operandLoad(matmul.getA());
-  auto bLoad = operandLoad(matmul.getB());
+  auto aLoad = aTile ? LoadOp() : sharedOperandLoad(matmul.getA());
+  auto bLoad = sharedOperandLoad(matmul.getB());
   LoadOp accLoad = matmul.getAcc() && !accTile
                        ? matmul.getAcc().getDefiningOp<LoadOp>()
                        : nullptr;
