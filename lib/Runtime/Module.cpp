@@ -1746,14 +1746,22 @@ Status Module::getKernel(const char *name, Kernel &out) const {
                          "metadata global '" +
                              std::string(kMetadataSymbolPrefix) + name +
                              "' describes kernel '" + info.name + "'");
-  if (info.sharedBytes > 48 * 1024)
-    KDA2RT_TRY(driver.check(
-        driver.api().cuFuncSetAttribute(func,
+  // Static plus dynamic shared memory past 48 KB needs the opt-in, which a
+  // kernel with static scratch reaches with less than 48 KB of dynamic: ask
+  // for the dynamic size whenever there is one (legal at any size the device
+  // holds).
+  auto allowShared = [&](CUfunction f, const std::string &kernel) {
+    if (info.sharedBytes == 0)
+      return Status::success();
+    return driver.check(
+        driver.api().cuFuncSetAttribute(f,
                                         cu::FuncAttrMaxDynamicSharedSizeBytes,
                                         static_cast<int>(info.sharedBytes)),
         ("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES=" +
-         std::to_string(info.sharedBytes) + ") for kernel '" + name + "'")
-            .c_str()));
+         std::to_string(info.sharedBytes) + ") for kernel '" + kernel + "'")
+            .c_str());
+  };
+  KDA2RT_TRY(allowShared(func, std::string(name)));
 
   for (const VariantInfo &variant : info.variants) {
     CUfunction vf = nullptr;
@@ -1766,6 +1774,7 @@ Status Module::getKernel(const char *name, Kernel &out) const {
                                std::to_string(variant.value) +
                                "), which is not in the module");
     KDA2RT_TRY(driver.check(vr, "cuModuleGetFunction"));
+    KDA2RT_TRY(allowShared(vf, variant.kernel));
     out.variantFuncs_.push_back(vf);
   }
   out.driver_ = &driver;

@@ -27,9 +27,15 @@ constexpr CUresult kOk = 0, kInvalidValue = 1, kInvalidImage = 200,
 /// A function handle: its name and the number of its parameters (the
 /// `arg` lines of its metadata; -1 when it has no metadata of its own, as
 /// a `variant` copy).
+///
+/// The fake treats every kernel as if its static shared memory filled the
+/// 48 KB a launch gets without opting in: a launch with more dynamic shared
+/// memory than `maxDynamicShared` (MAX_DYNAMIC_SHARED_SIZE_BYTES, 0 until
+/// set) fails, as the real driver's does past the limit.
 struct FakeFunction {
   std::string name;
   int numParams = -1;
+  unsigned maxDynamicShared = 0;
 };
 
 struct FakeModule {
@@ -223,7 +229,14 @@ CUresult cuModuleGetFunction(void **func, void *module, const char *name) {
   *func = f;
   return kOk;
 }
-CUresult cuFuncSetAttribute(void *, int, int) { return kOk; }
+CUresult cuFuncSetAttribute(void *func, int attribute, int value) {
+  if (!func || value < 0)
+    return kInvalidValue;
+  if (attribute == 8) // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+    static_cast<FakeFunction *>(func)->maxDynamicShared =
+        static_cast<unsigned>(value);
+  return kOk;
+}
 
 CUresult cuMemAlloc_v2(uint64_t *ptr, size_t bytes) {
   void *p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
@@ -298,9 +311,10 @@ CUresult cuTensorMapEncodeTiled(void *map, int dataType, uint32_t rank,
 }
 
 CUresult cuLaunchKernel(void *func, unsigned gx, unsigned gy, unsigned gz,
-                        unsigned, unsigned, unsigned, unsigned, void *stream,
-                        void **params, void **) {
-  if (!func || !gx || !gy || !gz)
+                        unsigned, unsigned, unsigned, unsigned sharedBytes,
+                        void *stream, void **params, void **) {
+  if (!func || !gx || !gy || !gz ||
+      sharedBytes > static_cast<FakeFunction *>(func)->maxDynamicShared)
     return kInvalidValue;
   if (stream && static_cast<FakeStream *>(stream)->capturing) {
     ++static_cast<FakeStream *>(stream)->captured;

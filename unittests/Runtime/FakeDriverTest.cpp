@@ -1987,6 +1987,38 @@ TEST_F(FakePrefillOldPrep, TakesOnlyHqkZeroOrH) {
   EXPECT_EQ(fakeLaunches(), before);
 }
 
+namespace {
+/// FakePrefill with a state scan whose tiles take 40 KB of dynamic shared
+/// memory (as kda_chunk_scan_hk's, next to 16 KB of static scratch: past
+/// the 48 KB a launch gets without opting in).
+class FakePrefillSharedScan : public FakePrefill {
+protected:
+  FakePrefillSharedScan() {
+    image = kda2::fake::fakeCubin(
+        {{"kda_chunk_prep", kda2::fake::prefillPrepMetadata()},
+         {"kda_chunk_scan_h",
+          kda2::test::replaced(kda2::fake::prefillScanMetadata(), "smem 0\n",
+                               "smem 40960\n")},
+         {"kda_chunk_out", kda2::fake::prefillOutMetadata()}});
+  }
+};
+} // namespace
+
+TEST_F(FakePrefillSharedScan, OptsInToDynamicSharedMemoryBelow48KB) {
+  // The fake refuses a launch with more dynamic shared memory than the
+  // function's MAX_DYNAMIC_SHARED_SIZE_BYTES (it cannot know the static
+  // part): the runtime asks for the kernel's size however small it is.
+  char err[512];
+  fakeClearEvents();
+  ASSERT_EQ(
+      kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
+      KDA2RT_OK)
+      << err;
+  FakeEvent s;
+  ASSERT_TRUE(fakeEvent(1, s));
+  EXPECT_EQ(s.name, "kda_chunk_scan_h");
+}
+
 TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
   char err[512];
   const uint64_t ws = addr(args.workspace);
