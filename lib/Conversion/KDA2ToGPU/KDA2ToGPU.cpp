@@ -481,6 +481,7 @@ private:
   Value fastExp(Value x, Location loc);
   FailureOr<Value> distribute(Value tile, Value lane, int64_t perLane,
                               Location loc);
+  void storePendingPartials(Location loc);
   Value warpReduce(ReduceKind kind, Value partial, Location loc,
                    int64_t width = 32);
   Value lanesReduce(ReduceKind kind, Value partial, Location loc);
@@ -571,6 +572,15 @@ private:
   /// A reducing product's own partial sums, by 16 x 8 block (i·N/8 + j),
   /// from its partials phase to its sums phase.
   DenseMap<Operation *, SmallVector<Value>> ownPartials;
+  /// The partials phase's scratch stores (value, index, the block's owner
+  /// warp or null), emitted after all of its products: a shared store
+  /// between two products' operand loads would keep ptxas from issuing a
+  /// later load before it (it cannot tell the scratch from the tiles), so
+  /// every block's ldmatrix, mma and store would run back to back.
+  struct PartialStore {
+    Value value, index, owner;
+  };
+  SmallVector<PartialStore> pendingPartials;
   /// Tensor-core products that touch no mma register tile.
   int64_t plainMatmuls = 0;
   DenseSet<Value> ldmatrixBuffers;
@@ -4128,18 +4138,7 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
       Value v = vector::FromElementsOp::create(
           b, loc, VectorType::get({4}, f32), acc);
       ownPartials[matmul].push_back(v);
-      // Not for the warp that holds this block of the result: it keeps its
-      // own partial in registers.
-      Value others = blockOwner ? arith::CmpIOp::create(
-                                      b, loc, arith::CmpIPredicate::ne, warp,
-                                      blockOwner)
-                                : Value();
-      OpBuilder::InsertionGuard guard(b);
-      if (others)
-        b.setInsertionPointToStart(
-            scf::IfOp::create(b, loc, TypeRange(), others, false).thenBlock());
-      vector::StoreOp::create(b, loc, v, mmaScratch, ValueRange{partial},
-                              /*nontemporal=*/false, llvm::MaybeAlign(16));
+      pendingPartials.push_back({v, partial, blockOwner});
       return;
     }
     if (destTile) { // into this thread's registers of the mma tile
@@ -4210,8 +4209,10 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
             reducePhase = 0;
             return failure();
           }
-        if (phase == 1)
+        if (phase == 1) {
+          storePendingPartials(loc);
           emitBarrier(loc);
+        }
       }
       reducePhase = 0;
       return success();
@@ -4422,6 +4423,27 @@ static vector::CombiningKind combiningKind(ReduceKind kind, bool isFloat) {
 /// Butterfly reduction across the 32 lanes of a warp with shfl.sync.bfly;
 /// every lane ends with the result. Values narrower than 32 bits are
 /// widened for the shuffles.
+/// The partials of the reduction being lowered into the scratch, each but
+/// by the warp that holds its block of the result (which keeps its own
+/// partial in registers).
+void KernelLowering::storePendingPartials(Location loc) {
+  Value warp = arith::DivUIOp::create(b, loc, threadId, constantIndex(32, loc));
+  for (const PartialStore &p : pendingPartials) {
+    OpBuilder::InsertionGuard guard(b);
+    if (p.owner)
+      b.setInsertionPointToStart(
+          scf::IfOp::create(b, loc, TypeRange(),
+                            arith::CmpIOp::create(b, loc,
+                                                  arith::CmpIPredicate::ne,
+                                                  warp, p.owner),
+                            false)
+              .thenBlock());
+    vector::StoreOp::create(b, loc, p.value, mmaScratch, ValueRange{p.index},
+                            /*nontemporal=*/false, llvm::MaybeAlign(16));
+  }
+  pendingPartials.clear();
+}
+
 Value KernelLowering::warpReduce(ReduceKind kind, Value partial,
                                  Location loc, int64_t width) {
   Type type = partial.getType();
