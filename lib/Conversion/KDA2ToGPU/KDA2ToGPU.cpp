@@ -4169,6 +4169,19 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
         vector::StoreOp::create(b, loc, pair, dest.memref, idx);
         continue;
       }
+      // Global memory: the two adjacent columns (the first even) in one
+      // store where the rows keep pairs aligned, else element by element.
+      unsigned rank = dest.type.getRank();
+      unsigned pairAlign = globalAlignment(dest, rank - 1, 2);
+      if (dest.kind == TensorInfo::Kind::Global &&
+          dest.staticStrides[rank - 1] == 1 &&
+          pairAlign >= 2 * elementBytes(destElt)) {
+        Value pair = vector::FromElementsOp::create(
+            b, loc, VectorType::get({2}, destElt), values);
+        LLVM::StoreOp::create(b, loc, pair, elementPointer(dest, idx, loc),
+                              2 * elementBytes(destElt));
+        continue;
+      }
       for (int64_t e = 0; e < 2; ++e) {
         SmallVector<Value> element(idx);
         element.back() = add(rc.second, c(e));
