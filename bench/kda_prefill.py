@@ -123,7 +123,8 @@ def main():
                              "ok32_vb16, hk32_vb16: kda_chunk_scan_o and kda_chunk_scan_h with "
                              "each chain's keys split over four warps (kda_chunk_scan_ok, "
                              "kda_chunk_scan_hk); *_tp32: the same with tp, pb and us in "
-                             "f32 (TF32 products), *_tf32: and the prep's A/P products")
+                             "f32 (TF32 products), *_tf32: and the prep's A/P products; "
+                             "*_fast: compiled with --kda2-fast-math")
     parser.add_argument("--shapes", default="2x1024x8,2x2048x8,1x4096x8,8x4096x16,1x32768x32",
                         help="BxTxH, or L1+L2+...xH for a packed varlen batch (cu_seqlens)")
     parser.add_argument("--gate", default="logsigmoid", choices=("logsigmoid", "lb5", "lb5edge"))
@@ -169,6 +170,9 @@ def main():
             ("o32", f"kda_chunk_split_c32_k{d}", 32, False, 32),
             ("o32_vb16", f"kda_chunk_split_c32_vb16_k{d}", 32, False, 16),
             ("ok32_vb16", f"kda_chunk_split_c32_vb16_k{d}", 32, False, 16),
+            # Both compiled with --kda2-fast-math (exp as ex2.approx).
+            ("ok32_vb16_fast", f"kda_chunk_split_c32_vb16_k{d}_fast", 32, False, 16),
+            ("o32_vb16_fast", f"kda_chunk_split_c32_vb16_k{d}_fast", 32, False, 16),
             *((name, path, int(c), False, int(vb)) for name, path, c, vb in
               ((e.split("=")[0], *e.split("=", 1)[1].split(":")) for e in args.extra))):
         if variant in variants:

@@ -26,11 +26,12 @@ build)
   "$root/scripts/build.sh" kda2-translate kda2rt
   translate=${KDA2_BUILD_DIR:-$root/build}/bin/kda2-translate
   mkdir -p "$kc"
-  # name template bindings
-  while read -r name tirx bind; do
+  # name template bindings [kda2-translate flags]
+  while read -r name tirx bind flags; do
     "$translate" --import-tirx --tirx-bind="$bind" "$root/templates/$tirx" \
       -o "$kc/$name.mlir"
-    "$translate" --kda2-to-cubin --kda2-resource-report "$kc/$name.mlir" \
+    # shellcheck disable=SC2086 # flags: words
+    "$translate" --kda2-to-cubin --kda2-resource-report $flags "$kc/$name.mlir" \
       -o "$kc/$name.sm_90a.cubin" 2> "$kc/$name.log"
     rm "$kc/$name.mlir"
     echo "built $name"
@@ -40,6 +41,8 @@ kda_chunk_h_c32_vb16_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=1
 kda_chunk_split_c32_vb16_k128_tf32 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f32,AP=f32
 kda_chunk_split_c32_vb16_k128_tp32 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f32
 kda_chunk_h_c32_vb16_k128_tf32 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f32
+kda_chunk_split_c32_vb16_k128_fast kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8 --kda2-fast-math
+kda_chunk_h_c32_vb16_k128_fast kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8 --kda2-fast-math
 kda_chunk_split_c32_vb16_k64 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=64,V=64,C=32,VB=16,NVB=4
 kda_chunk_h_c32_vb16_k64 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4
 LIST
@@ -58,10 +61,10 @@ run)
     echo "=== $step"
     case $step in
     small)
-      bench --variants h32_vb16,o32_vb16,hk32_vb16,ok32_vb16,hk32_vb16_tp32,ok32_vb16_tp32,ok32_vb16_tf32 \
+      bench --variants h32_vb16,o32_vb16,hk32_vb16,ok32_vb16,ok32_vb16_fast,hk32_vb16_tp32,ok32_vb16_tp32,ok32_vb16_tf32 \
         --shapes 2x1024x8,2x2048x8,1x4096x8,1000+3000+1+500+3692x8 ;;
     large)
-      bench --no-reference --variants o32_vb16,ok32_vb16,ok32_vb16_tp32,ok32_vb16_tf32 \
+      bench --no-reference --variants o32_vb16,o32_vb16_fast,ok32_vb16,ok32_vb16_fast,ok32_vb16_tp32 \
         --shapes 8x4096x16,1x32768x32 ;;
     k64)
       bench --dim 64 --variants h32_vb16,o32_vb16,hk32_vb16,ok32_vb16 \
