@@ -8,7 +8,8 @@
 // two k steps, .x2 for an odd last one; .trans when b is [k, n], plain when
 // transpose_b gives it as [n, k]) and
 // mma.sync m16n8k16 with f32 accumulation, and writes its accumulator
-// elements straight to the store's destination. The operand tiles are never
+// elements straight to the store's destination (two adjacent columns per
+// store). The operand tiles are never
 // held by one thread. bench/sanitize_kernels.py runs both kernels on the
 // GPU against a float64 reference (memcheck and racecheck).
 
@@ -26,7 +27,8 @@
 // CHECK-NOT: nvgpu.ldmatrix
 // CHECK: nvvm.mma.sync
 // CHECK-NOT: arith.addf
-// CHECK: llvm.store {{.*}} : f32, !llvm.ptr<1>
+// Each lane's two adjacent columns in one 8-byte store.
+// CHECK: llvm.store {{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
 
 // @mm_acc: f16, transpose_b, an f32 accumulator read from and written back
 // to a shared buffer, under $bank_conflict_free: the operand buffers are
