@@ -57,8 +57,13 @@ run)
                  python3 "$root/bench/kda_prefill.py" --kernels "$kc" --gate lb5edge \
                  --variants ok32_vb16,hk32_vb16,ok32_vb16_tf32,hk32_vb16_tp32 \
                  --shapes 1+37+70x1,1x96x2; }
+  # Each step's whole output (the JSON line of every case as it finishes,
+  # then the tables) also goes to $OUT/<step>.log: what a step measured
+  # survives a `timeout` that cuts it, and a filter on stdout.
+  log() { if [ -n "${OUT:-}" ]; then tee "$OUT/$1.log"; else cat; fi; }
   for step in ${STEPS:-small large k64 racecheck memcheck}; do
     echo "=== $step"
+    {
     case $step in
     small)
       bench --variants h32_vb16,o32_vb16,hk32_vb16,ok32_vb16,ok32_vb16_fast,hk32_vb16_tp32,ok32_vb16_tp32,ok32_vb16_tf32 \
@@ -73,6 +78,7 @@ run)
       sanitize "$step" ;;
     *) echo "unknown step '$step' (small, large, k64, racecheck, memcheck)" >&2; exit 2 ;;
     esac
+    } 2>&1 | log "$step"
   done
   ;;
 *)
