@@ -342,7 +342,7 @@ prefillPrepMetadata(const PrefillBinding &b = {},
            : "arg dim h\narg dim np1\narg dim n\narg dim nc\n"
              "arg dim ncv\n");
   if (b.bindings)
-    m += "bind C " + C + "\nbind GB " + std::to_string(b.gb) + "\nbind K " + K +
+    m += "bind BPS 0\nbind C " + C + "\nbind GB " + std::to_string(b.gb) + "\nbind K " + K +
          "\nbind NVB " + std::to_string(b.v / b.vb) + "\nbind V " + V +
          "\nbind VB " + VB + "\n";
   return m + "end\n";

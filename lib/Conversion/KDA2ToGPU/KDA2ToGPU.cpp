@@ -1264,6 +1264,28 @@ LogicalResult KernelLowering::run() {
   }
   func.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({int32_t(launchThreads()), 1, 1}));
+  // `@blocks_per_sm(n)` on a block loop: .minnctapersm n (ptxas fits the
+  // registers of n blocks in an SM's register file; 0: no bound).
+  int64_t blocksPerSm = 0;
+  Operation *blocksPerSmLoop = nullptr;
+  kernel.walk([&](LoopOp loop) {
+    if (ArrayAttr annotations = loop.getAnnotationsAttr())
+      for (Attribute a : annotations)
+        if (auto bps = dyn_cast<BlocksPerSmAttr>(a)) {
+          blocksPerSm = std::max(blocksPerSm, bps.getBlocks());
+          blocksPerSmLoop = loop;
+        }
+  });
+  if (blocksPerSm) {
+    if (blocksPerSm * int64_t(launchThreads()) > 2048)
+      return blocksPerSmLoop->emitOpError()
+             << "'@blocks_per_sm(" << blocksPerSm << ")' asks for "
+             << blocksPerSm * int64_t(launchThreads()) << " threads per SM ("
+             << launchThreads() << " per block), more than the 2048 an SM "
+                                   "holds";
+    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  b.getI32IntegerAttr(int32_t(blocksPerSm)));
+  }
   unsigned staticBuffers = dynamicShared ? 0 : sharedAllocs.size();
   for (auto [i, alloc] : llvm::enumerate(sharedAllocs)) {
     if (dynamicShared)

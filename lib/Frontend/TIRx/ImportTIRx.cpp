@@ -1293,6 +1293,19 @@ FailureOr<Attribute> Emitter::loopAnnotation(const ast::Annotation &a) {
         [&] { return error(a.loc); }, context, *stages);
     return checked(attr);
   }
+  if (a.name == "blocks_per_sm") {
+    if (failed(expectArgs(a, 1, "one integer (the blocks per SM)")))
+      return failure();
+    std::optional<int64_t> blocks = intLiteral(*a.args[0].value);
+    if (const auto *name = dyn_cast<ast::NameExpr>(a.args[0].value.get()))
+      blocks = boundInteger(name->name);
+    if (!blocks)
+      return error(a.loc) << "'@blocks_per_sm' takes an integer literal or "
+                             "a name bound with --tirx-bind";
+    Attribute attr = BlocksPerSmAttr::getChecked(
+        [&] { return error(a.loc); }, context, *blocks);
+    return checked(attr);
+  }
   if (a.name == "producer_warp") {
     if (failed(expectArgs(a, 0, "no arguments")))
       return failure();
@@ -1328,7 +1341,8 @@ FailureOr<Attribute> Emitter::loopAnnotation(const ast::Annotation &a) {
   return error(a.loc) << "unknown annotation '" << a.getSpelling()
                       << "'; expected @warp_reduce, $bank_conflict_free, "
                          "@coalesced_access, @tma_bound, @pipeline_stages, "
-                         "@producer_warp, @shape_hint, @delta_masked or "
+                         "@producer_warp, @blocks_per_sm, @shape_hint, "
+                         "@delta_masked or "
                          "@custom_counter";
 }
 

@@ -334,6 +334,30 @@ LogicalResult PipelineStagesAttr::verifyOnLoop(Operation *loop,
 }
 
 //===----------------------------------------------------------------------===//
+// @blocks_per_sm
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+BlocksPerSmAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        int64_t blocks) {
+  if (blocks < 0 || blocks > 32)
+    return emitError() << "'@blocks_per_sm' takes 0 (no bound) to 32 blocks, got "
+                       << blocks;
+  return success();
+}
+
+StringRef BlocksPerSmAttr::getSpelling() const { return "@blocks_per_sm"; }
+
+LogicalResult BlocksPerSmAttr::verifyOnLoop(Operation *loop,
+                                            const HardwareProfile *) const {
+  auto op = dyn_cast<LoopOp>(loop);
+  if (!op || op.getMapping() != LoopMapping::block)
+    return loop->emitOpError() << "'@blocks_per_sm' applies to a block loop "
+                                  "(schedule.block), the kernel's blocks";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // @producer_warp
 //===----------------------------------------------------------------------===//
 

@@ -242,6 +242,27 @@ def KDA2_PipelineStagesAttr
   let genVerifyDecl = 1;
 }
 
+def KDA2_BlocksPerSmAttr
+    : KDA2_AnnotationAttr<"BlocksPerSm", "blocks_per_sm"> {
+  let summary = "`@blocks_per_sm(n)`: at least n blocks of the kernel per SM";
+  let description = [{
+    On a block loop: the kernel is compiled so that `n` of its blocks fit
+    on one SM at once (CUDA's `__launch_bounds__(threads, n)`: the PTX
+    directive `.minnctapersm n`), ptxas keeping each thread's registers
+    within the SM's register file divided by n blocks of the kernel's
+    threads (it spills beyond that). Shared memory still has to fit n
+    times. n is 1 to 32 (0: no bound, ptxas's own choice, so that a
+    template can bind it); n times the block's threads must not pass 2048.
+
+    ```mlir
+    #kda2.blocks_per_sm<4>
+    ```
+  }];
+  let parameters = (ins "int64_t":$blocks);
+  let assemblyFormat = "`<` $blocks `>`";
+  let genVerifyDecl = 1;
+}
+
 def KDA2_ProducerWarpAttr
     : KDA2_AnnotationAttr<"ProducerWarp", "producer_warp"> {
   let summary = "`@producer_warp`: one extra warp issues a TMA pipeline's copies";
