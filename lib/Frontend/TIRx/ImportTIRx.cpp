@@ -1280,31 +1280,32 @@ FailureOr<Attribute> Emitter::loopAnnotation(const ast::Annotation &a) {
                                               context, *rows, *cols);
     return checked(attr);
   }
-  if (a.name == "pipeline_stages") {
-    if (failed(expectArgs(a, 1, "one integer (the buffer stages)")))
+  // One integer: a literal or a name bound with --tirx-bind.
+  auto integerArg = [&](StringRef what) -> FailureOr<int64_t> {
+    if (failed(expectArgs(a, 1, ("one integer (" + what + ")").str())))
       return failure();
-    std::optional<int64_t> stages = intLiteral(*a.args[0].value);
+    std::optional<int64_t> value = intLiteral(*a.args[0].value);
     if (const auto *name = dyn_cast<ast::NameExpr>(a.args[0].value.get()))
-      stages = boundInteger(name->name);
-    if (!stages)
-      return error(a.loc) << "'@pipeline_stages' takes an integer literal or "
-                             "a name bound with --tirx-bind";
-    Attribute attr = PipelineStagesAttr::getChecked(
-        [&] { return error(a.loc); }, context, *stages);
-    return checked(attr);
+      value = boundInteger(name->name);
+    if (!value)
+      return error(a.loc) << "'" << a.getSpelling()
+                          << "' takes an integer literal or a name bound "
+                             "with --tirx-bind";
+    return *value;
+  };
+  if (a.name == "pipeline_stages") {
+    FailureOr<int64_t> stages = integerArg("the buffer stages");
+    if (failed(stages))
+      return failure();
+    return checked(PipelineStagesAttr::getChecked(
+        [&] { return error(a.loc); }, context, *stages));
   }
   if (a.name == "blocks_per_sm") {
-    if (failed(expectArgs(a, 1, "one integer (the blocks per SM)")))
+    FailureOr<int64_t> blocks = integerArg("the blocks per SM");
+    if (failed(blocks))
       return failure();
-    std::optional<int64_t> blocks = intLiteral(*a.args[0].value);
-    if (const auto *name = dyn_cast<ast::NameExpr>(a.args[0].value.get()))
-      blocks = boundInteger(name->name);
-    if (!blocks)
-      return error(a.loc) << "'@blocks_per_sm' takes an integer literal or "
-                             "a name bound with --tirx-bind";
-    Attribute attr = BlocksPerSmAttr::getChecked(
-        [&] { return error(a.loc); }, context, *blocks);
-    return checked(attr);
+    return checked(BlocksPerSmAttr::getChecked(
+        [&] { return error(a.loc); }, context, *blocks));
   }
   if (a.name == "producer_warp") {
     if (failed(expectArgs(a, 0, "no arguments")))
