@@ -173,6 +173,10 @@ def main():
             # Both compiled with --kda2-fast-math (exp as ex2.approx).
             ("ok32_vb16_fast", f"kda_chunk_split_c32_vb16_k{d}_fast", 32, False, 16),
             ("o32_vb16_fast", f"kda_chunk_split_c32_vb16_k{d}_fast", 32, False, 16),
+            # The fast-math prep held to four CTAs per SM (BPS=4: 128
+            # registers), beside the plain scans.
+            ("ok32_vb16_fast4", f"kda_chunk_split_c32_vb16_k{d}_fast4", 32, False, 16),
+            ("o32_vb16_fast4", f"kda_chunk_split_c32_vb16_k{d}_fast4", 32, False, 16),
             *((name, path, int(c), False, int(vb)) for name, path, c, vb in
               ((e.split("=")[0], *e.split("=", 1)[1].split(":")) for e in args.extra))):
         if variant in variants:
@@ -182,7 +186,7 @@ def main():
             if variant[0] in "ho":
                 hmod = rt.load(os.path.join(
                     args.kernels, cubin.replace("kda_chunk_split", "kda_chunk_h")
-                    .replace("_tp32", "_tf32") + ".sm_90a.cubin"))
+                    .replace("_tp32", "_tf32").replace("_fast4", "") + ".sm_90a.cubin"))
                 scan = ((rt.kernel(hmod, "kda_chunk_scan_hk" if variant.startswith("hk")
                                    else "kda_chunk_scan_h"), rt.kernel(hmod, "kda_chunk_out"))
                         if variant[0] == "h" else

@@ -334,7 +334,10 @@ private:
   SharedAccesses accessesOf(Operation *op);
   void syncBefore(const SharedAccesses &next, Location loc);
   void emitBarrier(Location loc);
-  LogicalResult lowerUniformBody(Block &body, Location loc, bool backEdge);
+  /// `unorderedOutputs`: the back edge does not order stores to global
+  /// tensors the body never reads (a producer warp's pipelined loop).
+  LogicalResult lowerUniformBody(Block &body, Location loc, bool backEdge,
+                                 bool unorderedOutputs = false);
 
   // Emission.
   LogicalResult lowerBlock(Block &block);
@@ -1810,7 +1813,8 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
 /// what this one left. Afterwards, `pending` holds what came before and
 /// what the body left (the loop may run no iteration).
 LogicalResult KernelLowering::lowerUniformBody(Block &body, Location loc,
-                                               bool backEdge) {
+                                               bool backEdge,
+                                               bool unorderedOutputs) {
   if (threadDepth > 0 || !usesShared)
     return lowerBlock(body);
   SharedAccesses before = std::move(pending);
@@ -1821,7 +1825,18 @@ LogicalResult KernelLowering::lowerUniformBody(Block &body, Location loc,
     SharedAccesses whole;
     for (Operation &op : body)
       whole.merge(accessesOf(&op));
-    if (pending.conflictsWith(whole))
+    SharedAccesses last = pending;
+    if (unorderedOutputs) {
+      // Global tensors the body only writes: the next iteration's stores
+      // need not wait for this one's.
+      for (auto [tensor, owner] : llvm::to_vector(whole.writes))
+        if (tensors.lookup(tensor).kind == TensorInfo::Kind::Global &&
+            !whole.reads.contains(tensor)) {
+          whole.writes.erase(tensor);
+          last.writes.erase(tensor);
+        }
+    }
+    if (last.conflictsWith(whole))
       emitBarrier(loc);
   }
   SharedAccesses left = std::move(pending);
@@ -3328,11 +3343,18 @@ LogicalResult KernelLowering::lowerPipelinedLoop(LoopOp loop, Value upper) {
   b.setInsertionPoint(forOp.getBody()->getTerminator());
   Value i = forOp.getInductionVar();
   Value stage = arith::RemUIOp::create(b, loc, i, c(stages));
-  // Every iteration starts at a barrier: the previous one is done with
-  // everything it touched (so the body needs no barrier at its end) and,
-  // without a producer warp, with the stage the new copies (iteration
-  // i + S - 1's) overwrite, which they issue next.
-  blockBarrier(loc);
+  // Without a producer warp, every iteration starts at a barrier: the
+  // previous one is done with everything it touched (so the body needs no
+  // barrier at its end) and with the stage the new copies (iteration
+  // i + S - 1's) overwrite, which they issue next. With one, the stages
+  // are handed back through their empty mbarriers, and the body ends with
+  // a barrier only where the next iteration could touch what it left
+  // (`lowerUniformBody`'s back edge; the split=cols scratch alternates its
+  // halves at run time, each reduction's barrier ordering the last one's
+  // reads). Stores to global tensors the body never reads are not ordered
+  // across iterations (docs/TIRx.md, `@producer_warp`).
+  if (!producer)
+    blockBarrier(loc);
   if (!producer) {
     Value next = arith::AddIOp::create(b, loc, i, c(stages - 1));
     Value more =
@@ -3352,7 +3374,8 @@ LogicalResult KernelLowering::lowerPipelinedLoop(LoopOp loop, Value upper) {
   if (l2PrefetchDepth > 0 && hasL2Prefetch)
     emitNextIterationPrefetch(loop, i, upper);
   LogicalResult result =
-      lowerUniformBody(*loop.getBodyBlock(), loc, /*backEdge=*/false);
+      lowerUniformBody(*loop.getBodyBlock(), loc, /*backEdge=*/producer,
+                       /*unorderedOutputs=*/producer);
   for (StoreOp store : group)
     tensors[store.getDest()].stage = Value();
   // The stage is free again: every computing thread arrives on its empty
