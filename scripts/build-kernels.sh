@@ -94,7 +94,10 @@ compile kda_chunk_fwd.tirx kda_chunk_fwd_k128 "IN=bf16,SL=row_major,GB=5,K=128,V
 compile kda_chunk_split.tirx kda_chunk_split_k128 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=16,VB=32,NVB=4"
 compile kda_chunk_split.tirx kda_chunk_split_c32_k128 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=32,NVB=4"
 # 16 value columns per scan CTA (twice the CTAs); V-first state; K = V = 64.
-compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8"
+# BPS=4: four prep CTAs per SM also in the fast-math cubin (_fast: 128
+# registers instead of 168; 9-12 % faster than the accurate prep, the same
+# errors, bench/RESULTS.md stop 23).
+compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,BPS=4"
 compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k128 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=8,NVB=16"
 compile kda_chunk_split.tirx kda_chunk_split_vb16_k128 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=16,VB=16,NVB=8"
 # The output off the chain (kda_chunk_h.tirx, after the same bindings' prep).

@@ -624,7 +624,8 @@ Status MetadataParser::argDirective(size_t line,
     return addArg(line, std::move(arg));
   }
   if (kind == "tensormap") {
-    // arg tensormap <name> <source> <rank> <d0> ... box <b0> ... [swizzle 128]
+    // arg tensormap <name> <source> <rank> <d0> ... box <b0> ... [swizzle S]
+    // (S = 32, 64 or 128 bytes)
     if (n < 3)
       return error(line, "'arg tensormap' takes at least 3 fields (name "
                          "source rank), got " +
@@ -647,14 +648,17 @@ Status MetadataParser::argDirective(size_t line,
       return error(line, "'arg tensormap " + arg.name + "' of rank " +
                              std::to_string(rank) +
                              " takes <rank> dimensions, 'box', <rank> "
-                             "extents and an optional 'swizzle 128'");
+                             "extents and an optional 'swizzle 32|64|128'");
     if (f.size() == plain + 2) {
-      if (f[plain] != "swizzle" || f[plain + 1] != "128")
+      std::string_view span = f[plain + 1];
+      if (f[plain] != "swizzle" ||
+          (span != "32" && span != "64" && span != "128"))
         return error(line, "tensor map " + quoted(arg.name) +
-                               ": expected 'swizzle 128' after the box, got " +
+                               ": expected 'swizzle 32', 'swizzle 64' or "
+                               "'swizzle 128' after the box, got " +
                                quoted(std::string(f[plain])) + " " +
-                               quoted(std::string(f[plain + 1])));
-      arg.swizzle = 128;
+                               quoted(std::string(span)));
+      arg.swizzle = span == "32" ? 32 : span == "64" ? 64 : 128;
     }
     for (int64_t i = 0; i < rank; ++i) {
       int64_t d = 0, b = 0;
@@ -674,6 +678,15 @@ Status MetadataParser::argDirective(size_t line,
                              std::to_string(rank) + " but " +
                              quoted(arg.source) + " has rank " +
                              std::to_string(src->shape.size()));
+    // The swizzle span bounds the box's innermost side (the driver
+    // refuses a wider one).
+    if (arg.swizzle &&
+        arg.box.front() * dtypeSize(src->dtype) > size_t(arg.swizzle))
+      return error(line, "tensor map " + quoted(arg.name) + ": a box row of " +
+                             std::to_string(arg.box.front() *
+                                            dtypeSize(src->dtype)) +
+                             " bytes is wider than its " +
+                             std::to_string(arg.swizzle) + "-byte swizzle");
     return addArg(line, std::move(arg));
   }
   return error(line, "unknown arg kind " + quoted(kind) +
@@ -1371,6 +1384,12 @@ Status makeCurrent(const Driver &driver, CUcontext ctx) {
 } // namespace
 
 namespace {
+/// CUtensorMapSwizzle of a swizzle span in bytes (cuda.h: NONE = 0, 32B,
+/// 64B, 128B).
+int tensorMapSwizzle(int bytes) {
+  return bytes == 32 ? 1 : bytes == 64 ? 2 : bytes == 128 ? 3 : 0;
+}
+
 /// CUtensorMapDataType of a dtype (cuda.h's enumerator order).
 int tensorMapDataType(DType type) {
   switch (type) {
@@ -1432,7 +1451,7 @@ Status Kernel::launch(const LaunchArgs &args, CUstream stream,
             reinterpret_cast<void *>(static_cast<uintptr_t>(r.address)),
             r.dims.data(), r.strides.data(), r.box.data(), ones.data(),
             /*interleave=*/0,
-            /*swizzle (CU_TENSOR_MAP_SWIZZLE_128B = 3)=*/r.swizzle == 128 ? 3 : 0,
+            tensorMapSwizzle(r.swizzle),
             /*l2Promotion 128B=*/2,
             /*oobFill=*/0),
         "cuTensorMapEncodeTiled");
@@ -1512,7 +1531,7 @@ Status Kernel::launchPreparedMaps(CUfunction func, const unsigned grid[3],
         reinterpret_cast<void *>(static_cast<uintptr_t>(r.address)), r.dims,
         r.strides, r.box, ones,
         /*interleave=*/0,
-        /*swizzle (CU_TENSOR_MAP_SWIZZLE_128B = 3)=*/r.swizzle == 128 ? 3 : 0,
+        tensorMapSwizzle(r.swizzle),
         /*l2Promotion 128B=*/2,
         /*oobFill=*/0);
     if (rc != cu::Success)

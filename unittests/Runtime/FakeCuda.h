@@ -299,6 +299,17 @@ inline std::string prefillMap(const PrefillBinding &b, int tailRank,
   return m;
 }
 
+/// The swizzle suffix kda2 gives the tensor map of a tile of 16-bit rows of
+/// `rowBytes` bytes read only by tensor-core products (chooseSwizzledBuffers:
+/// the 128-byte swizzle for rows a multiple of 128 bytes, 64 or 32 for rows
+/// of exactly that many).
+inline std::string prefillSwizzle(int rowBytes) {
+  int span = rowBytes % 128 == 0 ? 128
+             : rowBytes == 64 || rowBytes == 32 ? rowBytes
+                                                : 0;
+  return span ? " swizzle " + std::to_string(span) : "";
+}
+
 /// Metadata of kda_chunk_prep as the compiler emits it (the bindings above;
 /// the `range g` line follows g's `arg` line).
 inline std::string
@@ -460,9 +471,10 @@ prefillScanMetadata(const PrefillBinding &b = {},
       "arg tensormap kl__tma0 kl " + prefillMap(b, 2, "64 " + C) +
       " swizzle 128\narg tensormap wn__tma1 wn " + prefillMap(b, 2, "64 " + C) +
       " swizzle 128\narg tensormap tp__tma2 tp " +
-      prefillMap(b, 2, C + " " + C) + "\narg tensormap gl__tma3 gl " +
-      prefillMap(b, 1, K) + "\narg tensormap vc__tma4 vc " +
-      prefillMap(b, 2, VB + " " + C) + "\n";
+      prefillMap(b, 2, C + " " + C) + prefillSwizzle(2 * b.c) +
+      "\narg tensormap gl__tma3 gl " + prefillMap(b, 1, K) +
+      "\narg tensormap vc__tma4 vc " + prefillMap(b, 2, VB + " " + C) +
+      prefillSwizzle(2 * b.vb) + "\n";
   return m + prefillScanBinds(b) + "end\n";
 }
 
@@ -514,10 +526,11 @@ prefillScanOMetadata(const PrefillBinding &b = {},
       " swizzle 128\narg tensormap kl__tma1 kl " + prefillMap(b, 2, "64 " + C) +
       " swizzle 128\narg tensormap wn__tma2 wn " + prefillMap(b, 2, "64 " + C) +
       " swizzle 128\narg tensormap tp__tma3 tp " +
-      prefillMap(b, 2, C + " " + C) + "\narg tensormap pb__tma4 pb " +
-      prefillMap(b, 2, C + " " + C) + "\narg tensormap gl__tma5 gl " +
+      prefillMap(b, 2, C + " " + C) + prefillSwizzle(2 * b.c) +
+      "\narg tensormap pb__tma4 pb " + prefillMap(b, 2, C + " " + C) +
+      prefillSwizzle(2 * b.c) + "\narg tensormap gl__tma5 gl " +
       prefillMap(b, 1, K) + "\narg tensormap vc__tma6 vc " +
-      prefillMap(b, 2, VB + " " + C) + "\n";
+      prefillMap(b, 2, VB + " " + C) + prefillSwizzle(2 * b.vb) + "\n";
   return m + prefillScanBinds(b) + "end\n";
 }
 
@@ -551,9 +564,10 @@ prefillOutMetadata(const PrefillBinding &b = {},
                       "arg dim tt\n") +
       "arg tensormap qd__tma0 qd " + prefillMap(b, 2, "64 " + C) +
       " swizzle 128\narg tensormap pb__tma1 pb " +
-      prefillMap(b, 2, C + " " + C) + "\narg tensormap hs__tma2 hs " +
-      prefillMap(b, 2, "64 " + V) + " swizzle 128\narg tensormap us__tma3 us " +
-      prefillMap(b, 2, C + " " + V) + "\n";
+      prefillMap(b, 2, C + " " + C) + prefillSwizzle(2 * b.c) +
+      "\narg tensormap hs__tma2 hs " + prefillMap(b, 2, "64 " + V) +
+      " swizzle 128\narg tensormap us__tma3 us " +
+      prefillMap(b, 2, C + " " + V) + prefillSwizzle(2 * b.c) + "\n";
   if (b.bindings)
     m += "bind C " + C + "\nbind K " + K + "\nbind V " + V + "\n";
   return m + "end\n";

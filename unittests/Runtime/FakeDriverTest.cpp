@@ -3116,6 +3116,25 @@ TEST_F(FakePrefillPlan, CallsMatchTheGeneralPath) {
   EXPECT_EQ(p.params[22], 30u);
 }
 
+// Each tensor map is encoded with its metadata line's swizzle
+// (CUtensorMapSwizzle: none 0, 32B 1, 64B 2, 128B 3): the scan's kl and wn
+// (256-byte rows) 128 bytes, tp (C x C, 64-byte rows) 64, gl and vc (VB =
+// 8: 16-byte rows) none; the output kernel's qd and hs 128, pb and us 64.
+TEST_F(FakePrefillPlan, TensorMapsCarryTheirSwizzle) {
+  std::istringstream trace(general(args));
+  std::string line, swizzles;
+  while (std::getline(trace, line)) {
+    if (line.rfind("map:", 0) != 0)
+      continue;
+    std::istringstream words(line.substr(4));
+    uint64_t w[5] = {};
+    for (uint64_t &x : w)
+      words >> x;
+    swizzles += std::to_string(w[4]);
+  }
+  EXPECT_EQ(swizzles, "332003232");
+}
+
 TEST_F(FakePrefillPlan, SecondCallHonoursAChangedHqk) {
   // The plan is made at the first call (hqk 0: h); later calls' hqk reach
   // the prep kernel as the general path passes them.

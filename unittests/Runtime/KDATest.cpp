@@ -2648,7 +2648,10 @@ TEST(KdaPrefillFused, ScanKernelIsChecked) {
        std::string("kernel 'kda_chunk_scan_o': argument 'qd' ends in [.., 64, "
                    "128], expected [.., 32, 128]") +
            of},
-      {replaced(scanO, "arg ptr pb bf16", "arg ptr pb f32"),
+      // (an f32 tile is not swizzled: its map has no swizzle)
+      {replaced(replaced(scanO, "arg ptr pb bf16", "arg ptr pb f32"),
+                "pb 4 3 2 1 0 box 32 32 1 1 swizzle 64",
+                "pb 4 3 2 1 0 box 32 32 1 1"),
        "kernel 'kda_chunk_scan_o': argument 'pb' is f32, expected bf16 (the "
        "input type of kernel 'kda_chunk_prep')"},
       {replaced(scanO, "arg ptr pb bf16 in 4 h ns 32 32",

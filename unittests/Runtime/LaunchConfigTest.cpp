@@ -421,13 +421,21 @@ TEST(TensorMapConfig, MetadataErrors) {
             0u);
   EXPECT_EQ(parse("arg tensormap m a 4 3 2 1 0 32 64 1 1"),
             "line 11: 'arg tensormap m' of rank 4 takes <rank> dimensions, "
-            "'box', <rank> extents and an optional 'swizzle 128'");
-  EXPECT_EQ(parse("arg tensormap m a 4 3 2 1 0 box 32 64 1 1 swizzle 64"),
-            "line 11: tensor map 'm': expected 'swizzle 128' after the box, "
-            "got 'swizzle' '64'");
+            "'box', <rank> extents and an optional 'swizzle 32|64|128'");
+  EXPECT_EQ(parse("arg tensormap m a 4 3 2 1 0 box 32 64 1 1 swizzle 16"),
+            "line 11: tensor map 'm': expected 'swizzle 32', 'swizzle 64' or "
+            "'swizzle 128' after the box, got 'swizzle' '16'");
+  EXPECT_EQ(parse("arg tensormap m a 4 3 2 1 0 box 32 64 1 1 swizzel 64"),
+            "line 11: tensor map 'm': expected 'swizzle 32', 'swizzle 64' or "
+            "'swizzle 128' after the box, got 'swizzel' '64'");
   EXPECT_EQ(parse("arg tensormap m a 4 3 2 1 0 box 32 64 1 1 swizzle"),
             "line 11: 'arg tensormap m' of rank 4 takes <rank> dimensions, "
-            "'box', <rank> extents and an optional 'swizzle 128'");
+            "'box', <rank> extents and an optional 'swizzle 32|64|128'");
+  // a's rows are bf16: a box row of 32 elements is 64 bytes, wider than a
+  // 32-byte swizzle.
+  EXPECT_EQ(parse("arg tensormap m a 4 3 2 1 0 box 32 64 1 1 swizzle 32"),
+            "line 11: tensor map 'm': a box row of 64 bytes is wider than its "
+            "32-byte swizzle");
   EXPECT_EQ(parse("arg tensormap m a 6 3 2 1 0 box 32 64 1 1")
                 .rfind("line 11: bad integer '6' in tensor map rank", 0),
             0u);

@@ -83,8 +83,8 @@ struct KDA2RT_API ArgInfo {
   std::string source;
   std::vector<int> mapDims;
   std::vector<uint32_t> box;
-  /// Shared-memory swizzle span in bytes (0: none; 128:
-  /// CU_TENSOR_MAP_SWIZZLE_128B), from a trailing `swizzle 128`.
+  /// Shared-memory swizzle span in bytes (0: none; 32, 64, 128:
+  /// CU_TENSOR_MAP_SWIZZLE_32B/64B/128B), from a trailing `swizzle <S>`.
   int swizzle = 0;
   /// Ptr: the layout of the recurrent state it holds (a `state` line), or
   /// None when it is not declared as a state.
@@ -222,7 +222,7 @@ struct KDA2RT_API TensorMapRequest {
   std::vector<uint64_t> dims;    // elements, innermost first
   std::vector<uint64_t> strides; // bytes, of dims 1..rank-1
   std::vector<uint32_t> box;     // elements, innermost first
-  int swizzle = 0;               // bytes: 0 or 128
+  int swizzle = 0;               // bytes: 0, 32, 64 or 128
 };
 
 struct KDA2RT_API LaunchConfig {

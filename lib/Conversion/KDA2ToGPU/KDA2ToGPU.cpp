@@ -293,9 +293,10 @@ struct TmaMap {
   SmallVector<int64_t> mapDims, box;
   std::string name;
   unsigned param = 0;
-  /// 128-byte swizzle (CU_TENSOR_MAP_SWIZZLE_128B): the box is 128 bytes
-  /// wide and a tile row of W elements arrives as W * eb / 128 boxes.
-  bool swizzle = false;
+  /// Swizzle span in bytes (0: none; 32, 64 or 128:
+  /// CU_TENSOR_MAP_SWIZZLE_32B/64B/128B): the box is that many bytes wide and
+  /// a tile row of W elements arrives as W * eb / span boxes.
+  int64_t swizzle = 0;
 };
 
 struct Specialization {
@@ -599,10 +600,11 @@ private:
   DenseMap<Operation *, unsigned> tmaCopies;
   SmallVector<TmaMap> tmaMaps;
   DenseSet<Value> tmaBuffers;
-  /// TMA destinations read only by tensor-core products, stored with the
-  /// 128-byte swizzle (chooseSwizzledBuffers): physical memref [pieces, R,
-  /// 128 / eb] of a logical [R, W] tile, 1024-byte aligned.
-  DenseSet<Value> swizzledBuffers;
+  /// TMA destinations read only by tensor-core products, stored swizzled
+  /// (chooseSwizzledBuffers), with their swizzle span S in bytes (32, 64 or
+  /// 128): physical memref [pieces, R, S / eb] of a logical [R, W] tile,
+  /// 1024-byte aligned.
+  DenseMap<Value, int64_t> swizzledBuffers;
   DenseSet<Operation *> tmaGrouped;
   /// `#pragma tma_pipeline` loops: their TMA copies (issued one iteration
   /// ahead into the other of two buffer stages) and the index computations
@@ -1148,7 +1150,7 @@ std::string KernelLowering::buildMetadata() {
     for (int64_t e : tma.box)
       os << " " << e;
     if (tma.swizzle)
-      os << " swizzle 128";
+      os << " swizzle " << tma.swizzle;
     os << "\n";
   }
   for (const Specialization &v : variants)
@@ -1209,8 +1211,9 @@ LogicalResult KernelLowering::run() {
     SmallVector<int64_t> shape(type.getShape());
     shape.back() += sharedPadding.lookup(alloc.getResult());
     bool swizzled = swizzledBuffers.contains(alloc.getResult());
-    if (swizzled) { // [R, W] as W * eb / 128 boxes of [R, 128 / eb]
-      int64_t perRow = 128 / elementBytes(type.getElementType());
+    if (swizzled) { // [R, W] as W * eb / S boxes of [R, S / eb]
+      int64_t perRow = swizzledBuffers.lookup(alloc.getResult()) /
+                       elementBytes(type.getElementType());
       shape = {shape[1] / perRow, shape[0], perRow};
     }
     if (stagedBuffers.contains(alloc.getResult()))
@@ -1294,8 +1297,8 @@ LogicalResult KernelLowering::run() {
     if (dynamicShared)
       break;
     map.map(alloc.getResult(), func.getWorkgroupAttributions()[i]);
-    // TMA writes boxes to 128-byte aligned shared addresses (1024 for the
-    // 128-byte swizzle).
+    // TMA writes boxes to 128-byte aligned shared addresses (1024 for a
+    // swizzled buffer: the swizzles' patterns repeat at most every 1024).
     if (tmaBuffers.contains(alloc.getResult()))
       func.setWorkgroupAttributionAttr(
           i, "llvm.align",
@@ -2805,9 +2808,9 @@ void KernelLowering::planTmaCopies() {
       reject("the destination tile is not 128-byte aligned");
       continue;
     }
-    if (swizzledBuffers.contains(store.getDest())) {
-      candidate.swizzle = true;
-      candidate.box.front() = 128 / eb;
+    if (int64_t span = swizzledBuffers.lookup(store.getDest())) {
+      candidate.swizzle = span;
+      candidate.box.front() = span / eb;
     }
     auto same = llvm::find_if(tmaMaps, [&](const TmaMap &m) {
       return m.argIndex == candidate.argIndex &&
@@ -2828,19 +2831,27 @@ void KernelLowering::planTmaCopies() {
 }
 
 /// TMA destinations that only tensor-core products read (whole tiles, as
-/// operand a or b) get the 128-byte swizzle: the 16-byte chunk c of
-/// 128-byte row r of each 1024-byte block is stored at chunk c ^ (r % 8),
-/// so the eight rows an ldmatrix reads hit eight different bank groups
-/// (rows of 128 or 256 bytes otherwise put all eight in the same banks: an
-/// 8-way conflict). Needs 16-bit elements, rows a multiple of 128 bytes and
-/// a multiple of 8 rows.
+/// operand a or b) get a swizzle of span S = 128 bytes (rows a multiple of
+/// 128 bytes), 64 or 32 (rows of exactly 64 or 32 bytes): the tile is
+/// stored as boxes S bytes wide, and in each box the 16-byte chunk c of
+/// row r goes to chunk c ^ (r / (128 / S) % (S / 16)) (byte offset bits
+/// 4.. ^= bits 7..; the pattern repeats every 8 rows), so the eight rows
+/// an ldmatrix reads hit eight different bank groups. Unswizzled, rows of
+/// 128 or 256 bytes put all eight in the same banks (8-way conflict), rows
+/// of 64 bytes four (4-way: the C x C tiles of a chunk of 32), rows of 32
+/// two. Needs 16-bit elements and a multiple of 8 rows.
 void KernelLowering::chooseSwizzledBuffers() {
   SmallVector<Value> candidates(tmaBuffers.begin(), tmaBuffers.end());
   for (Value buffer : candidates) {
     auto type = cast<KDA2TensorType>(buffer.getType());
     if (type.getRank() != 2 || elementBytes(type.getElementType()) != 2 ||
-        type.getShape()[1] * 2 % 128 != 0 || type.getShape()[0] % 8 != 0 ||
-        sharedPadding.lookup(buffer))
+        type.getShape()[0] % 8 != 0 || sharedPadding.lookup(buffer))
+      continue;
+    int64_t rowBytes = type.getShape()[1] * 2;
+    int64_t span = rowBytes % 128 == 0 ? 128
+                   : rowBytes == 64 || rowBytes == 32 ? rowBytes
+                                                      : 0;
+    if (!span)
       continue;
     bool onlyProducts = true;
     for (Operation *user : buffer.getUsers()) {
@@ -2867,7 +2878,7 @@ void KernelLowering::chooseSwizzledBuffers() {
       }
     }
     if (onlyProducts)
-      swizzledBuffers.insert(buffer);
+      swizzledBuffers[buffer] = span;
   }
 }
 
@@ -2892,9 +2903,10 @@ KernelLowering::swizzledElement(Value memref, ArrayRef<Value> prefix, Value row,
                                 Value col, Location loc) {
   auto type = cast<MemRefType>(memref.getType());
   int64_t eb = elementBytes(type.getElementType());
-  int64_t perRow = 128 / eb; // elements per 128-byte box row
+  int64_t perRow = type.getShape().back(); // elements per box row
+  int64_t span = perRow * eb;              // the swizzle span, bytes
   int64_t rows = type.getShape()[type.getRank() - 2];
-  int64_t pieceBytes = rows * 128;
+  int64_t pieceBytes = rows * span;
   auto c = [&](int64_t v) { return constantIndex(v, loc); };
   auto add = [&](Value x, Value y) -> Value {
     return arith::AddIOp::create(b, loc, x, y);
@@ -2902,11 +2914,12 @@ KernelLowering::swizzledElement(Value memref, ArrayRef<Value> prefix, Value row,
   auto mul = [&](Value x, int64_t y) -> Value {
     return arith::MulIOp::create(b, loc, x, c(y));
   };
-  // The 128-byte swizzle acts on the byte offset's bits 4-6 (^= bits 7-9).
-  // The buffer is 1024-byte aligned, its stages and pieces are multiples of
-  // 1024 bytes, and so are 8 rows: those parts of the offset (the stage,
-  // the constant pieces and the constant rows in multiples of 8) pass
-  // through the swizzle unchanged and are added after it. What is left, the
+  // A swizzle of span S acts on the byte offset's bits 4 .. log2(S) - 1
+  // (^= bits 7 .. log2(S) + 2: bits 4-6 ^= 7-9 for 128 bytes). The buffer
+  // is 1024-byte aligned, its stages and pieces are multiples of 8 · S
+  // bytes, and so are 8 rows: those parts of the offset (the stage, the
+  // constant pieces and the constant rows in multiples of 8) pass through
+  // the swizzle unchanged and are added after it. What is left, the
   // lane's part and the constants below those steps, is swizzled on its own:
   // it does not change across the iterations of a loop, so it is computed
   // once and every load of the loop adds only constants to it.
@@ -2918,13 +2931,13 @@ KernelLowering::swizzledElement(Value memref, ArrayRef<Value> prefix, Value row,
                          : c(colC - perRow * colPieces);
   Value lane = add(add(mul(arith::DivUIOp::create(b, loc, laneCol, c(perRow)),
                            pieceBytes),
-                       mul(laneRow, 128)),
+                       mul(laneRow, span)),
                    mul(arith::RemUIOp::create(b, loc, laneCol, c(perRow)), eb));
   Value bits = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, lane, c(3)), c(0x70));
+      b, loc, arith::ShRUIOp::create(b, loc, lane, c(3)), c(span - 16));
   Value physical = arith::XOrIOp::create(b, loc, lane, bits);
   // The unswizzled parts: the stage (prefix) and the constant steps.
-  int64_t fixed = colPieces * pieceBytes + rowSteps * 1024;
+  int64_t fixed = colPieces * pieceBytes + rowSteps * 8 * span;
   int64_t stride = pieceBytes * (type.getShape()[type.getRank() - 3]);
   Value outer = c(fixed);
   for (int64_t d = int64_t(prefix.size()) - 1; d >= 0; --d) {
@@ -3035,8 +3048,8 @@ void KernelLowering::issueTmaCopies(ArrayRef<StoreOp> group,
       coords.push_back(
           arith::IndexCastOp::create(b, loc, b.getI32Type(), index));
     }
-    // A swizzled tile arrives as boxes 128 bytes wide, box p to the
-    // buffer's piece p (its columns p * 128 / eb onwards).
+    // A swizzled tile arrives as boxes S bytes wide (the swizzle's span),
+    // box p to the buffer's piece p (its columns p * S / eb onwards).
     auto tile = cast<RankedTensorType>(copy.getValue().getType());
     int64_t pieces = map.swizzle ? tile.getShape().back() / map.box.front() : 1;
     for (int64_t piece = 0; piece < pieces; ++piece) {
