@@ -124,7 +124,9 @@ def main():
                              "each chain's keys split over four warps (kda_chunk_scan_ok, "
                              "kda_chunk_scan_hk); *_tp32: the same with tp, pb and us in "
                              "f32 (TF32 products), *_tf32: and the prep's A/P products; "
-                             "*_fast: compiled with --kda2-fast-math")
+                             "*_fast: compiled with --kda2-fast-math; ok64m_vb16_fast4: the "
+                             "C = 32 prep, kda_chunk_merge.tirx's pairs of chunks, then "
+                             "kda_chunk_scan_ok over chunks of 64")
     parser.add_argument("--shapes", default="2x1024x8,2x2048x8,1x4096x8,8x4096x16,1x32768x32",
                         help="BxTxH, or L1+L2+...xH for a packed varlen batch (cu_seqlens)")
     parser.add_argument("--gate", default="logsigmoid", choices=("logsigmoid", "lb5", "lb5edge"))
@@ -147,6 +149,7 @@ def main():
     # less than ~88 nats, docs/Prefill.md).
     # split32_vfirst: the V-first state ([B, H, V, K], FLA's state_v_first).
     split = {}
+    merges = {}  # variant -> kda_chunk_merge (chunks of 32 merged into 64)
     d = args.dim
     # split32_vb16: 8 blocks of 16 value columns per head (twice the CTAs).
     # h*: the same prep, then kda_chunk_h.tirx's state scan and output kernel.
@@ -177,16 +180,25 @@ def main():
             # registers), beside the plain scans.
             ("ok32_vb16_fast4", f"kda_chunk_split_c32_vb16_k{d}_fast4", 32, False, 16),
             ("o32_vb16_fast4", f"kda_chunk_split_c32_vb16_k{d}_fast4", 32, False, 16),
+            # The same prep's chunks merged in pairs (kda_chunk_merge.tirx),
+            # the split-key scan over chunks of 64 (half the chain's steps).
+            ("ok64m_vb16_fast4", f"kda_chunk_split_c32_vb16_k{d}_fast4", 32, False, 16),
             *((name, path, int(c), False, int(vb)) for name, path, c, vb in
               ((e.split("=")[0], *e.split("=", 1)[1].split(":")) for e in args.extra))):
         if variant in variants:
             module = rt.load(cubin if cubin.endswith(".cubin") else
                              os.path.join(args.kernels, f"{cubin}.sm_90a.cubin"))
             prep = rt.kernel(module, "kda_chunk_prep")
+            if "64m" in variant:
+                merges[variant] = rt.kernel(rt.load(os.path.join(
+                    args.kernels, f"kda_chunk_merge_c32_vb16_k{d}.sm_90a.cubin")),
+                    "kda_chunk_merge")
             if variant[0] in "ho":
                 hmod = rt.load(os.path.join(
                     args.kernels, cubin.replace("kda_chunk_split", "kda_chunk_h")
-                    .replace("_tp32", "_tf32").replace("_fast4", "") + ".sm_90a.cubin"))
+                    .replace("_tp32", "_tf32").replace("_fast4", "")
+                    .replace("_c32_", "_c64_" if "64m" in variant else "_c32_")
+                    + ".sm_90a.cubin"))
                 scan = ((rt.kernel(hmod, "kda_chunk_scan_hk" if variant.startswith("hk")
                                    else "kda_chunk_scan_h"), rt.kernel(hmod, "kda_chunk_out"))
                         if variant[0] == "h" else
@@ -258,12 +270,32 @@ def main():
                 strides = {"s" + x[0]: flat(t).stride(0) for x, t in
                         (("q", q), ("k", k), ("v", v), ("g", g), ("b", beta))}
                 op, od, _ = no_offsets(cu, N)
-                prep = prep_kernel.prepare({"q": flat(q), "k": flat(k), "v": flat(v),
-                                            "g": flat(g), "beta": flat(beta),
-                                            "cu_seqlens": cu, **mid, **op},
-                                           {**only("tt", "h", "np1", "ns", "nsv"),
-                                            "hqk": H, **od},  # q/k heads: no GVA
-                                           {"scale": scale, **strides}, stream)
+                prep_c32 = prep_kernel.prepare({"q": flat(q), "k": flat(k), "v": flat(v),
+                                                "g": flat(g), "beta": flat(beta),
+                                                "cu_seqlens": cu, **mid, **op},
+                                               {**only("tt", "h", "np1", "ns", "nsv"),
+                                                "hqk": H, **od},  # q/k heads: no GVA
+                                               {"scale": scale, **strides}, stream)
+                prep = prep_c32
+                if variant in merges:
+                    # The pairs of chunks as chunks of 64 (kda_chunk_merge):
+                    # the scan reads those intermediates, per slot of 64.
+                    C = 2 * C
+                    nc = (T + C - 1) // C
+                    mid2, sizes2 = slot_intermediates(tt, N, H, C, K, V, VB, states=True)
+                    hs = {x: mid2.pop(x) for x in ("hs", "us")}
+                    merge = merges[variant].prepare(
+                        {**{x: mid[x] for x in ("qd", "kl", "wn", "tp", "pb", "gl", "vc")},
+                         **{x + "2": mid2[x] for x in ("qd", "kl", "wn", "tp", "pb", "gl",
+                                                        "vc")}, "cu_seqlens": cu},
+                        {"h": H, "np1": N + 1, **sizes,
+                         "ns2": sizes2["ns"], "nsv2": sizes2["nsv"]}, {}, stream)
+
+                    def prep(prep_c32=prep_c32, merge=merge):
+                        prep_c32()
+                        merge()
+                    mid = mid2
+                    dims = {**dims, **sizes2}
                 if isinstance(scan_kernel, (tuple, list)):  # on the state pool
                     pick = lambda *names: {k: mid[k] for k in names}  # noqa: E731
                     # The state pool, in place: slot i for sequence i, no

@@ -571,6 +571,9 @@ private:
   DenseMap<Operation *, Operation *> mergedPartner;
   DenseSet<Operation *> mergedSecond;
   int64_t mmaScratchElements = 0, mmaScratchHalf = 0;
+  /// The scratch is a view into dynamic shared memory, after the buffers
+  /// (more than static shared memory holds), not a static attribution.
+  bool mmaScratchDynamic = false;
   Value mmaScratch, mmaToggle, mmaEventBase;
   int reducePhase = 0;
   /// A reducing product's own partial sums, by 16 x 8 block (i·N/8 + j),
@@ -854,15 +857,18 @@ LogicalResult KernelLowering::analyze() {
       mmaScratchHalf = std::max(mmaScratchHalf, event);
     }
     mmaScratchElements = 2 * mmaScratchHalf;
-    // (Static shared memory, beside the buffers; at most 48 KB.)
-    if (mmaScratchElements * 4 > 48 * 1024)
+    // Static shared memory beside the buffers when it fits there (48 KB
+    // with the other static scratch), else dynamic shared memory after
+    // the buffers, up to the 227 KB a block may hold (sm_90).
+    mmaScratchDynamic = mmaScratchElements * 4 + 4096 > 48 * 1024;
+    if (mmaScratchElements * 4 > 227 * 1024)
       return reducingMatmuls.front()->emitOpError()
              << "the partial sums of the products that contract over split="
                 "cols tiles need "
              << mmaScratchElements * 4
              << " bytes of shared memory (two halves of W·M·N floats for the "
-                "largest reduction), more than the 49152 of static shared "
-                "memory; split smaller products";
+                "largest reduction), more than the 232448 a block may hold; "
+                "split smaller products";
   }
   // Shared scratch for the reductions of across-warps lanes loops.
   kernel.walk([&](LoopOp loop) {
@@ -1229,11 +1235,17 @@ LogicalResult KernelLowering::run() {
   // views into dynamic shared memory, 128-byte aligned; the launch asks for
   // that much (the metadata's `smem` line, which makes the runtime raise
   // the kernel's dynamic shared memory limit).
-  bool dynamicShared = sharedBytes + mmaScratchElements * 4 > 48 * 1024;
+  bool dynamicShared =
+      sharedBytes + mmaScratchElements * 4 > 48 * 1024 || mmaScratchDynamic;
   // Dynamic shared memory starts after the static attributions: 1024 bytes
-  // more let the swizzled buffers be moved to a 1024-byte boundary.
+  // more let the swizzled buffers be moved to a 1024-byte boundary. A
+  // split=cols scratch too large for static memory follows the buffers.
+  int64_t mmaScratchAt = llvm::alignTo(sharedBytes, 16);
   if (dynamicShared)
-    dynamicSharedBytes = sharedBytes + (swizzledBuffers.empty() ? 0 : 1024);
+    dynamicSharedBytes =
+        (mmaScratchDynamic ? mmaScratchAt + mmaScratchElements * 4
+                           : sharedBytes) +
+        (swizzledBuffers.empty() ? 0 : 1024);
   else
     workgroup.append(sharedTypes.begin(), sharedTypes.end());
   // Scratch for the cross-warp reductions of lanes(P) loops (one f32 per
@@ -1242,7 +1254,7 @@ LogicalResult KernelLowering::run() {
     workgroup.push_back(MemRefType::get({scratchElements}, b.getF32Type(),
                                         AffineMap(), workgroupSpace));
   // Scratch for the partial sums of split=cols products.
-  if (mmaScratchElements)
+  if (mmaScratchElements && !mmaScratchDynamic)
     workgroup.push_back(MemRefType::get({mmaScratchElements}, b.getF32Type(),
                                         AffineMap(), workgroupSpace));
   // The mbarrier TMA copies complete on.
@@ -1307,7 +1319,7 @@ LogicalResult KernelLowering::run() {
   }
   if (scratchElements)
     reductionScratch = func.getWorkgroupAttributions()[staticBuffers];
-  if (mmaScratchElements) {
+  if (mmaScratchElements && !mmaScratchDynamic) {
     unsigned index = staticBuffers + (scratchElements ? 1 : 0);
     mmaScratch = func.getWorkgroupAttributions()[index];
     func.setWorkgroupAttributionAttr(index, "llvm.align",
@@ -1362,6 +1374,16 @@ LogicalResult KernelLowering::run() {
       map.map(alloc.getResult(),
               memref::ViewOp::create(b, loc, type, base, at, ValueRange()));
       offset += type.getNumElements() * elementBytes(type.getElementType());
+    }
+    if (mmaScratchDynamic) {
+      Value at = constantIndex(mmaScratchAt, loc);
+      if (shift)
+        at = arith::AddIOp::create(b, loc, at, shift);
+      mmaScratch = memref::ViewOp::create(
+          b, loc,
+          MemRefType::get({mmaScratchElements}, b.getF32Type(), AffineMap(),
+                          workgroupSpace),
+          base, at, ValueRange());
     }
   }
   threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
