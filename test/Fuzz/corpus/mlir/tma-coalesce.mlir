@@ -15,8 +15,9 @@
 // CHECK-SAME: %[[WMAP:arg5]]: !llvm.ptr {llvm.align = 64 : i64}, %[[AMAP:arg6]]: !llvm.ptr {llvm.align = 64 : i64})
 // w's tile (32 rows of 128 bytes, read only by the product) is stored with
 // the 128-byte swizzle: one box of [32, 64] per 128 bytes of row, the
-// buffer 1024-byte aligned; a's rows (64 bytes) are not.
-// CHECK-SAME: workgroup(%[[SA:.*]] : memref<64x32xbf16, #gpu.address_space<workgroup>> {llvm.align = 128 : i64}, %[[SW:.*]] : memref<1x32x64xbf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}, %{{.*}} : memref<64x64xf32, #gpu.address_space<workgroup>>, %[[BAR:.*]] : memref<1xi64, #gpu.address_space<workgroup>> {llvm.align = 8 : i64})
+// buffer 1024-byte aligned; a's (64 rows of 64 bytes) with the 64-byte
+// swizzle, one box of [64, 32].
+// CHECK-SAME: workgroup(%[[SA:.*]] : memref<1x64x32xbf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}, %[[SW:.*]] : memref<1x32x64xbf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}, %{{.*}} : memref<64x64xf32, #gpu.address_space<workgroup>>, %[[BAR:.*]] : memref<1xi64, #gpu.address_space<workgroup>> {llvm.align = 8 : i64})
 // CHECK-SAME: kda2.tensor_maps = array<i32: 5, 6>
 // CHECK: nvvm.mbarrier.init %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32
 // CHECK: gpu.barrier
@@ -31,6 +32,11 @@
 // CHECK: scf.for
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[AMAP]], %{{.*}}, box[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}]
 // CHECK: nvvm.mbarrier.try_wait.parity
+// The A fragments of a: the 64-byte swizzle (bits 4-5 ^= bits 7-8).
+// CHECK: %[[ABITS:.*]] = arith.andi %{{.*}}, %c48{{.*}} : index
+// CHECK: arith.xori %{{.*}}, %[[ABITS]] : index
+// CHECK: %[[AFLAT:.*]] = memref.reinterpret_cast %[[SA]] to offset: [0], sizes: [2048], strides: [1]
+// CHECK: nvgpu.ldmatrix %[[AFLAT]][%{{.*}}] {numTiles = 4 : i32, transpose = false}
 // The B fragments of w: each lane's 16-byte row segment at its swizzled
 // address (bits 4-6 ^= bits 7-9), read through a flat view of the buffer.
 // CHECK: %[[BITS:.*]] = arith.andi %{{.*}}, %c112{{.*}} : index
@@ -39,7 +45,7 @@
 // CHECK: nvgpu.ldmatrix %[[FLAT]][%{{.*}}] {numTiles = 4 : i32, transpose = true}
 // CHECK: nvvm.mma.sync
 // CHECK: llvm.mlir.global{{.*}}@__kda2_meta_tma_mm
-// CHECK-SAME: arg tensormap w__tma0 w 3 2 1 0 box 64 32 1 swizzle 128\0Aarg tensormap a__tma1 a 4 3 2 1 0 box 32 64 1 1\0A
+// CHECK-SAME: arg tensormap w__tma0 w 3 2 1 0 box 64 32 1 swizzle 128\0Aarg tensormap a__tma1 a 4 3 2 1 0 box 32 64 1 1 swizzle 64\0A
 
 // PTX-LABEL: .entry tma_mm(
 // PTX: .param .align 64 .b8 tma_mm_param_5[128],
