@@ -107,7 +107,7 @@ for cfg in "c32:32:32:4" "c32_vb16:32:16:8" "vb16:16:16:8"; do
 done
 # Chunks of 64 merged from the c32_vb16 prep's pairs (kda_chunk_merge.tirx),
 # and the scans over them (bench/kda_prefill.py's ok64m_vb16_fast4).
-compile kda_chunk_merge.tirx kda_chunk_merge_c32_vb16_k128 "IN=bf16,IX=i32,K=128,V=128,C=32,C2=64,VB=16,NVB=8"
+compile kda_chunk_merge.tirx kda_chunk_merge_c32_vb16_k128 "IN=bf16,IX=i32,K=128,V=128,C=32,VB=16,NVB=8"
 compile kda_chunk_h.tirx kda_chunk_h_c64_vb16_k128 "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=64,VB=16,NVB=8"
 compile kda_chunk_split.tirx kda_chunk_split_c32_vfirst_k128 "IN=bf16,SL=VK,IX=i32,GB=5,K=128,V=128,C=32,VB=32,NVB=4"
 compile kda_chunk_split.tirx kda_chunk_split_c32_k64 "IN=bf16,SL=row_major,IX=i32,GB=5,K=64,V=64,C=32,VB=32,NVB=2"
