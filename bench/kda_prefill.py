@@ -56,7 +56,8 @@ def inputs(B, T, H, K, V, seed, gate):
     return q, k, v, g, beta, h0
 
 
-def slot_intermediates(tt, n, H, C, K, V, VB, states=False, mid_dtype=torch.bfloat16):
+def slot_intermediates(tt, n, H, C, K, V, VB, states=False, mid_dtype=torch.bfloat16,
+                       pb_dtype=None):
     """The split prefill's intermediates, NaN-poisoned, per chunk slot
     (docs/Prefill.md): chunk c of sequence i lives in slot
     floor(cu_seqlens[i] / C) + i + c, and ns = tt // C + n slots hold any
@@ -64,13 +65,14 @@ def slot_intermediates(tt, n, H, C, K, V, VB, states=False, mid_dtype=torch.bflo
     tensors ([H, ns, ...]; vc [H, nsv, C, VB], nsv = ns * V / VB; with
     `states` also kda_chunk_h's hs and us) and their dims {"ns", "nsv"}.
     tp, pb and us are of `mid_dtype` (the templates' TP: f32 for the TF32
-    variants)."""
+    variants), pb of `pb_dtype` when given (the templates' PB)."""
     ns = tt // C + n
     nsv = ns * (V // VB)
     e = lambda *s, dt=torch.bfloat16: torch.full(  # noqa: E731
         s, float("nan"), dtype=dt, device="cuda")
     mid = {"qd": e(H, ns, C, K), "kl": e(H, ns, C, K), "wn": e(H, ns, C, K),
-           "tp": e(H, ns, C, C, dt=mid_dtype), "pb": e(H, ns, C, C, dt=mid_dtype),
+           "tp": e(H, ns, C, C, dt=mid_dtype),
+           "pb": e(H, ns, C, C, dt=pb_dtype or mid_dtype),
            "gl": e(H, ns, K, dt=torch.float32),
            "vc": e(H, nsv, C, VB)}  # NVB = V / VB blocks of VB columns per chunk
     if states:
@@ -169,6 +171,11 @@ def main():
             ("hk32_vb16_tp32", f"kda_chunk_split_c32_vb16_k{d}_tp32", 32, False, 16),
             ("ok32_vb16_tf32", f"kda_chunk_split_c32_vb16_k{d}_tf32", 32, False, 16),
             ("ok32_vb16_tp32", f"kda_chunk_split_c32_vb16_k{d}_tp32", 32, False, 16),
+            # Only pb in f32 (PB=f32) and the prep's Ki, Qm (AP=f32, AK=bf16):
+            # the TF32 products are the prep's A, P and the scan's U·pb
+            # (docs/Prefill.md); fast-math prep at three CTAs per SM.
+            ("ok32_vb16_pb32", f"kda_chunk_split_c32_vb16_k{d}_pb32", 32, False, 16),
+            ("o32_vb16_pb32", f"kda_chunk_split_c32_vb16_k{d}_pb32", 32, False, 16),
             ("h_vb16", f"kda_chunk_split_vb16_k{d}", 16, False, 16),
             ("o32", f"kda_chunk_split_c32_k{d}", 32, False, 32),
             ("o32_vb16", f"kda_chunk_split_c32_vb16_k{d}", 32, False, 16),
@@ -262,7 +269,8 @@ def main():
                 mid, sizes = slot_intermediates(
                     tt, N, H, C, K, V, VB, states=isinstance(scan_kernel, (tuple, list)),
                     mid_dtype=torch.float32 if variant.endswith(("_tf32", "_tp32"))
-                    else torch.bfloat16)
+                    else torch.bfloat16,
+                    pb_dtype=torch.float32 if variant.endswith("_pb32") else None)
                 hs = {x: mid.pop(x) for x in ("hs", "us") if x in mid}
                 dims = {"n": N, "h": H, "tt": tt, "np1": N + 1, **sizes}
                 only = lambda *names: {x: dims[x] for x in names}  # noqa: E731

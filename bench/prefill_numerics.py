@@ -13,7 +13,8 @@ reference the float64 recurrence token by token (as bench/kda_prefill.py's),
 the inputs bench/kda_prefill.py's (L2-normalised q, k; bf16 q, k, v; the same
 gate families). Rounding points, each bf16 in the serving kernels: Kd, qd, Km,
 Ki, Qm, kl (the prep's decayed operands), Tp, Pb (tp, pb), wn, S (the state
-as a product operand), U (as an operand of U·kl and pb·U), o (the output).
+as a product operand), U (as an operand of U·kl and pb·U), o (the output);
+a variant may round U for pb·U (Uo) and tp for the prep's wn (Tpw) apart.
 """
 import argparse
 
@@ -41,11 +42,32 @@ def exact(x):
     return np.asarray(x, dtype=np.float64)
 
 
+def split(x):
+    """An f32 value as the sum of two bf16 values (hi = bf16(x), lo =
+    bf16(x - hi)): what a product over both halves sees (16 mantissa bits;
+    the lo·lo term of a product of two split operands left out changes it
+    by ~2^-16 relative)."""
+    hi = bf16(x)
+    return hi + bf16(np.asarray(x, dtype=np.float64) - hi)
+
+
 # The kernels' variants: what each rounding point is (bf16 unless named).
 VARIANTS = {
     "bf16": {},
     "tp32": {"Tp": tf32, "Pb": tf32, "U": tf32},
     "tf32": {"Tp": tf32, "Pb": tf32, "U": tf32, "Km": tf32, "Ki": tf32, "Qm": tf32},
+    # tp, pb and U each as a pair of bf16 tiles (hi + lo) in the scan's
+    # products, on bf16 tensor cores; the prep's wn = Tp·Kd keeps tp's
+    # bf16 (Tpw).
+    "split": {"Tp": split, "Pb": split, "U": split, "Tpw": bf16},
+    # and the prep's intra-chunk operands split too (its A and P products
+    # over both halves).
+    "split2": {"Tp": split, "Pb": split, "U": split, "Tpw": bf16,
+               "Km": split, "Ki": split, "Qm": split},
+    # PB=f32, AP=f32, AK=bf16 (the templates' bindings): pb in f32, the
+    # scan's pb·U in TF32 (U rounded to TF32 there, Uo), the prep's A = Km·Kiᵀ
+    # and P = Qm·Kiᵀ in TF32 with Km in bf16; tp, U·kl and the rest bf16.
+    "pb32": {"Pb": tf32, "Uo": tf32, "Ki": tf32, "Qm": tf32},
 }
 
 
@@ -105,10 +127,15 @@ def chunked(q, k, v, g, beta, h0, scale, rounding, C=32):
             X = np.linalg.inv(np.eye(C) + bb[:, None] * np.tril(A, -1))
             Tp = rd("Tp")(X * bb[None, :])
             Pb = rd("Pb")(np.tril(P))
-            wn = rd("wn")(Tp @ Kd)
+            # (wn's tp: the scan's unless a variant says otherwise.)
+            Tpw = rounding.get("Tpw", rd("Tp"))(X * bb[None, :])
+            wn = rd("wn")(Tpw @ Kd)
             Sb = rd("S")(S)
-            Ub = rd("U")(Tp @ vv + wn @ Sb)
-            o[c, h] = rd("o")(qd @ Sb + Pb @ Ub)
+            Uf = Tp @ vv + wn @ Sb
+            Ub = rd("U")(Uf)
+            # (U as pb·U's operand: U's rounding unless a variant says.)
+            Uo = rounding.get("Uo", rd("U"))(Uf)
+            o[c, h] = rd("o")(qd @ Sb + Pb @ Uo)
             S = np.exp(G[-1])[:, None] * S + kl.T @ Ub
         states[h] = S
     return o, states

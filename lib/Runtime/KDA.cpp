@@ -1586,15 +1586,18 @@ Status checkPrefillArg(const PrefillFacts &f, const KernelInfo &info,
                        const char *name, DType dtype,
                        std::initializer_list<int64_t> tail) {
   const ArgInfo &a = *info.findArg(name);
-  const bool mid = !std::strcmp(name, "tp") || !std::strcmp(name, "pb") ||
-                   !std::strcmp(name, "us");
+  const bool pb = !std::strcmp(name, "pb");
+  const bool mid = !std::strcmp(name, "tp") || !std::strcmp(name, "us");
   if (a.dtype != dtype)
     return invalid(kernelPrefix(info) + "argument '" + name + "' is " +
                    dtypeName(a.dtype) + ", expected " + dtypeName(dtype) +
                    (&info == f.prep ? std::string()
+                    : pb && f.pb != f.in
+                        ? " (the type of kernel '" + f.prep->name +
+                              "''s pb: PB)"
                     : mid && f.mid != f.in
                         ? " (the type of kernel '" + f.prep->name +
-                              "''s tp, pb and us: TP)"
+                              "''s tp and us: TP)"
                     : dtype == f.in
                         ? " (the input type of kernel '" + f.prep->name + "')"
                         : std::string()));
@@ -1884,6 +1887,11 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
     return invalid(kernelPrefix(prep) + "argument 'tp' is " +
                    dtypeName(f.mid) + ", expected " + dtypeName(f.in) +
                    " (the input type) or f32 (the TF32 intermediates)");
+  f.pb = prep.findArg("pb")->dtype;
+  if (f.pb != f.in && f.pb != DType::F32)
+    return invalid(kernelPrefix(prep) + "argument 'pb' is " +
+                   dtypeName(f.pb) + ", expected " + dtypeName(f.in) +
+                   " (the input type) or f32 (the TF32 intermediates)");
   if (!f.chunk || !f.valueBlock || !f.kDim || !f.vDim ||
       f.vDim % f.valueBlock != 0)
     return invalid(kernelPrefix(prep) +
@@ -1934,7 +1942,7 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
       {&prep, "kl", in, {C, K}},
       {&prep, "wn", in, {C, K}},
       {&prep, "tp", mid, {C, C}},
-      {&prep, "pb", mid, {C, C}},
+      {&prep, "pb", f.pb, {C, C}},
       {&prep, "gl", f32, {K}},
       {&prep, "vc", in, {C, VB}},
       {&prep, "ckpt_offsets", ix, {}},
@@ -1945,7 +1953,7 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
       {&scan, "kl", in, {C, K}},
       {&scan, "wn", in, {C, K}},
       {&scan, "tp", mid, {C, C}},
-      {scanO, "pb", mid, {C, C}},
+      {scanO, "pb", f.pb, {C, C}},
       {&scan, "gl", f32, {K}},
       {&scan, "cu_seqlens", ix, {}},
       {&scan, "state_indices", ix, {}},
@@ -1958,7 +1966,7 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
       {&scan, "us", mid, {V, C}},
       {&scan, "ckpt", f.state, {}},
       {out, "qd", in, {C, K}},
-      {out, "pb", mid, {C, C}},
+      {out, "pb", f.pb, {C, C}},
       {out, "hs", in, {V, K}},
       {out, "us", mid, {V, C}},
       {out, "cu_seqlens", ix, {}},
@@ -2105,7 +2113,8 @@ Status prefillLayout(const PrefillFacts &f, int64_t n, int64_t totalTokens,
   }
   if (ok)
     ws.nsv = ws.ns * (V / VB);
-  const size_t in = dtypeSize(f.in), mid = dtypeSize(f.mid);
+  const size_t in = dtypeSize(f.in), mid = dtypeSize(f.mid),
+               pb = dtypeSize(f.pb);
   const int64_t ns = ws.ns;
   const int64_t hsSlots = f.fusedScan ? 0 : ns;
   using B = KdaPrefillWorkspace;
@@ -2113,7 +2122,7 @@ Status prefillLayout(const PrefillFacts &f, int64_t n, int64_t totalTokens,
        byteCount({h, ns, C, K}, in, ws.size[B::KL]) &&
        byteCount({h, ns, C, K}, in, ws.size[B::WN]) &&
        byteCount({h, ns, C, C}, mid, ws.size[B::TP]) &&
-       byteCount({h, ns, C, C}, mid, ws.size[B::PB]) &&
+       byteCount({h, ns, C, C}, pb, ws.size[B::PB]) &&
        byteCount({h, ns, K}, 4, ws.size[B::GL]) &&
        byteCount({h, ws.nsv, C, VB}, in, ws.size[B::VC]) &&
        byteCount({h, hsSlots, K, V}, in, ws.size[B::HS]) &&

@@ -2471,10 +2471,63 @@ TEST(KdaPrefillFused, TF32Intermediates) {
   KdaPrefillWorkspace none;
   EXPECT_EQ(kdaPrefillWorkspace(p, s16, nullptr, 2, 80, 1, 0, none).message(),
             "kernel 'kda_chunk_scan_ok': argument 'tp' is bf16, expected f32 "
-            "(the type of kernel 'kda_chunk_prep''s tp, pb and us: TP)");
+            "(the type of kernel 'kda_chunk_prep''s tp and us: TP)");
   EXPECT_EQ(kdaPrefillWorkspace(pb16, s, nullptr, 2, 80, 1, 0, none).message(),
             "kernel 'kda_chunk_scan_ok': argument 'tp' is f32, expected bf16 "
             "(the input type of kernel 'kda_chunk_prep')");
+}
+
+// PB=f32 with TP the input type (and the prep's AP=f32, AK=bf16): pb alone
+// in f32 (twice the bytes of its bf16 buffer), tp and us in bf16; the fused
+// scan must agree with the prep on pb's type, and the error names PB.
+TEST(KdaPrefillFused, PbIntermediatesOfTheirOwnType) {
+  const KernelInfo p = parsed(realKernelMetadata("chunk_split_pb32",
+                                                 "kda_chunk_prep")),
+                   s = parsed(realKernelMetadata("chunk_h_pb32",
+                                                 "kda_chunk_scan_ok")),
+                   o = parsed(realKernelMetadata("chunk_h_pb32",
+                                                 "kda_chunk_out")),
+                   h = parsed(realKernelMetadata("chunk_h_pb32",
+                                                 "kda_chunk_scan_h")),
+                   pb16 = realServingPrep(),
+                   s16 = parsed(realKernelMetadata("chunk_h",
+                                                   "kda_chunk_scan_ok"));
+  ASSERT_FALSE(p.name.empty()) << "no kda_chunk_prep in chunk_split_pb32.meta";
+  ASSERT_FALSE(s.name.empty()) << "no kda_chunk_scan_ok in chunk_h_pb32.meta";
+  ASSERT_EQ(p.findArg("pb")->dtype, DType::F32);
+  ASSERT_EQ(p.findArg("tp")->dtype, DType::BF16);
+  using B = KdaPrefillWorkspace;
+  KdaPrefillWorkspace ws, ws16;
+  Status st = kdaPrefillWorkspace(p, s, nullptr, 2, 80, 1, 0, ws);
+  ASSERT_TRUE(st.ok()) << st.message();
+  ASSERT_TRUE(kdaPrefillWorkspace(pb16, s16, nullptr, 2, 80, 1, 0, ws16).ok());
+  EXPECT_EQ(ws.size[B::PB], 2 * ws16.size[B::PB]);
+  for (B::Buffer b : {B::QD, B::KL, B::WN, B::TP, B::GL, B::VC, B::US})
+    EXPECT_EQ(ws.size[b], ws16.size[b]) << kdaPrefillBufferName(b);
+  KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
+  a.workspaceBytes = ws.bytes;
+  EXPECT_TRUE(checkKdaPrefill(p, s, nullptr, nullptr, a).ok());
+  // The three-kernel path: its output kernel reads pb too.
+  KdaPrefillWorkspace ws3;
+  st = kdaPrefillWorkspace(p, h, &o, 2, 80, 1, 0, ws3);
+  ASSERT_TRUE(st.ok()) << st.message();
+  a.workspaceBytes = ws3.bytes;
+  EXPECT_TRUE(checkKdaPrefill(p, h, &o, nullptr, a).ok());
+  // A bf16-pb scan after the f32-pb prep, and the other way round.
+  KdaPrefillWorkspace none;
+  EXPECT_EQ(kdaPrefillWorkspace(p, s16, nullptr, 2, 80, 1, 0, none).message(),
+            "kernel 'kda_chunk_scan_ok': argument 'pb' is bf16, expected f32 "
+            "(the type of kernel 'kda_chunk_prep''s pb: PB)");
+  EXPECT_EQ(kdaPrefillWorkspace(pb16, s, nullptr, 2, 80, 1, 0, none).message(),
+            "kernel 'kda_chunk_scan_ok': argument 'pb' is f32, expected bf16 "
+            "(the input type of kernel 'kda_chunk_prep')");
+  // A prep whose pb is neither the input type nor f32.
+  const KernelInfo bad = parsed(replaced(
+      realKernelMetadata("chunk_split_pb32", "kda_chunk_prep"),
+      "arg ptr pb f32", "arg ptr pb f16"));
+  EXPECT_EQ(kdaPrefillWorkspace(bad, s, nullptr, 2, 80, 1, 0, none).message(),
+            "kernel 'kda_chunk_prep': argument 'pb' is f16, expected bf16 "
+            "(the input type) or f32 (the TF32 intermediates)");
 }
 
 TEST(KdaPrefillFused, RecognisedByItsArguments) {
