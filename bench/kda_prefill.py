@@ -175,6 +175,9 @@ def main():
             # the TF32 products are the prep's A, P and the scan's U·pb
             # (docs/Prefill.md); fast-math prep at three CTAs per SM.
             ("ok32_vb16_pb32", f"kda_chunk_split_c32_vb16_k{d}_pb32", 32, False, 16),
+            # The fast prep, then the split-key scan built with OKB=1 (one
+            # block per SM promised to ptxas: 206 registers, no spills).
+            ("ok32_vb16_fast4_r1", f"kda_chunk_split_c32_vb16_k{d}_fast4", 32, False, 16),
             ("o32_vb16_pb32", f"kda_chunk_split_c32_vb16_k{d}_pb32", 32, False, 16),
             ("h_vb16", f"kda_chunk_split_vb16_k{d}", 16, False, 16),
             ("o32", f"kda_chunk_split_c32_k{d}", 32, False, 32),
@@ -205,7 +208,7 @@ def main():
                     args.kernels, cubin.replace("kda_chunk_split", "kda_chunk_h")
                     .replace("_tp32", "_tf32").replace("_fast4", "")
                     .replace("_c32_", "_c64_" if "64m" in variant else "_c32_")
-                    + ".sm_90a.cubin"))
+                    + ("_r1" if variant.endswith("_r1") else "") + ".sm_90a.cubin"))
                 scan = ((rt.kernel(hmod, "kda_chunk_scan_hk" if variant.startswith("hk")
                                    else "kda_chunk_scan_h"), rt.kernel(hmod, "kda_chunk_out"))
                         if variant[0] == "h" else

@@ -14,10 +14,11 @@
 # minutes), then K = V = 64, and the split-key scans under compute-sanitizer
 # (racecheck: their shared-memory partial sums and barriers; memcheck; a
 # small varlen batch, no FLA). STEPS picks some of them (default "small
-# large k64 racecheck memcheck"); JSON goes to $OUT. All five may take more
+# large k64 racecheck memcheck"); JSON goes to $OUT. All five take more
 # than one device call's 10 minutes (FLA's Triton compile and the float64
-# reference are the slow parts): run STEPS=small, then STEPS="large k64",
-# then STEPS="racecheck memcheck".
+# reference are the slow parts; on a fresh machine in stop 23 three variants
+# at the four small shapes took ~280 s, two at the two large ones ~150 s):
+# run STEPS=small, then STEPS="large k64", then STEPS="racecheck memcheck".
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 kc=${KDA2_KC:-$root/build/kc}
@@ -46,6 +47,7 @@ kda_chunk_h_c32_vb16_k128_fast kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=12
 kda_chunk_split_c32_vb16_k128_fast4 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,BPS=4 --kda2-fast-math
 kda_chunk_split_c32_vb16_k128_pb32 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,PB=f32,AP=f32,AK=bf16,BPS=3 --kda2-fast-math
 kda_chunk_h_c32_vb16_k128_pb32 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,PB=f32
+kda_chunk_h_c32_vb16_k128_r1 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,OKB=1
 kda_chunk_merge_c32_vb16_k128 kda_chunk_merge.tirx IN=bf16,IX=i32,K=128,V=128,C=32,VB=16,NVB=8
 kda_chunk_h_c64_vb16_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=64,VB=16,NVB=8
 kda_chunk_split_c32_vb16_k64 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=64,V=64,C=32,VB=16,NVB=4
@@ -60,7 +62,7 @@ run)
               --gate lb5edge --per-kernel "$@"; }
   sanitize() { "${SANITIZER:-compute-sanitizer}" --tool "$1" --error-exitcode 3 \
                  python3 "$root/bench/kda_prefill.py" --kernels "$kc" --gate lb5edge \
-                 --variants ok32_vb16,hk32_vb16,ok32_vb16_tf32,hk32_vb16_tp32 \
+                 --variants ok32_vb16,hk32_vb16,ok32_vb16_pb32,ok32_vb16_tf32,hk32_vb16_tp32 \
                  --shapes 1+37+70x1,1x96x2; }
   # Each step's whole output (the JSON line of every case as it finishes,
   # then the tables) also goes to $OUT/<step>.log: what a step measured
@@ -71,7 +73,7 @@ run)
     {
     case $step in
     small)
-      bench --variants ok32_vb16_fast4,ok32_vb16_pb32,ok32_vb16_tp32,ok64m_vb16_fast4 \
+      bench --variants ok32_vb16_fast4,ok32_vb16_fast4_r1,ok32_vb16_pb32,ok32_vb16_tp32 \
         --shapes 2x1024x8,2x2048x8,1x4096x8,1000+3000+1+500+3692x8 ;;
     large)
       bench --no-reference --variants o32_vb16_fast4,ok32_vb16_fast4,o32_vb16_pb32,ok32_vb16_pb32 \

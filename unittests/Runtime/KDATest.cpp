@@ -2379,15 +2379,17 @@ TEST(KdaPrefillFused, FakeHelperIsTheRealKernelsMetadata) {
 TEST(KdaPrefillFused, KeySplitScanIsAFusedScan) {
   // kda_chunk_scan_ok (the keys of each chain over four warps) has
   // kda_chunk_scan_o's arguments and grid; only its block differs (four
-  // computing warps and the producer). The runtime takes it as the fused
+  // computing warps and the producer), and its OKB binding (the blocks per
+  // SM promised to ptxas, 0 by default). The runtime takes it as the fused
   // scan and launches it with the block its metadata states.
   PrefillBinding served;
   served.vb = 16;
   const std::string real = realKernelMetadata("chunk_h", "kda_chunk_scan_ok");
   ASSERT_FALSE(real.empty()) << "no kda_chunk_scan_ok in chunk_h.meta";
-  EXPECT_EQ(replaced(kda2::fake::prefillScanOMetadata(served,
-                                                      "kda_chunk_scan_ok"),
-                     "block 64 1 1", "block 160 1 1"),
+  EXPECT_EQ(replaced(replaced(kda2::fake::prefillScanOMetadata(
+                                  served, "kda_chunk_scan_ok"),
+                              "block 64 1 1", "block 160 1 1"),
+                     "bind NVB 8\n", "bind NVB 8\nbind OKB 0\n"),
             real);
   const KernelInfo p = realServingPrep(),
                    s = parsed(real);
