@@ -1263,6 +1263,25 @@ LogicalResult KernelLowering::run() {
   if (!tmaMaps.empty())
     workgroup.push_back(MemRefType::get({tmaBarrierCount}, b.getI64Type(),
                                         AffineMap(), workgroupSpace));
+  // The block's shared memory (static attributions, each 128-byte aligned
+  // at most, and the dynamic window) against what the chip lets one block
+  // hold: a kernel past it would compile and only fail at launch.
+  int64_t blockShared = dynamicSharedBytes;
+  for (Type t : workgroup) {
+    auto m = cast<MemRefType>(t);
+    blockShared = llvm::alignTo(blockShared, 128) +
+                  m.getNumElements() * elementBytes(m.getElementType());
+  }
+  int64_t chipShared = StringRef(chip).starts_with("sm_90") ? 227 * 1024
+                       : chip == "sm_80"                    ? 163 * 1024
+                       : chip == "sm_86" || chip == "sm_89" ? 99 * 1024
+                                                            : 0;
+  if (chipShared && blockShared > chipShared)
+    return kernel.emitOpError()
+           << "needs " << blockShared
+           << " bytes of shared memory per block (buffers, scratch and "
+              "barriers), more than the "
+           << chipShared << " a block may hold on " << chip;
 
   b.setInsertionPointToEnd(gpuModule.getBody());
   func = gpu::GPUFuncOp::create(b, loc, name(),
