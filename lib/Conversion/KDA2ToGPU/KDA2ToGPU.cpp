@@ -283,6 +283,15 @@ struct TensorInfo {
 //===----------------------------------------------------------------------===//
 
 /// A `@shape_hint` specialization: the named dimension has this size.
+/// The shared memory one block may hold on `chip` (the opt-in limit of
+/// dynamic shared memory), in bytes; 0 for a chip not listed.
+static int64_t maxSharedPerBlock(StringRef chip) {
+  return chip.starts_with("sm_90")            ? 227 * 1024
+         : chip == "sm_80"                    ? 163 * 1024
+         : chip == "sm_86" || chip == "sm_89" ? 99 * 1024
+                                              : 0;
+}
+
 /// A TMA tensor map: one per (global tensor, tile shape) copied with
 /// `#pragma tma_coalesce`, passed by value as a 128-byte kernel parameter.
 struct TmaMap {
@@ -859,16 +868,21 @@ LogicalResult KernelLowering::analyze() {
     mmaScratchElements = 2 * mmaScratchHalf;
     // Static shared memory beside the buffers when it fits there (48 KB
     // with the other static scratch), else dynamic shared memory after
-    // the buffers, up to the 227 KB a block may hold (sm_90).
+    // the buffers, up to what a block may hold (the kernel's whole shared
+    // memory is checked again once laid out).
     mmaScratchDynamic = mmaScratchElements * 4 + 4096 > 48 * 1024;
-    if (mmaScratchElements * 4 > 227 * 1024)
+    int64_t limit = maxSharedPerBlock(chip);
+    if (!limit)
+      limit = maxSharedPerBlock("sm_90");
+    if (mmaScratchElements * 4 > limit)
       return reducingMatmuls.front()->emitOpError()
              << "the partial sums of the products that contract over split="
                 "cols tiles need "
              << mmaScratchElements * 4
              << " bytes of shared memory (two halves of W·M·N floats for the "
-                "largest reduction), more than the 232448 a block may hold; "
-                "split smaller products";
+                "largest reduction), more than the "
+             << limit << " a block may hold on " << chip
+             << "; split smaller products";
   }
   // Shared scratch for the reductions of across-warps lanes loops.
   kernel.walk([&](LoopOp loop) {
@@ -1272,10 +1286,7 @@ LogicalResult KernelLowering::run() {
     blockShared = llvm::alignTo(blockShared, 128) +
                   m.getNumElements() * elementBytes(m.getElementType());
   }
-  int64_t chipShared = StringRef(chip).starts_with("sm_90") ? 227 * 1024
-                       : chip == "sm_80"                    ? 163 * 1024
-                       : chip == "sm_86" || chip == "sm_89" ? 99 * 1024
-                                                            : 0;
+  int64_t chipShared = maxSharedPerBlock(chip);
   if (chipShared && blockShared > chipShared)
     return kernel.emitOpError()
            << "needs " << blockShared
@@ -3407,9 +3418,8 @@ LogicalResult KernelLowering::lowerPipelinedLoop(LoopOp loop, Value upper) {
   // halves at run time, each reduction's barrier ordering the last one's
   // reads). Stores to global tensors the body never reads are not ordered
   // across iterations (docs/TIRx.md, `@producer_warp`).
-  if (!producer)
-    blockBarrier(loc);
   if (!producer) {
+    blockBarrier(loc);
     Value next = arith::AddIOp::create(b, loc, i, c(stages - 1));
     Value more =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, upper);
