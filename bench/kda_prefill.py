@@ -173,7 +173,7 @@ def main():
             ("ok32_vb16_tp32", f"kda_chunk_split_c32_vb16_k{d}_tp32", 32, False, 16),
             # Only pb in f32 (PB=f32) and the prep's Ki, Qm (AP=f32, AK=bf16):
             # the TF32 products are the prep's A, P and the scan's U·pb
-            # (docs/Prefill.md); fast-math prep at three CTAs per SM.
+            # (docs/Prefill.md); fast-math prep at four CTAs per SM (BPS=4).
             ("ok32_vb16_pb32", f"kda_chunk_split_c32_vb16_k{d}_pb32", 32, False, 16),
             # The fast prep, then the split-key scan built with OKB=1 (one
             # block per SM promised to ptxas: 206 registers, no spills).

@@ -45,7 +45,7 @@ kda_chunk_h_c32_vb16_k128_tf32 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=12
 kda_chunk_split_c32_vb16_k128_fast kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8 --kda2-fast-math
 kda_chunk_h_c32_vb16_k128_fast kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8 --kda2-fast-math
 kda_chunk_split_c32_vb16_k128_fast4 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,BPS=4 --kda2-fast-math
-kda_chunk_split_c32_vb16_k128_pb32 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,PB=f32,AP=f32,AK=bf16,BPS=3 --kda2-fast-math
+kda_chunk_split_c32_vb16_k128_pb32 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,PB=f32,AP=f32,AK=bf16,BPS=4 --kda2-fast-math
 kda_chunk_h_c32_vb16_k128_pb32 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,PB=f32
 kda_chunk_h_c32_vb16_k128_r1 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,OKB=1
 kda_chunk_merge_c32_vb16_k128 kda_chunk_merge.tirx IN=bf16,IX=i32,K=128,V=128,C=32,VB=16,NVB=8

@@ -11,16 +11,17 @@ The algorithm is kda_chunk_split.tirx's prep and kda_chunk_h.tirx's scans
 (C = 32, decays from the chunk's middle for the intra-chunk products), the
 reference the float64 recurrence token by token (as bench/kda_prefill.py's),
 the inputs bench/kda_prefill.py's (L2-normalised q, k; bf16 q, k, v; the same
-gate families). Rounding points, each bf16 in the serving kernels: Kd, qd, Km,
+gate families). Rounding points, each bf16 in the serving kernels: qd, Km,
 Ki, Qm, kl (the prep's decayed operands), Tp, Pb (tp, pb), wn, S (the state
 as a product operand), U (as an operand of U·kl and pb·U), o (the output);
 a variant may round U for pb·U (Uo) and tp for the prep's wn (Tpw) apart.
+The prep's wn is (Tp·Km) ⊙ (−e^gm), gm the decay over the chunk's first half.
 """
 import argparse
 
 import numpy as np
 
-POINTS = ["Kd", "qd", "Km", "Ki", "Qm", "kl", "Tp", "Pb", "wn", "S", "U", "o"]
+POINTS = ["qd", "Km", "Ki", "Qm", "kl", "Tp", "Pb", "wn", "S", "U", "o"]
 
 
 def bf16(x):
@@ -57,7 +58,7 @@ VARIANTS = {
     "tp32": {"Tp": tf32, "Pb": tf32, "U": tf32},
     "tf32": {"Tp": tf32, "Pb": tf32, "U": tf32, "Km": tf32, "Ki": tf32, "Qm": tf32},
     # tp, pb and U each as a pair of bf16 tiles (hi + lo) in the scan's
-    # products, on bf16 tensor cores; the prep's wn = Tp·Kd keeps tp's
+    # products, on bf16 tensor cores; the prep's wn = −T·Kd keeps tp's
     # bf16 (Tpw).
     "split": {"Tp": split, "Pb": split, "U": split, "Tpw": bf16},
     # and the prep's intra-chunk operands split too (its A and P products
@@ -118,7 +119,6 @@ def chunked(q, k, v, g, beta, h0, scale, rounding, C=32):
             qq, kk, vv, gg, bb = q[c, h], k[c, h], v[c, h], g[c, h], beta[c, h]
             G = np.cumsum(gg, axis=0)
             Dm = G - G[C // 2 - 1]  # decay from the chunk's middle
-            Kd = rd("Kd")(-kk * np.exp(G))
             qd = rd("qd")(qq * scale * np.exp(G))
             Km, Ki = rd("Km")(kk * np.exp(Dm)), rd("Ki")(kk * np.exp(-Dm))
             Qm = rd("Qm")(qq * scale * np.exp(Dm))
@@ -129,7 +129,9 @@ def chunked(q, k, v, g, beta, h0, scale, rounding, C=32):
             Pb = rd("Pb")(np.tril(P))
             # (wn's tp: the scan's unless a variant says otherwise.)
             Tpw = rounding.get("Tpw", rd("Tp"))(X * bb[None, :])
-            wn = rd("wn")(Tpw @ Kd)
+            # wn = −(Tpw·Km) ⊙ e^gm: the prep multiplies by Km (the keys
+            # decayed from the middle) and scales the product's columns.
+            wn = rd("wn")((Tpw @ Km) * -np.exp(G[C // 2 - 1]))
             Sb = rd("S")(S)
             Uf = Tp @ vv + wn @ Sb
             Ub = rd("U")(Uf)

@@ -124,6 +124,10 @@ compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_bf16_vk "IN=bf16,ST=bf16,SS=v
 compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128_tf32 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f32,AP=f32"
 compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128_tp32 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f32"
 compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_tf32 "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f32"
+# pb alone in f32 (PB=f32) and the prep's Ki, Qm (AP=f32, AK=bf16): o within
+# 2.4e-3 at four prep CTAs per SM (bench/kda_prefill.py's *_pb32; docs/Prefill.md).
+compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128_pb32 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,PB=f32,AP=f32,AK=bf16,BPS=4"
+compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_pb32 "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,PB=f32"
 # The prefill prep for any gate with the activations in the kernel
 # (kda_chunk_prep_act.tirx): GF 0 (g given, no bound needed), 1 (bounded
 # sigmoid), 2 (softplus, Kimi-Linear); beta logits and q/k L2 norm in the

@@ -322,7 +322,7 @@ prefillPrepMetadata(const PrefillBinding &b = {},
   std::string m =
       "kda2-kernel-v1\nname " + name + "\nblock 128 1 1\n" +
       (b.chunkSlots ? "grid.x ns\ngrid.y h\n" : "grid.x nc\ngrid.y n h\n") +
-      "smem 49792\n"
+      "smem 0\n"
       "arg ptr q " +
       in + " in 3 tt " + qkHeads + " " + K + "\n" + strideLine(b.strided, "q") +
       "arg ptr k " + in + " in 3 tt " + qkHeads + " " + K + "\n" +

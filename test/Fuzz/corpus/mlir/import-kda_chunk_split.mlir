@@ -7,7 +7,6 @@ module attributes {kda2.target = "H200-SXM"} {
     kda2.gmem %cu_seqlens, %ckpt_offsets layout(row_major) packing(none) : !kda2.tensor<[np1], i32>, !kda2.tensor<[n, m], i32>
     kda2.gmem %g layout(row_major) packing(none) : !kda2.tensor<[tt, h, 128], f32>
     kda2.gmem %qd, %kl, %wn, %tp, %pb, %gl, %vc, %kc, %ec layout(row_major) packing(none) : !kda2.tensor<[h, ns, 16, 128], bf16>, !kda2.tensor<[h, ns, 16, 128], bf16>, !kda2.tensor<[h, ns, 16, 128], bf16>, !kda2.tensor<[h, ns, 16, 16], bf16>, !kda2.tensor<[h, ns, 16, 16], bf16>, !kda2.tensor<[h, ns, 128], f32>, !kda2.tensor<[h, nsv, 16, 32], bf16>, !kda2.tensor<[h, nm, 16, 128], bf16>, !kda2.tensor<[h, nm, 128], f32>
-    %Kd = kda2.smem_alloc size(16384) : !kda2.tensor<[16, 128], bf16, smem>
     %Ki = kda2.smem_alloc size(16384) : !kda2.tensor<[16, 128], bf16, smem>
     %Km = kda2.smem_alloc size(16384) : !kda2.tensor<[16, 128], bf16, smem>
     %Qm = kda2.smem_alloc size(16384) : !kda2.tensor<[16, 128], bf16, smem>
@@ -15,7 +14,8 @@ module attributes {kda2.target = "H200-SXM"} {
     %A = kda2.smem_alloc size(16384) : !kda2.tensor<[16, 16], f32, smem>
     %Tp = kda2.smem_alloc size(8192) : !kda2.tensor<[16, 16], bf16, smem>
     %P = kda2.smem_alloc size(16384) : !kda2.tensor<[16, 16], f32, smem>
-    %Pb = kda2.smem_alloc size(8192) : !kda2.tensor<[16, 16], bf16, smem>
+    %Eg = kda2.smem_alloc size(512) : !kda2.tensor<[128], f32, smem>
+    %W = kda2.reg_alloc {mma, split = "cols"} : !kda2.tensor<[16, 128], f32, reg>
     %Dm = kda2.reg_alloc : !kda2.tensor<[16], f32, reg>
     %Pr = kda2.reg_alloc : !kda2.tensor<[16], f32, reg>
     %Xc = kda2.reg_alloc : !kda2.tensor<[16], f32, reg>
@@ -109,191 +109,189 @@ module attributes {kda2.target = "H200-SXM"} {
           kda2.store %cst, %acc[%c0_10] : f32, !kda2.tensor<[1], f32, reg>
           %c16_11 = arith.constant 16 : index
           %c2 = arith.constant 2 : index
-          %40 = kda2.div %c16_11, %c2 : index, index -> index
-          kda2.loop serial %r to %40 annotations [#kda2.pragma<unroll>] {
-            %c0_22 = arith.constant 0 : index
+          %38 = kda2.div %c16_11, %c2 : index, index -> index
+          kda2.loop serial %r to %38 annotations [#kda2.pragma<unroll>] {
             %c0_23 = arith.constant 0 : index
-            %50 = kda2.load %acc[%c0_23] : !kda2.tensor<[1], f32, reg> -> f32
-            %51 = kda2.cmp lt %r, %26 : index, index -> i1
-            %52 = kda2.add %23, %r : index, index -> index
-            %53 = kda2.load %g[%52, %1, %d] : !kda2.tensor<[tt, h, 128], f32> -> f32
-            %cst_24 = arith.constant 0.000000e+00 : f32
-            %54 = kda2.select %51, %53, %cst_24 : i1, f32, f32 -> f32
-            %55 = kda2.add %50, %54 : f32, f32 -> f32
-            kda2.store %55, %acc[%c0_22] : f32, !kda2.tensor<[1], f32, reg>
-            %c0_25 = arith.constant 0 : index
-            %56 = kda2.load %acc[%c0_25] : !kda2.tensor<[1], f32, reg> -> f32
-            kda2.store %56, %Pr[%r] : f32, !kda2.tensor<[16], f32, reg>
-          }
-          %c0_12 = arith.constant 0 : index
-          %41 = kda2.load %acc[%c0_12] : !kda2.tensor<[1], f32, reg> -> f32
-          %42 = kda2.exp %41 : f32
-          %c16_13 = arith.constant 16 : index
-          %c2_14 = arith.constant 2 : index
-          %43 = kda2.div %c16_13, %c2_14 : index, index -> index
-          kda2.loop serial %r to %43 annotations [#kda2.pragma<unroll>] {
-            %50 = kda2.load %Pr[%r] : !kda2.tensor<[16], f32, reg> -> f32
-            %51 = kda2.sub %50, %41 : f32, f32 -> f32
-            kda2.store %51, %Dm[%r] : f32, !kda2.tensor<[16], f32, reg>
-          }
-          %c0_15 = arith.constant 0 : index
-          %cst_16 = arith.constant 0.000000e+00 : f32
-          kda2.store %cst_16, %acc[%c0_15] : f32, !kda2.tensor<[1], f32, reg>
-          %c16_17 = arith.constant 16 : index
-          %c2_18 = arith.constant 2 : index
-          %44 = kda2.div %c16_17, %c2_18 : index, index -> index
-          kda2.loop serial %r to %44 annotations [#kda2.pragma<unroll>] {
-            %c0_22 = arith.constant 0 : index
-            %c0_23 = arith.constant 0 : index
-            %50 = kda2.load %acc[%c0_23] : !kda2.tensor<[1], f32, reg> -> f32
-            %c16_24 = arith.constant 16 : index
-            %c2_25 = arith.constant 2 : index
-            %51 = kda2.div %c16_24, %c2_25 : index, index -> index
-            %52 = kda2.add %51, %r : index, index -> index
-            %53 = kda2.cmp lt %52, %26 : index, index -> i1
-            %c16_26 = arith.constant 16 : index
-            %c2_27 = arith.constant 2 : index
-            %54 = kda2.div %c16_26, %c2_27 : index, index -> index
-            %55 = kda2.add %23, %54 : index, index -> index
-            %56 = kda2.add %55, %r : index, index -> index
-            %57 = kda2.load %g[%56, %1, %d] : !kda2.tensor<[tt, h, 128], f32> -> f32
-            %cst_28 = arith.constant 0.000000e+00 : f32
-            %58 = kda2.select %53, %57, %cst_28 : i1, f32, f32 -> f32
-            %59 = kda2.add %50, %58 : f32, f32 -> f32
-            kda2.store %59, %acc[%c0_22] : f32, !kda2.tensor<[1], f32, reg>
-            %c16_29 = arith.constant 16 : index
-            %c2_30 = arith.constant 2 : index
-            %60 = kda2.div %c16_29, %c2_30 : index, index -> index
-            %61 = kda2.add %60, %r : index, index -> index
-            %c0_31 = arith.constant 0 : index
-            %62 = kda2.load %acc[%c0_31] : !kda2.tensor<[1], f32, reg> -> f32
-            kda2.store %62, %Dm[%61] : f32, !kda2.tensor<[16], f32, reg>
-          }
-          %c0_19 = arith.constant 0 : index
-          %45 = kda2.load %acc[%c0_19] : !kda2.tensor<[1], f32, reg> -> f32
-          %46 = kda2.add %41, %45 : f32, f32 -> f32
-          %47 = kda2.exp %46 : f32
-          kda2.store %47, %gl[%sl, %d] : f32, !kda2.tensor<[h, ns, 128], f32>
-          %c0_20 = arith.constant 0 : index
-          %48 = kda2.load %acc[%c0_20] : !kda2.tensor<[1], f32, reg> -> f32
-          %49 = kda2.exp %48 : f32
-          %c16_21 = arith.constant 16 : index
-          kda2.loop serial %r to %c16_21 annotations [#kda2.pragma<unroll>] {
+            %c0_24 = arith.constant 0 : index
+            %49 = kda2.load %acc[%c0_24] : !kda2.tensor<[1], f32, reg> -> f32
             %50 = kda2.cmp lt %r, %26 : index, index -> i1
             %51 = kda2.add %23, %r : index, index -> index
-            %52 = kda2.load %k[%51, %9, %d] : !kda2.tensor<[tt, hqk, 128], bf16> -> bf16
-            %53 = kda2.cast %52 : bf16 -> f32
-            %cst_22 = arith.constant 0.000000e+00 : f32
-            %54 = kda2.select %50, %53, %cst_22 : i1, f32, f32 -> f32
-            %55 = kda2.cmp lt %r, %26 : index, index -> i1
-            %56 = kda2.add %23, %r : index, index -> index
-            %57 = kda2.load %q[%56, %9, %d] : !kda2.tensor<[tt, hqk, 128], bf16> -> bf16
-            %58 = kda2.cast %57 : bf16 -> f32
-            %cst_23 = arith.constant 0.000000e+00 : f32
-            %59 = kda2.select %55, %58, %cst_23 : i1, f32, f32 -> f32
-            %60 = kda2.mul %59, %scale : f32, f32 -> f32
-            %61 = kda2.load %Dm[%r] : !kda2.tensor<[16], f32, reg> -> f32
-            %62 = kda2.exp %61 : f32
-            %63 = kda2.load %Dm[%r] : !kda2.tensor<[16], f32, reg> -> f32
-            %cst_24 = arith.constant 0.000000e+00 : f32
-            %64 = kda2.sub %cst_24, %63 : f32, f32 -> f32
-            %65 = kda2.exp %64 : f32
-            %66 = kda2.mul %42, %62 : f32, f32 -> f32
-            %67 = kda2.mul %54, %66 : f32, f32 -> f32
+            %52 = kda2.load %g[%51, %1, %d] : !kda2.tensor<[tt, h, 128], f32> -> f32
             %cst_25 = arith.constant 0.000000e+00 : f32
-            %68 = kda2.sub %cst_25, %67 : f32, f32 -> f32
+            %53 = kda2.select %50, %52, %cst_25 : i1, f32, f32 -> f32
+            %54 = kda2.add %49, %53 : f32, f32 -> f32
+            kda2.store %54, %acc[%c0_23] : f32, !kda2.tensor<[1], f32, reg>
+            %c0_26 = arith.constant 0 : index
+            %55 = kda2.load %acc[%c0_26] : !kda2.tensor<[1], f32, reg> -> f32
+            kda2.store %55, %Pr[%r] : f32, !kda2.tensor<[16], f32, reg>
+          }
+          %c0_12 = arith.constant 0 : index
+          %39 = kda2.load %acc[%c0_12] : !kda2.tensor<[1], f32, reg> -> f32
+          %40 = kda2.exp %39 : f32
+          %cst_13 = arith.constant 0.000000e+00 : f32
+          %41 = kda2.sub %cst_13, %40 : f32, f32 -> f32
+          kda2.store %41, %Eg[%d] : f32, !kda2.tensor<[128], f32, smem>
+          %c16_14 = arith.constant 16 : index
+          %c2_15 = arith.constant 2 : index
+          %42 = kda2.div %c16_14, %c2_15 : index, index -> index
+          kda2.loop serial %r to %42 annotations [#kda2.pragma<unroll>] {
+            %49 = kda2.load %Pr[%r] : !kda2.tensor<[16], f32, reg> -> f32
+            %50 = kda2.sub %49, %39 : f32, f32 -> f32
+            kda2.store %50, %Dm[%r] : f32, !kda2.tensor<[16], f32, reg>
+          }
+          %c0_16 = arith.constant 0 : index
+          %cst_17 = arith.constant 0.000000e+00 : f32
+          kda2.store %cst_17, %acc[%c0_16] : f32, !kda2.tensor<[1], f32, reg>
+          %c16_18 = arith.constant 16 : index
+          %c2_19 = arith.constant 2 : index
+          %43 = kda2.div %c16_18, %c2_19 : index, index -> index
+          kda2.loop serial %r to %43 annotations [#kda2.pragma<unroll>] {
+            %c0_23 = arith.constant 0 : index
+            %c0_24 = arith.constant 0 : index
+            %49 = kda2.load %acc[%c0_24] : !kda2.tensor<[1], f32, reg> -> f32
+            %c16_25 = arith.constant 16 : index
+            %c2_26 = arith.constant 2 : index
+            %50 = kda2.div %c16_25, %c2_26 : index, index -> index
+            %51 = kda2.add %50, %r : index, index -> index
+            %52 = kda2.cmp lt %51, %26 : index, index -> i1
+            %c16_27 = arith.constant 16 : index
+            %c2_28 = arith.constant 2 : index
+            %53 = kda2.div %c16_27, %c2_28 : index, index -> index
+            %54 = kda2.add %23, %53 : index, index -> index
+            %55 = kda2.add %54, %r : index, index -> index
+            %56 = kda2.load %g[%55, %1, %d] : !kda2.tensor<[tt, h, 128], f32> -> f32
+            %cst_29 = arith.constant 0.000000e+00 : f32
+            %57 = kda2.select %52, %56, %cst_29 : i1, f32, f32 -> f32
+            %58 = kda2.add %49, %57 : f32, f32 -> f32
+            kda2.store %58, %acc[%c0_23] : f32, !kda2.tensor<[1], f32, reg>
+            %c16_30 = arith.constant 16 : index
+            %c2_31 = arith.constant 2 : index
+            %59 = kda2.div %c16_30, %c2_31 : index, index -> index
+            %60 = kda2.add %59, %r : index, index -> index
+            %c0_32 = arith.constant 0 : index
+            %61 = kda2.load %acc[%c0_32] : !kda2.tensor<[1], f32, reg> -> f32
+            kda2.store %61, %Dm[%60] : f32, !kda2.tensor<[16], f32, reg>
+          }
+          %c0_20 = arith.constant 0 : index
+          %44 = kda2.load %acc[%c0_20] : !kda2.tensor<[1], f32, reg> -> f32
+          %45 = kda2.add %39, %44 : f32, f32 -> f32
+          %46 = kda2.exp %45 : f32
+          kda2.store %46, %gl[%sl, %d] : f32, !kda2.tensor<[h, ns, 128], f32>
+          %c0_21 = arith.constant 0 : index
+          %47 = kda2.load %acc[%c0_21] : !kda2.tensor<[1], f32, reg> -> f32
+          %48 = kda2.exp %47 : f32
+          %c16_22 = arith.constant 16 : index
+          kda2.loop serial %r to %c16_22 annotations [#kda2.pragma<unroll>] {
+            %49 = kda2.cmp lt %r, %26 : index, index -> i1
+            %50 = kda2.add %23, %r : index, index -> index
+            %51 = kda2.load %k[%50, %9, %d] : !kda2.tensor<[tt, hqk, 128], bf16> -> bf16
+            %52 = kda2.cast %51 : bf16 -> f32
+            %cst_23 = arith.constant 0.000000e+00 : f32
+            %53 = kda2.select %49, %52, %cst_23 : i1, f32, f32 -> f32
+            %54 = kda2.cmp lt %r, %26 : index, index -> i1
+            %55 = kda2.add %23, %r : index, index -> index
+            %56 = kda2.load %q[%55, %9, %d] : !kda2.tensor<[tt, hqk, 128], bf16> -> bf16
+            %57 = kda2.cast %56 : bf16 -> f32
+            %cst_24 = arith.constant 0.000000e+00 : f32
+            %58 = kda2.select %54, %57, %cst_24 : i1, f32, f32 -> f32
+            %59 = kda2.mul %58, %scale : f32, f32 -> f32
+            %60 = kda2.load %Dm[%r] : !kda2.tensor<[16], f32, reg> -> f32
+            %61 = kda2.exp %60 : f32
+            %62 = kda2.load %Dm[%r] : !kda2.tensor<[16], f32, reg> -> f32
+            %cst_25 = arith.constant 0.000000e+00 : f32
+            %63 = kda2.sub %cst_25, %62 : f32, f32 -> f32
+            %64 = kda2.exp %63 : f32
+            %65 = kda2.mul %40, %61 : f32, f32 -> f32
+            %66 = kda2.mul %59, %65 : f32, f32 -> f32
+            %67 = kda2.cast %66 : f32 -> bf16
+            kda2.store %67, %qd[%sl, %r, %d] : bf16, !kda2.tensor<[h, ns, 16, 128], bf16>
+            %68 = kda2.mul %53, %61 : f32, f32 -> f32
             %69 = kda2.cast %68 : f32 -> bf16
-            kda2.store %69, %Kd[%r, %d] : bf16, !kda2.tensor<[16, 128], bf16, smem>
-            %70 = kda2.mul %60, %66 : f32, f32 -> f32
+            kda2.store %69, %Km[%r, %d] : bf16, !kda2.tensor<[16, 128], bf16, smem>
+            %70 = kda2.mul %53, %64 : f32, f32 -> f32
             %71 = kda2.cast %70 : f32 -> bf16
-            kda2.store %71, %qd[%sl, %r, %d] : bf16, !kda2.tensor<[h, ns, 16, 128], bf16>
-            %72 = kda2.mul %54, %62 : f32, f32 -> f32
+            kda2.store %71, %Ki[%r, %d] : bf16, !kda2.tensor<[16, 128], bf16, smem>
+            %72 = kda2.mul %59, %61 : f32, f32 -> f32
             %73 = kda2.cast %72 : f32 -> bf16
-            kda2.store %73, %Km[%r, %d] : bf16, !kda2.tensor<[16, 128], bf16, smem>
-            %74 = kda2.mul %54, %65 : f32, f32 -> f32
-            %75 = kda2.cast %74 : f32 -> bf16
-            kda2.store %75, %Ki[%r, %d] : bf16, !kda2.tensor<[16, 128], bf16, smem>
-            %76 = kda2.mul %60, %62 : f32, f32 -> f32
-            %77 = kda2.cast %76 : f32 -> bf16
-            kda2.store %77, %Qm[%r, %d] : bf16, !kda2.tensor<[16, 128], bf16, smem>
-            %78 = kda2.mul %49, %65 : f32, f32 -> f32
-            %79 = kda2.mul %54, %78 : f32, f32 -> f32
-            %80 = kda2.cast %79 : f32 -> bf16
-            kda2.store %80, %kl[%sl, %r, %d] : bf16, !kda2.tensor<[h, ns, 16, 128], bf16>
+            kda2.store %73, %Qm[%r, %d] : bf16, !kda2.tensor<[16, 128], bf16, smem>
+            %74 = kda2.mul %48, %64 : f32, f32 -> f32
+            %75 = kda2.mul %53, %74 : f32, f32 -> f32
+            %76 = kda2.cast %75 : f32 -> bf16
+            kda2.store %76, %kl[%sl, %r, %d] : bf16, !kda2.tensor<[h, ns, 16, 128], bf16>
           }
         }
         %c16_6 = arith.constant 16 : index
         kda2.loop thread %r to %c16_6 {
-          %40 = kda2.cmp lt %r, %26 : index, index -> i1
-          %41 = kda2.add %23, %r : index, index -> index
-          %42 = kda2.load %beta[%41, %1] : !kda2.tensor<[tt, h], f32> -> f32
+          %38 = kda2.cmp lt %r, %26 : index, index -> i1
+          %39 = kda2.add %23, %r : index, index -> index
+          %40 = kda2.load %beta[%39, %1] : !kda2.tensor<[tt, h], f32> -> f32
           %cst = arith.constant 0.000000e+00 : f32
-          %43 = kda2.select %40, %42, %cst : i1, f32, f32 -> f32
-          kda2.store %43, %Bt[%r] : f32, !kda2.tensor<[16], f32, smem>
+          %41 = kda2.select %38, %40, %cst : i1, f32, f32 -> f32
+          kda2.store %41, %Bt[%r] : f32, !kda2.tensor<[16], f32, smem>
         }
         %c128_7 = arith.constant 128 : index
         kda2.loop thread %x to %c128_7 {
           %c16_10 = arith.constant 16 : index
           %c128_11 = arith.constant 128 : index
-          %40 = kda2.mul %c16_10, %c128_11 : index, index -> index
+          %38 = kda2.mul %c16_10, %c128_11 : index, index -> index
           %c128_12 = arith.constant 128 : index
-          %41 = kda2.div %40, %c128_12 : index, index -> index
-          kda2.loop serial %e to %41 annotations [#kda2.pragma<unroll>] {
+          %39 = kda2.div %38, %c128_12 : index, index -> index
+          kda2.loop serial %e to %39 annotations [#kda2.pragma<unroll>] {
             %c128_16 = arith.constant 128 : index
-            %44 = kda2.mul %e, %c128_16 : index, index -> index
-            %45 = kda2.add %44, %x : index, index -> index
+            %42 = kda2.mul %e, %c128_16 : index, index -> index
+            %43 = kda2.add %42, %x : index, index -> index
             %c32 = arith.constant 32 : index
-            %46 = kda2.div %45, %c32 : index, index -> index
+            %44 = kda2.div %43, %c32 : index, index -> index
             %c16_17 = arith.constant 16 : index
-            %47 = kda2.rem %46, %c16_17 : index, index -> index
-            %48 = kda2.cmp lt %47, %26 : index, index -> i1
-            %49 = kda2.add %23, %47 : index, index -> index
+            %45 = kda2.rem %44, %c16_17 : index, index -> index
+            %46 = kda2.cmp lt %45, %26 : index, index -> i1
+            %47 = kda2.add %23, %45 : index, index -> index
             %c128_18 = arith.constant 128 : index
-            %50 = kda2.mul %e, %c128_18 : index, index -> index
-            %51 = kda2.add %50, %x : index, index -> index
+            %48 = kda2.mul %e, %c128_18 : index, index -> index
+            %49 = kda2.add %48, %x : index, index -> index
             %c16_19 = arith.constant 16 : index
             %c32_20 = arith.constant 32 : index
-            %52 = kda2.mul %c16_19, %c32_20 : index, index -> index
-            %53 = kda2.div %51, %52 : index, index -> index
+            %50 = kda2.mul %c16_19, %c32_20 : index, index -> index
+            %51 = kda2.div %49, %50 : index, index -> index
             %c32_21 = arith.constant 32 : index
-            %54 = kda2.mul %53, %c32_21 : index, index -> index
+            %52 = kda2.mul %51, %c32_21 : index, index -> index
             %c32_22 = arith.constant 32 : index
-            %55 = kda2.rem %x, %c32_22 : index, index -> index
-            %56 = kda2.add %54, %55 : index, index -> index
-            %57 = kda2.load %v[%49, %1, %56] : !kda2.tensor<[tt, h, 128], bf16> -> bf16
-            %58 = kda2.cast %57 : bf16 -> f32
+            %53 = kda2.rem %x, %c32_22 : index, index -> index
+            %54 = kda2.add %52, %53 : index, index -> index
+            %55 = kda2.load %v[%47, %1, %54] : !kda2.tensor<[tt, h, 128], bf16> -> bf16
+            %56 = kda2.cast %55 : bf16 -> f32
             %cst = arith.constant 0.000000e+00 : f32
-            %59 = kda2.select %48, %58, %cst : i1, f32, f32 -> f32
-            kda2.store %59, %Vr[%e] : f32, !kda2.tensor<[128], f32, reg>
+            %57 = kda2.select %46, %56, %cst : i1, f32, f32 -> f32
+            kda2.store %57, %Vr[%e] : f32, !kda2.tensor<[128], f32, reg>
           }
           %c16_13 = arith.constant 16 : index
           %c128_14 = arith.constant 128 : index
-          %42 = kda2.mul %c16_13, %c128_14 : index, index -> index
+          %40 = kda2.mul %c16_13, %c128_14 : index, index -> index
           %c128_15 = arith.constant 128 : index
-          %43 = kda2.div %42, %c128_15 : index, index -> index
-          kda2.loop serial %e to %43 annotations [#kda2.pragma<unroll>] {
+          %41 = kda2.div %40, %c128_15 : index, index -> index
+          kda2.loop serial %e to %41 annotations [#kda2.pragma<unroll>] {
             %c4 = arith.constant 4 : index
-            %44 = kda2.mul %sl, %c4 : index, index -> index
+            %42 = kda2.mul %sl, %c4 : index, index -> index
             %c128_16 = arith.constant 128 : index
-            %45 = kda2.mul %e, %c128_16 : index, index -> index
-            %46 = kda2.add %45, %x : index, index -> index
+            %43 = kda2.mul %e, %c128_16 : index, index -> index
+            %44 = kda2.add %43, %x : index, index -> index
             %c16_17 = arith.constant 16 : index
             %c32 = arith.constant 32 : index
-            %47 = kda2.mul %c16_17, %c32 : index, index -> index
-            %48 = kda2.div %46, %47 : index, index -> index
-            %49 = kda2.add %44, %48 : index, index -> index
+            %45 = kda2.mul %c16_17, %c32 : index, index -> index
+            %46 = kda2.div %44, %45 : index, index -> index
+            %47 = kda2.add %42, %46 : index, index -> index
             %c128_18 = arith.constant 128 : index
-            %50 = kda2.mul %e, %c128_18 : index, index -> index
-            %51 = kda2.add %50, %x : index, index -> index
+            %48 = kda2.mul %e, %c128_18 : index, index -> index
+            %49 = kda2.add %48, %x : index, index -> index
             %c32_19 = arith.constant 32 : index
-            %52 = kda2.div %51, %c32_19 : index, index -> index
+            %50 = kda2.div %49, %c32_19 : index, index -> index
             %c16_20 = arith.constant 16 : index
-            %53 = kda2.rem %52, %c16_20 : index, index -> index
+            %51 = kda2.rem %50, %c16_20 : index, index -> index
             %c32_21 = arith.constant 32 : index
-            %54 = kda2.rem %x, %c32_21 : index, index -> index
-            %55 = kda2.load %Vr[%e] : !kda2.tensor<[128], f32, reg> -> f32
-            %56 = kda2.cast %55 : f32 -> bf16
-            kda2.store %56, %vc[%49, %53, %54] : bf16, !kda2.tensor<[h, nsv, 16, 32], bf16>
+            %52 = kda2.rem %x, %c32_21 : index, index -> index
+            %53 = kda2.load %Vr[%e] : !kda2.tensor<[128], f32, reg> -> f32
+            %54 = kda2.cast %53 : f32 -> bf16
+            kda2.store %54, %vc[%47, %51, %52] : bf16, !kda2.tensor<[h, nsv, 16, 32], bf16>
           }
         }
         %28 = kda2.load %Km[] : !kda2.tensor<[16, 128], bf16, smem> -> tensor<16x128xbf16>
@@ -315,136 +313,144 @@ module attributes {kda2.target = "H200-SXM"} {
             kda2.loop serial %j to %c16_13 annotations [#kda2.pragma<unroll>] {
               %c0_17 = arith.constant 0 : index
               %c0_18 = arith.constant 0 : index
-              %46 = kda2.load %acc[%c0_18] : !kda2.tensor<[1], f32, reg> -> f32
-              %47 = kda2.cmp lt %j, %i : index, index -> i1
-              %48 = kda2.load %A[%i, %j] : !kda2.tensor<[16, 16], f32, smem> -> f32
-              %49 = kda2.load %Xc[%j] : !kda2.tensor<[16], f32, reg> -> f32
-              %50 = kda2.mul %48, %49 : f32, f32 -> f32
+              %44 = kda2.load %acc[%c0_18] : !kda2.tensor<[1], f32, reg> -> f32
+              %45 = kda2.cmp lt %j, %i : index, index -> i1
+              %46 = kda2.load %A[%i, %j] : !kda2.tensor<[16, 16], f32, smem> -> f32
+              %47 = kda2.load %Xc[%j] : !kda2.tensor<[16], f32, reg> -> f32
+              %48 = kda2.mul %46, %47 : f32, f32 -> f32
               %cst_19 = arith.constant 0.000000e+00 : f32
-              %51 = kda2.select %47, %50, %cst_19 : i1, f32, f32 -> f32
-              %52 = kda2.add %46, %51 : f32, f32 -> f32
-              kda2.store %52, %acc[%c0_17] : f32, !kda2.tensor<[1], f32, reg>
+              %49 = kda2.select %45, %48, %cst_19 : i1, f32, f32 -> f32
+              %50 = kda2.add %44, %49 : f32, f32 -> f32
+              kda2.store %50, %acc[%c0_17] : f32, !kda2.tensor<[1], f32, reg>
             }
-            %40 = kda2.cmp eq %i, %s : index, index -> i1
+            %38 = kda2.cmp eq %i, %s : index, index -> i1
             %cst_14 = arith.constant 1.000000e+00 : f32
             %cst_15 = arith.constant 0.000000e+00 : f32
-            %41 = kda2.select %40, %cst_14, %cst_15 : i1, f32, f32 -> f32
-            %42 = kda2.load %Bt[%i] : !kda2.tensor<[16], f32, smem> -> f32
+            %39 = kda2.select %38, %cst_14, %cst_15 : i1, f32, f32 -> f32
+            %40 = kda2.load %Bt[%i] : !kda2.tensor<[16], f32, smem> -> f32
             %c0_16 = arith.constant 0 : index
-            %43 = kda2.load %acc[%c0_16] : !kda2.tensor<[1], f32, reg> -> f32
-            %44 = kda2.mul %42, %43 : f32, f32 -> f32
-            %45 = kda2.sub %41, %44 : f32, f32 -> f32
-            kda2.store %45, %Xc[%i] : f32, !kda2.tensor<[16], f32, reg>
+            %41 = kda2.load %acc[%c0_16] : !kda2.tensor<[1], f32, reg> -> f32
+            %42 = kda2.mul %40, %41 : f32, f32 -> f32
+            %43 = kda2.sub %39, %42 : f32, f32 -> f32
+            kda2.store %43, %Xc[%i] : f32, !kda2.tensor<[16], f32, reg>
           }
           %c16_11 = arith.constant 16 : index
           kda2.loop serial %i to %c16_11 annotations [#kda2.pragma<unroll>] {
-            %40 = kda2.load %Xc[%i] : !kda2.tensor<[16], f32, reg> -> f32
-            %41 = kda2.load %Bt[%s] : !kda2.tensor<[16], f32, smem> -> f32
-            %42 = kda2.mul %40, %41 : f32, f32 -> f32
-            %43 = kda2.cast %42 : f32 -> bf16
-            kda2.store %43, %Tp[%i, %s] : bf16, !kda2.tensor<[16, 16], bf16, smem>
-            %44 = kda2.cmp le %s, %i : index, index -> i1
-            %45 = kda2.load %P[%i, %s] : !kda2.tensor<[16, 16], f32, smem> -> f32
+            %38 = kda2.load %Xc[%i] : !kda2.tensor<[16], f32, reg> -> f32
+            %39 = kda2.load %Bt[%s] : !kda2.tensor<[16], f32, smem> -> f32
+            %40 = kda2.mul %38, %39 : f32, f32 -> f32
+            %41 = kda2.cast %40 : f32 -> bf16
+            kda2.store %41, %Tp[%i, %s] : bf16, !kda2.tensor<[16, 16], bf16, smem>
+            %42 = kda2.cmp le %s, %i : index, index -> i1
+            %43 = kda2.load %P[%i, %s] : !kda2.tensor<[16, 16], f32, smem> -> f32
             %cst = arith.constant 0.000000e+00 : f32
-            %46 = kda2.select %44, %45, %cst : i1, f32, f32 -> f32
-            %47 = kda2.cast %46 : f32 -> bf16
-            kda2.store %47, %Pb[%i, %s] : bf16, !kda2.tensor<[16, 16], bf16, smem>
+            %44 = kda2.select %42, %43, %cst : i1, f32, f32 -> f32
+            %45 = kda2.cast %44 : f32 -> bf16
+            kda2.store %45, %pb[%sl, %i, %s] : bf16, !kda2.tensor<[h, ns, 16, 16], bf16>
           }
         }
         %34 = kda2.load %Tp[] : !kda2.tensor<[16, 16], bf16, smem> -> tensor<16x16xbf16>
-        %35 = kda2.load %Kd[] : !kda2.tensor<[16, 128], bf16, smem> -> tensor<16x128xbf16>
+        %35 = kda2.load %Km[] : !kda2.tensor<[16, 128], bf16, smem> -> tensor<16x128xbf16>
         %36 = kda2.matmul %34, %35 : tensor<16x16xbf16>, tensor<16x128xbf16> -> tensor<16x128xf32>
-        %37 = kda2.cast %36 : tensor<16x128xf32> -> tensor<16x128xbf16>
-        kda2.store %37, %wn[%sl] : tensor<16x128xbf16>, !kda2.tensor<[h, ns, 16, 128], bf16>
-        %38 = kda2.load %Tp[] : !kda2.tensor<[16, 16], bf16, smem> -> tensor<16x16xbf16>
-        kda2.store %38, %tp[%sl] : tensor<16x16xbf16>, !kda2.tensor<[h, ns, 16, 16], bf16>
-        %39 = kda2.load %Pb[] : !kda2.tensor<[16, 16], bf16, smem> -> tensor<16x16xbf16>
-        kda2.store %39, %pb[%sl] : tensor<16x16xbf16>, !kda2.tensor<[h, ns, 16, 16], bf16>
+        kda2.store %36, %W[] : tensor<16x128xf32>, !kda2.tensor<[16, 128], f32, reg>
+        %c2048 = arith.constant 2048 : index
+        kda2.loop fragment %arg0 to %c2048 columns(128) split(cols) {
+          %c128_10 = arith.constant 128 : index
+          %38 = kda2.div %arg0, %c128_10 : index, index -> index
+          %39 = kda2.rem %arg0, %c128_10 : index, index -> index
+          %40 = kda2.load %W[%38, %39] : !kda2.tensor<[16, 128], f32, reg> -> f32
+          %41 = kda2.load %Eg[%39] : !kda2.tensor<[128], f32, smem> -> f32
+          %42 = kda2.mul %40, %41 : f32, f32 -> f32
+          %43 = kda2.cast %42 : f32 -> bf16
+          kda2.store %43, %wn[%sl, %38, %39] : bf16, !kda2.tensor<[h, ns, 16, 128], bf16>
+        }
+        %37 = kda2.load %Tp[] : !kda2.tensor<[16, 16], bf16, smem> -> tensor<16x16xbf16>
+        kda2.store %37, %tp[%sl] : tensor<16x16xbf16>, !kda2.tensor<[h, ns, 16, 16], bf16>
         %c128_9 = arith.constant 128 : index
         kda2.loop thread %d to %c128_9 {
-          %40 = kda2.dim "m" : index
-          kda2.loop serial %j to %40 {
-            %41 = kda2.cast %5 : i32 -> index
-            %42 = kda2.load %ckpt_offsets[%41, %j] : !kda2.tensor<[n, m], i32> -> i32
+          %38 = kda2.dim "m" : index
+          kda2.loop serial %j to %38 {
+            %39 = kda2.cast %5 : i32 -> index
+            %40 = kda2.load %ckpt_offsets[%39, %j] : !kda2.tensor<[n, m], i32> -> i32
             %c1_i32_10 = arith.constant 1 : i32
-            %43 = kda2.cmp ge %42, %c1_i32_10 : i32, i32 -> i1
-            %44 = kda2.cmp le %42, %15 : i32, i32 -> i1
+            %41 = kda2.cmp ge %40, %c1_i32_10 : i32, i32 -> i1
+            %42 = kda2.cmp le %40, %15 : i32, i32 -> i1
             %false = arith.constant false
-            %45 = kda2.select %43, %44, %false : i1, i1, i1 -> i1
+            %43 = kda2.select %41, %42, %false : i1, i1, i1 -> i1
             %c1_i32_11 = arith.constant 1 : i32
-            %46 = kda2.sub %42, %c1_i32_11 : i32, i32 -> i32
+            %44 = kda2.sub %40, %c1_i32_11 : i32, i32 -> i32
             %c16_12 = arith.constant 16 : index
-            %47 = kda2.cast %46 : i32 -> index
-            %48 = kda2.div %47, %c16_12 : index, index -> index
-            %49 = kda2.cmp eq %48, %20 : index, index -> i1
+            %45 = kda2.cast %44 : i32 -> index
+            %46 = kda2.div %45, %c16_12 : index, index -> index
+            %47 = kda2.cmp eq %46, %20 : index, index -> i1
             %false_13 = arith.constant false
-            %50 = kda2.select %45, %49, %false_13 : i1, i1, i1 -> i1
-            kda2.if %50 {
+            %48 = kda2.select %43, %47, %false_13 : i1, i1, i1 -> i1
+            kda2.if %48 {
               %c16_14 = arith.constant 16 : index
-              %51 = kda2.mul %20, %c16_14 : index, index -> index
-              %52 = kda2.cast %42 : i32 -> index
-              %53 = kda2.sub %52, %51 : index, index -> index
+              %49 = kda2.mul %20, %c16_14 : index, index -> index
+              %50 = kda2.cast %40 : i32 -> index
+              %51 = kda2.sub %50, %49 : index, index -> index
               %c0_15 = arith.constant 0 : index
               %cst = arith.constant 0.000000e+00 : f32
               kda2.store %cst, %acc[%c0_15] : f32, !kda2.tensor<[1], f32, reg>
-              kda2.loop serial %r to %53 {
+              kda2.loop serial %r to %51 {
                 %c0_21 = arith.constant 0 : index
                 %c0_22 = arith.constant 0 : index
-                %62 = kda2.load %acc[%c0_22] : !kda2.tensor<[1], f32, reg> -> f32
-                %63 = kda2.add %23, %r : index, index -> index
-                %64 = kda2.load %g[%63, %1, %d] : !kda2.tensor<[tt, h, 128], f32> -> f32
-                %65 = kda2.add %62, %64 : f32, f32 -> f32
-                kda2.store %65, %acc[%c0_21] : f32, !kda2.tensor<[1], f32, reg>
+                %60 = kda2.load %acc[%c0_22] : !kda2.tensor<[1], f32, reg> -> f32
+                %61 = kda2.add %23, %r : index, index -> index
+                %62 = kda2.load %g[%61, %1, %d] : !kda2.tensor<[tt, h, 128], f32> -> f32
+                %63 = kda2.add %60, %62 : f32, f32 -> f32
+                kda2.store %63, %acc[%c0_21] : f32, !kda2.tensor<[1], f32, reg>
               }
               %c0_16 = arith.constant 0 : index
-              %54 = kda2.load %acc[%c0_16] : !kda2.tensor<[1], f32, reg> -> f32
-              %55 = kda2.dim "m" : index
-              %56 = kda2.cast %5 : i32 -> index
-              %57 = kda2.mul %56, %55 : index, index -> index
-              %58 = kda2.add %57, %j : index, index -> index
+              %52 = kda2.load %acc[%c0_16] : !kda2.tensor<[1], f32, reg> -> f32
+              %53 = kda2.dim "m" : index
+              %54 = kda2.cast %5 : i32 -> index
+              %55 = kda2.mul %54, %53 : index, index -> index
+              %56 = kda2.add %55, %j : index, index -> index
               %cst_17 = arith.constant 0.000000e+00 : f32
-              %59 = kda2.min %54, %cst_17 : f32, f32 -> f32
-              %60 = kda2.exp %59 : f32
-              kda2.store %60, %ec[%58, %d] : f32, !kda2.tensor<[h, nm, 128], f32>
+              %57 = kda2.min %52, %cst_17 : f32, f32 -> f32
+              %58 = kda2.exp %57 : f32
+              kda2.store %58, %ec[%56, %d] : f32, !kda2.tensor<[h, nm, 128], f32>
               %c0_18 = arith.constant 0 : index
               %cst_19 = arith.constant 0.000000e+00 : f32
               kda2.store %cst_19, %acc[%c0_18] : f32, !kda2.tensor<[1], f32, reg>
-              kda2.loop serial %r to %53 {
+              kda2.loop serial %r to %51 {
                 %c0_21 = arith.constant 0 : index
                 %c0_22 = arith.constant 0 : index
-                %62 = kda2.load %acc[%c0_22] : !kda2.tensor<[1], f32, reg> -> f32
-                %63 = kda2.add %23, %r : index, index -> index
-                %64 = kda2.load %g[%63, %1, %d] : !kda2.tensor<[tt, h, 128], f32> -> f32
-                %65 = kda2.add %62, %64 : f32, f32 -> f32
-                kda2.store %65, %acc[%c0_21] : f32, !kda2.tensor<[1], f32, reg>
-                %66 = kda2.dim "m" : index
-                %67 = kda2.cast %5 : i32 -> index
-                %68 = kda2.mul %67, %66 : index, index -> index
-                %69 = kda2.add %68, %j : index, index -> index
-                %70 = kda2.add %23, %r : index, index -> index
-                %71 = kda2.load %k[%70, %9, %d] : !kda2.tensor<[tt, hqk, 128], bf16> -> bf16
-                %72 = kda2.cast %71 : bf16 -> f32
+                %60 = kda2.load %acc[%c0_22] : !kda2.tensor<[1], f32, reg> -> f32
+                %61 = kda2.add %23, %r : index, index -> index
+                %62 = kda2.load %g[%61, %1, %d] : !kda2.tensor<[tt, h, 128], f32> -> f32
+                %63 = kda2.add %60, %62 : f32, f32 -> f32
+                kda2.store %63, %acc[%c0_21] : f32, !kda2.tensor<[1], f32, reg>
+                %64 = kda2.dim "m" : index
+                %65 = kda2.cast %5 : i32 -> index
+                %66 = kda2.mul %65, %64 : index, index -> index
+                %67 = kda2.add %66, %j : index, index -> index
+                %68 = kda2.add %23, %r : index, index -> index
+                %69 = kda2.load %k[%68, %9, %d] : !kda2.tensor<[tt, hqk, 128], bf16> -> bf16
+                %70 = kda2.cast %69 : bf16 -> f32
                 %c0_23 = arith.constant 0 : index
-                %73 = kda2.load %acc[%c0_23] : !kda2.tensor<[1], f32, reg> -> f32
-                %74 = kda2.sub %54, %73 : f32, f32 -> f32
+                %71 = kda2.load %acc[%c0_23] : !kda2.tensor<[1], f32, reg> -> f32
+                %72 = kda2.sub %52, %71 : f32, f32 -> f32
                 %cst_24 = arith.constant 0.000000e+00 : f32
-                %75 = kda2.min %74, %cst_24 : f32, f32 -> f32
-                %76 = kda2.exp %75 : f32
-                %77 = kda2.mul %72, %76 : f32, f32 -> f32
-                %78 = kda2.cast %77 : f32 -> bf16
-                kda2.store %78, %kc[%69, %r, %d] : bf16, !kda2.tensor<[h, nm, 16, 128], bf16>
+                %73 = kda2.min %72, %cst_24 : f32, f32 -> f32
+                %74 = kda2.exp %73 : f32
+                %75 = kda2.mul %70, %74 : f32, f32 -> f32
+                %76 = kda2.cast %75 : f32 -> bf16
+                kda2.store %76, %kc[%67, %r, %d] : bf16, !kda2.tensor<[h, nm, 16, 128], bf16>
               }
               %c16_20 = arith.constant 16 : index
-              %61 = kda2.sub %c16_20, %53 : index, index -> index
-              kda2.loop serial %r to %61 {
-                %62 = kda2.dim "m" : index
-                %63 = kda2.cast %5 : i32 -> index
-                %64 = kda2.mul %63, %62 : index, index -> index
-                %65 = kda2.add %64, %j : index, index -> index
-                %66 = kda2.add %53, %r : index, index -> index
+              %59 = kda2.sub %c16_20, %51 : index, index -> index
+              kda2.loop serial %r to %59 {
+                %60 = kda2.dim "m" : index
+                %61 = kda2.cast %5 : i32 -> index
+                %62 = kda2.mul %61, %60 : index, index -> index
+                %63 = kda2.add %62, %j : index, index -> index
+                %64 = kda2.add %51, %r : index, index -> index
                 %cst_21 = arith.constant 0.000000e+00 : f32
-                %67 = kda2.cast %cst_21 : f32 -> bf16
-                kda2.store %67, %kc[%65, %66, %d] : bf16, !kda2.tensor<[h, nm, 16, 128], bf16>
+                %65 = kda2.cast %cst_21 : f32 -> bf16
+                kda2.store %65, %kc[%63, %64, %d] : bf16, !kda2.tensor<[h, nm, 16, 128], bf16>
               }
             }
           }
