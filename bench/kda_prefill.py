@@ -190,6 +190,9 @@ def main():
             # registers), beside the plain scans.
             ("ok32_vb16_fast4", f"kda_chunk_split_c32_vb16_k{d}_fast4", 32, False, 16),
             ("o32_vb16_fast4", f"kda_chunk_split_c32_vb16_k{d}_fast4", 32, False, 16),
+            # 32 value columns per scan CTA (two warps sharing each chunk's
+            # tiles): half the L2 traffic of VB = 16, half the chains.
+            ("o32_vb32_fast4", f"kda_chunk_split_c32_k{d}_fast4", 32, False, 32),
             # The same prep's chunks merged in pairs (kda_chunk_merge.tirx),
             # the split-key scan over chunks of 64 (half the chain's steps).
             ("ok64m_vb16_fast4", f"kda_chunk_split_c32_vb16_k{d}_fast4", 32, False, 16),

@@ -48,6 +48,10 @@ kda_chunk_split_c32_vb16_k128_fast4 kda_chunk_split.tirx IN=bf16,SL=row_major,IX
 kda_chunk_split_c32_vb16_k128_pb32 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,PB=f32,AP=f32,AK=bf16,BPS=4 --kda2-fast-math
 kda_chunk_h_c32_vb16_k128_pb32 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,PB=f32
 kda_chunk_h_c32_vb16_k128_r1 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,OKB=1
+kda_chunk_split_c32_k128_fast4 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=32,NVB=4,BPS=4 --kda2-fast-math
+kda_chunk_h_c32_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=32,NVB=4
+kda_chunk_split_c32_vb64_k128_fast4 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=64,NVB=2,BPS=4 --kda2-fast-math
+kda_chunk_h_c32_vb64_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2
 kda_chunk_merge_c32_vb16_k128 kda_chunk_merge.tirx IN=bf16,IX=i32,K=128,V=128,C=32,VB=16,NVB=8
 kda_chunk_h_c64_vb16_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=64,VB=16,NVB=8
 kda_chunk_split_c32_vb16_k64 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=64,V=64,C=32,VB=16,NVB=4
@@ -73,10 +77,10 @@ run)
     {
     case $step in
     small)
-      bench --variants ok32_vb16_fast4,ok32_vb16_fast4_r1,ok32_vb16_pb32,ok32_vb16_tp32 \
+      bench --variants ok32_vb16_fast4,ok32_vb16_fast4_r1,ok32_vb16_pb32 \
         --shapes 2x1024x8,2x2048x8,1x4096x8,1000+3000+1+500+3692x8 ;;
     large)
-      bench --no-reference --variants o32_vb16_fast4,ok32_vb16_fast4,o32_vb16_pb32,ok32_vb16_pb32 \
+      bench --no-reference --variants o32_vb16_fast4,o32_vb32_fast4,ok32_vb16_fast4,ok32_vb16_pb32 \
         --shapes 8x4096x16,1x32768x32 ;;
     k64)
       bench --dim 64 --variants h32_vb16,hk32_vb16,ok32_vb16 \

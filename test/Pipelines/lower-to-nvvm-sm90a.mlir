@@ -73,7 +73,8 @@
 // CHECK: shfl.sync.bfly.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, 2, 31, -1;
 // CHECK: shfl.sync.bfly.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, 1, 31, -1;
 // CHECK: max.NaN.f32
-// CHECK-NEXT: st.global.b32
+// CHECK-NOT: bar.sync
+// CHECK: st.global.b32
 
 // The mask is never converted to a float nor multiplied in: no float
 // multiply or fused multiply-add anywhere, no integer-to-float conversion.

@@ -43,6 +43,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -4953,6 +4954,72 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
 }
 
 //===----------------------------------------------------------------------===//
+// Guarded stores
+//===----------------------------------------------------------------------===//
+
+/// A store under a guard (`if c * C + t < len: o[...] = x`, the fragment
+/// loops' stores past a sequence's end) comes out of the lowering with its
+/// address arithmetic, the element's read from its private register array
+/// and its value conversion inside the `scf.if`, around the store's own
+/// bounds check: the PTX then branches around each store and ptxas keeps one
+/// branch per element (with its 64-bit address recomputed in it). Where a
+/// guarded block holds one memory access (a store, or a guard holding only
+/// one) besides ops that may run unguarded (side-effect-free and
+/// speculatable: no division by a value that may be zero; reads of a private
+/// `memref.alloca` at constant in-bounds indices, before the access), those
+/// ops move in front of the `if`: nested guards of one store become a
+/// condition ptxas predicates the store on, and neighbouring elements'
+/// addresses share one block, where LLVM shares their common part. Blocks
+/// with more than one access (a loop of checkpoint stores, a global load and
+/// a store) are left alone: hoisting from them would add their arithmetic to
+/// the path that skips them.
+static bool isPrivateRead(Operation *op) {
+  auto load = dyn_cast<memref::LoadOp>(op);
+  if (!load || !load.getMemRef().getDefiningOp<memref::AllocaOp>())
+    return false;
+  ArrayRef<int64_t> shape = load.getMemRefType().getShape();
+  for (auto [index, extent] : llvm::zip(load.getIndices(), shape)) {
+    std::optional<int64_t> at = getConstantIntValue(index);
+    if (!at || *at < 0 || ShapedType::isDynamic(extent) || *at >= extent)
+      return false;
+  }
+  return true;
+}
+
+/// An `scf.if` without results or else block whose block is one access.
+static bool isGuardedAccess(Operation *op) {
+  auto guard = dyn_cast<scf::IfOp>(op);
+  if (!guard || guard.getNumResults() != 0 || !guard.getElseRegion().empty())
+    return false;
+  auto body = guard.getThenRegion().front().without_terminator();
+  return llvm::hasSingleElement(body) && body.begin()->getNumRegions() == 0;
+}
+
+static void hoistIntoGuardedStores(gpu::GPUModuleOp module) {
+  module.walk([](scf::IfOp guard) {
+    if (guard.getNumResults() != 0 || !guard.getElseRegion().empty())
+      return;
+    SmallVector<Operation *> hoisted;
+    Operation *access = nullptr;
+    for (Operation &op : guard.getThenRegion().front().without_terminator()) {
+      bool free = op.getNumRegions() == 0 && isMemoryEffectFree(&op) &&
+                  isSpeculatable(&op);
+      if (free || (!access && isPrivateRead(&op))) {
+        hoisted.push_back(&op);
+        continue;
+      }
+      if (access || (op.getNumRegions() != 0 && !isGuardedAccess(&op)))
+        return;
+      access = &op;
+    }
+    if (!access)
+      return;
+    for (Operation *op : hoisted)
+      op->moveBefore(guard);
+  });
+}
+
+//===----------------------------------------------------------------------===//
 // Pass
 //===----------------------------------------------------------------------===//
 
@@ -5004,6 +5071,7 @@ struct ConvertKDA2ToGPUPass
     }
     for (KernelOp kernel : kernels)
       kernel.erase();
+    hoistIntoGuardedStores(gpuModule);
   }
 };
 } // namespace

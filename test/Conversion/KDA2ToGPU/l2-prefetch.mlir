@@ -10,9 +10,11 @@
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[T:.*]] step
 // CHECK: %[[NEXT:.*]] = arith.addi %[[I]], %{{.*}} : index
 // CHECK: %[[IN:.*]] = arith.cmpi ult, %[[NEXT]], %[[T]] : index
-// CHECK: scf.if %[[IN]] {
+// (The line's address is computed in front of the guards: a guarded block of
+// one access keeps only the access.)
 // CHECK: %[[LINE:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
-// CHECK-NEXT: nvvm.prefetch level = L2, %[[LINE]] : !llvm.ptr<1>
+// CHECK-NEXT: scf.if %[[IN]] {
+// CHECK: nvvm.prefetch level = L2, %[[LINE]] : !llvm.ptr<1>
 // CHECK-NOT: nvvm.prefetch
 // CHECK: vector.reduction
 

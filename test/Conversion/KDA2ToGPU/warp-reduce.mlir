@@ -33,7 +33,7 @@
 // CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[R2]], %[[SH1]] : f32
 // CHECK-NOT: gpu.shuffle
 // CHECK: %[[T0:.*]] = arith.cmpi eq, %[[TID]], %{{.*}} : index
-// CHECK-NEXT: scf.if %[[T0]] {
+// CHECK: scf.if %[[T0]] {
 // CHECK: llvm.store %[[SUM]]
 kda2.kernel @row32(%y: !kda2.tensor<[8], f32> {kda2.io = #kda2.io<out>}) {
   kda2.gmem %y layout(row_major) packing(none) : !kda2.tensor<[8], f32>

@@ -27,7 +27,7 @@
 // CHECK-NEXT: %[[S1:.*]] = arith.addf %[[S2]], %[[SH1]] : f32
 // CHECK-NOT: gpu.shuffle
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[PART]], %{{.*}} : index
-// CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK: scf.if %[[FIRST]] {
 // CHECK: llvm.store %[[S1]]
 kda2.kernel @lanes(%x: !kda2.tensor<[8, 64], f32>,
                    %y: !kda2.tensor<[8], f32> {kda2.io = #kda2.io<out>}) {

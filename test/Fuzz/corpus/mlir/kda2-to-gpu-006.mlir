@@ -20,7 +20,7 @@
 // CHECK-NEXT: %[[TOTAL:.*]] = arith.addf %[[P0]], %[[P1]] : f32
 // CHECK-NEXT: gpu.barrier
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[PART]], %{{.*}} : index
-// CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK: scf.if %[[FIRST]] {
 // CHECK: llvm.store %[[TOTAL]]
 // CHECK-NOT: gpu.shuffle
 // CHECK: gpu.return

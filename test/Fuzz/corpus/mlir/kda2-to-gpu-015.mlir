@@ -8,10 +8,12 @@
 // CHECK-NEXT: %[[P0:.*]] = llvm.getelementptr %[[CNT]][0] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f64
 // CHECK-NEXT: %[[V64:.*]] = arith.extf %[[V]] : f32 to f64
 // CHECK-NEXT: llvm.atomicrmw fadd %[[P0]], %[[V64]] monotonic : !llvm.ptr<1>, f64
+// (The guarded block keeps only the atomic: its address and operand are
+// computed in front of the guard.)
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[TID]], %{{.*}} : index
-// CHECK-NEXT: scf.if %[[FIRST]] {
 // CHECK-NEXT: %[[P1:.*]] = llvm.getelementptr %[[CNT]][1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64
 // CHECK-NEXT: %[[ONE64:.*]] = arith.extsi %{{.*}} : i32 to i64
+// CHECK-NEXT: scf.if %[[FIRST]] {
 // CHECK-NEXT: llvm.atomicrmw add %[[P1]], %[[ONE64]] monotonic : !llvm.ptr<1>, i64
 // CHECK: counter sum f64\0Acounter blocks i64\0Aend
 kda2.kernel @counters(%x: !kda2.tensor<[32], f32>) {

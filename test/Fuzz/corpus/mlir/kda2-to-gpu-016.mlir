@@ -10,7 +10,7 @@
 // CHECK-NEXT: {{^ *}}}
 // CHECK-NEXT: gpu.barrier
 // CHECK: %[[G0:.*]] = arith.cmpi eq, %[[TID]], %{{.*}} : index
-// CHECK-NEXT: scf.if %[[G0]] {
+// CHECK: scf.if %[[G0]] {
 // CHECK: llvm.store
 // CHECK-NEXT: {{^ *}}}
 kda2.kernel @uniform_store(%x: !kda2.tensor<[4], f32>,
