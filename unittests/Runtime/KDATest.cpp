@@ -2389,7 +2389,7 @@ TEST(KdaPrefillFused, KeySplitScanIsAFusedScan) {
   EXPECT_EQ(replaced(replaced(kda2::fake::prefillScanOMetadata(
                                   served, "kda_chunk_scan_ok"),
                               "block 64 1 1", "block 160 1 1"),
-                     "bind NVB 8\n", "bind NVB 8\nbind OKB 0\n"),
+                     "bind NVB 8\n", "bind NVB 8\nbind OKB 2\n"),
             real);
   const KernelInfo p = realServingPrep(),
                    s = parsed(real);
