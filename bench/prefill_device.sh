@@ -66,7 +66,7 @@ run)
               --gate lb5edge --per-kernel "$@"; }
   sanitize() { "${SANITIZER:-compute-sanitizer}" --tool "$1" --error-exitcode 3 \
                  python3 "$root/bench/kda_prefill.py" --kernels "$kc" --gate lb5edge \
-                 --variants ok32_vb16,hk32_vb16,ok32_vb16_pb32,ok32_vb16_tf32,hk32_vb16_tp32 \
+                 --variants ok32_vb16,ok32_vb16_pb32 \
                  --shapes 1+37+70x1,1x96x2; }
   # Each step's whole output (the JSON line of every case as it finishes,
   # then the tables) also goes to $OUT/<step>.log: what a step measured
