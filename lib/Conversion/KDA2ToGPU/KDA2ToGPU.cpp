@@ -2557,9 +2557,14 @@ Value KernelLowering::predicatedLoad(TensorInfo &info, ArrayRef<Value> indices,
                          .str();
   std::string constraints = llvm::formatv("={0},l,b", reg).str();
   Value pointer = elementPointer(info, indices, loc);
+  // A read-only input cannot change while the kernel runs: its load is a
+  // pure function of the address (CSE'd, hoisted). A tensor the kernel
+  // writes (`out`, `inout`) can, through other threads between two reads:
+  // its load is marked as having side effects, so no pass merges or moves
+  // it across those writes and the barriers that order them.
   auto asmOp = LLVM::InlineAsmOp::create(
       b, loc, b.getIntegerType(bits), ValueRange{pointer, cond}, text,
-      constraints, /*has_side_effects=*/false, /*is_align_stack=*/false,
+      constraints, /*has_side_effects=*/!readOnly, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None,
       LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
       ArrayAttr());
