@@ -589,13 +589,13 @@ private:
   /// A reducing product's own partial sums, by 16 x 8 block (i·N/8 + j),
   /// from its partials phase to its sums phase.
   DenseMap<Operation *, SmallVector<Value>> ownPartials;
-  /// The partials phase's scratch stores (value, index, the block's owner
-  /// warp or null), emitted after all of its products: a shared store
-  /// between two products' operand loads would keep ptxas from issuing a
-  /// later load before it (it cannot tell the scratch from the tiles), so
-  /// every block's ldmatrix, mma and store would run back to back.
+  /// The partials phase's scratch stores (value, index), emitted after all
+  /// of its products: a shared store between two products' operand loads
+  /// would keep ptxas from issuing a later load before it (it cannot tell
+  /// the scratch from the tiles), so every block's ldmatrix, mma and store
+  /// would run back to back.
   struct PartialStore {
-    Value value, index, owner;
+    Value value, index;
   };
   SmallVector<PartialStore> pendingPartials;
   /// Tensor-core products that touch no mma register tile.
@@ -4082,9 +4082,6 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
   // left operand its own columns' (kSteps from kBase).
   int64_t kSteps = k / kStep;
   Value kBase = c(0);
-  // A partial block's owner (the warp that holds it of the result; null:
-  // every warp).
-  Value blockOwner;
   // TF32 fragments (m16n8k8) take their k indices permuted within each step
   // of 8, the same for a and b: the step's k = 2 quad and 2 quad + 1 stand
   // for the instruction's quad and quad + 4. Then a's registers are the two
@@ -4253,7 +4250,7 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
       Value v = vector::FromElementsOp::create(
           b, loc, VectorType::get({4}, f32), acc);
       ownPartials[matmul].push_back(v);
-      pendingPartials.push_back({v, partial, blockOwner});
+      pendingPartials.push_back({v, partial});
       return;
     }
     if (destTile) { // into this thread's registers of the mma tile
@@ -4350,23 +4347,12 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
     Value base = add(mmaEventBase, c(mmaScratchOffset.lookup(matmul)));
     Value lane4 = mul(laneId, 4);
     TensorInfo &dest = tensors[destTile];
-    // Which warp holds block (i, j) of the result (split rows: strip i's
-    // owner i mod W; cols: column block j's, j / (N/8W); none: all).
-    auto owner = [&](int64_t i, int64_t j) -> int64_t {
-      if (dest.split == MmaSplit::Rows)
-        return i % warps;
-      if (dest.split == MmaSplit::Cols)
-        return j / (colBlocks / warps);
-      return -1;
-    };
     if (reducePhase == 1) {
       Value mine = add(add(mul(warp, m * n), lane4), base);
       ownPartials[matmul].clear();
       for (int64_t i = 0; i < stripCount; ++i) {
         SmallVector<SmallVector<Value>> aFrags = stripOperands(c(16 * i), i);
         for (int64_t j = 0; j < colBlocks; ++j) {
-          int64_t w = owner(i, j);
-          blockOwner = w >= 0 ? c(w) : Value();
           emitBlock(c(16 * i), c(8 * j), aFrags, i, j,
                     add(mine, c(16 * i * n + 128 * j)));
         }
@@ -4551,24 +4537,16 @@ static vector::CombiningKind combiningKind(ReduceKind kind, bool isFloat) {
 /// Butterfly reduction across the 32 lanes of a warp with shfl.sync.bfly;
 /// every lane ends with the result. Values narrower than 32 bits are
 /// widened for the shuffles.
-/// The partials of the reduction being lowered into the scratch, each but
-/// by the warp that holds its block of the result (which keeps its own
-/// partial in registers).
+/// The partials of the reduction being lowered into the scratch, every
+/// block's by every warp. The warp that holds a block of the result keeps
+/// its own partial of it in registers and nobody reads the copy in its
+/// scratch region: storing it anyway costs one 16-byte shared store and
+/// spares a branch on the warp index per block (which ptxas kept, with its
+/// reconvergence, between the stores).
 void KernelLowering::storePendingPartials(Location loc) {
-  Value warp = arith::DivUIOp::create(b, loc, threadId, constantIndex(32, loc));
-  for (const PartialStore &p : pendingPartials) {
-    OpBuilder::InsertionGuard guard(b);
-    if (p.owner)
-      b.setInsertionPointToStart(
-          scf::IfOp::create(b, loc, TypeRange(),
-                            arith::CmpIOp::create(b, loc,
-                                                  arith::CmpIPredicate::ne,
-                                                  warp, p.owner),
-                            false)
-              .thenBlock());
+  for (const PartialStore &p : pendingPartials)
     vector::StoreOp::create(b, loc, p.value, mmaScratch, ValueRange{p.index},
                             /*nontemporal=*/false, llvm::MaybeAlign(16));
-  }
   pendingPartials.clear();
 }
 
