@@ -4534,9 +4534,6 @@ static vector::CombiningKind combiningKind(ReduceKind kind, bool isFloat) {
   return vector::CombiningKind::ADD;
 }
 
-/// Butterfly reduction across the 32 lanes of a warp with shfl.sync.bfly;
-/// every lane ends with the result. Values narrower than 32 bits are
-/// widened for the shuffles.
 /// The partials of the reduction being lowered into the scratch, every
 /// block's by every warp. The warp that holds a block of the result keeps
 /// its own partial of it in registers and nobody reads the copy in its
@@ -4550,6 +4547,9 @@ void KernelLowering::storePendingPartials(Location loc) {
   pendingPartials.clear();
 }
 
+/// Butterfly reduction across the 32 lanes of a warp with shfl.sync.bfly;
+/// every lane ends with the result. Values narrower than 32 bits are
+/// widened for the shuffles.
 Value KernelLowering::warpReduce(ReduceKind kind, Value partial,
                                  Location loc, int64_t width) {
   Type type = partial.getType();
