@@ -994,9 +994,12 @@ void Compiler::classify(Operation *op, Node &node) {
     node.aux = flops;
     return;
   }
-  if (name == "nvvm.wgmma.mma_async") {
-    // A warpgroup instruction; each of its four warps issues a quarter.
-    auto shape = op->getAttrOfType<NVVM::MMAShapeAttr>("shape");
+  if (name == "nvvm.wgmma.mma_async" ||
+      (isa<LLVM::InlineAsmOp>(op) && op->hasAttr("kda2_wgmma"))) {
+    // A warpgroup instruction; each of its four warps issues a quarter
+    // (the lowering's inline wgmma carries its shape as `kda2_wgmma`).
+    auto shape = op->getAttrOfType<NVVM::MMAShapeAttr>(
+        isa<LLVM::InlineAsmOp>(op) ? "kda2_wgmma" : "shape");
     node.cls = Cls::Tensor;
     node.eval = Eval::Unknown;
     node.aux = shape ? 2 * int64_t(shape.getM()) * shape.getN() *

@@ -57,6 +57,7 @@ void mlir::kda2::buildLowerToNVVMPipeline(OpPassManager &pm,
                                           const LowerToNVVMOptions &options) {
   ConvertKDA2ToGPUPassOptions lowering;
   lowering.fastMath = options.fastMath;
+  lowering.wgmma = options.wgmma;
   lowering.chip = options.chip;
   pm.addPass(createConvertKDA2ToGPUPass(lowering));
   buildGPUToNVVMPipeline(pm, options);

@@ -45,6 +45,7 @@ lowerToPTX(ModuleOp module, const PTXOptions &options, bool fromGPU) {
   LowerToNVVMOptions pipeline;
   pipeline.chip = options.chip;
   pipeline.fastMath = options.fastMath;
+  pipeline.wgmma = options.wgmma;
   pipeline.optLevel = options.optLevel;
   pipeline.cudaPath = options.cudaPath;
   if (fromGPU)
@@ -460,6 +461,11 @@ struct TranslationOptions {
   llvm::cl::opt<bool> fastMath{"kda2-fast-math",
                                llvm::cl::desc("Fast floating-point math"),
                                llvm::cl::init(false)};
+  llvm::cl::opt<bool> wgmma{
+      "kda2-wgmma",
+      llvm::cl::desc("On sm_90a, lower the tensor-core products whose result "
+                     "is a warpgroup's split=rows register tile to wgmma"),
+      llvm::cl::init(false)};
   llvm::cl::opt<unsigned> optLevel{
       "kda2-opt-level", llvm::cl::desc("Optimisation level (0-3)"),
       llvm::cl::init(3)};
@@ -493,6 +499,7 @@ struct TranslationOptions {
     PTXOptions options;
     options.chip = chip;
     options.fastMath = fastMath;
+    options.wgmma = wgmma;
     options.optLevel = optLevel;
     options.cudaPath = cudaPath;
     options.ptxas = ptxas;

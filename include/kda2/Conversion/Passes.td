@@ -42,6 +42,9 @@ def ConvertKDA2ToGPUPass : Pass<"convert-kda2-to-gpu", "::mlir::ModuleOp"> {
   let options = [
     Option<"fastMath", "fast-math", "bool", /*default=*/"false",
            "Mark floating-point math `fast` (reassociation, approximate exp)">,
+    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
+           "On sm_90a, run the tensor-core products whose result is a "
+           "warpgroup's split=rows register tile as wgmma (docs/Dialect.md)">,
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
            "Target architecture; instructions it lacks are not emitted "
            "(`#pragma l2_prefetch` needs sm_90 or newer)">,

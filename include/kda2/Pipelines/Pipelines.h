@@ -22,6 +22,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("Fast floating-point math (reassociation, approximate "
                      "exp, flush denormals)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> wgmma{
+      *this, "wgmma",
+      llvm::cl::desc("On sm_90a, lower eligible tensor-core products to "
+                     "wgmma (warpgroup register tiles, swizzled TMA operands)"),
+      llvm::cl::init(false)};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimisation level (0-3)"),
       llvm::cl::init(3)};

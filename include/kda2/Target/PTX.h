@@ -23,6 +23,8 @@ struct PTXOptions {
   std::string chip = "sm_90a";
   /// Fast floating-point math.
   bool fastMath = false;
+  /// On sm_90a, eligible tensor-core products as wgmma.
+  bool wgmma = false;
   /// LLVM and ptxas optimisation level (0-3).
   unsigned optLevel = 3;
   /// CUDA toolkit root; empty: $CUDA_HOME, then /usr/local/cuda.

@@ -33,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kda2/Conversion/Passes.h"
+#include "kda2/Conversion/WgmmaLayout.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -319,10 +320,11 @@ struct Specialization {
 class KernelLowering {
 public:
   KernelLowering(KernelOp kernel, gpu::GPUModuleOp gpuModule, bool fastMath,
-                 StringRef chip,
+                 bool wgmma, StringRef chip,
                  const Specialization *specialization = nullptr,
                  ArrayRef<Specialization> variants = {})
       : kernel(kernel), gpuModule(gpuModule), fastMath(fastMath),
+        useWgmma(wgmma && chip == "sm_90a"),
         hasL2Prefetch(chip.starts_with("sm_9") || chip.starts_with("sm_1")),
         chip(chip.str()),
         specialization(specialization), variants(variants),
@@ -394,6 +396,18 @@ private:
   LogicalResult lowerTmaCopy(StoreOp store);
   Value sharedPointer(Value memref, ArrayRef<Value> indices, Location loc);
   LogicalResult lowerMatmul(MatmulOp matmul);
+  /// Whether a product in fragment mode runs as wgmma (`useWgmma`): see
+  /// lowerWgmma.
+  bool wgmmaApplies(MatmulOp matmul, Value aTile, LoadOp aLoad, LoadOp bLoad,
+                    Value accTile, Value destTile);
+  /// The product as warpgroup wgmma instructions (m64nNk16), four warps
+  /// per 64 rows of the result.
+  void lowerWgmma(MatmulOp matmul, Value aTile, LoadOp aLoad, LoadOp bLoad,
+                  Value accTile, Value destTile);
+  /// The 64-bit wgmma matrix descriptor of a swizzled shared operand
+  /// (`load`'s whole tile, its stage) at byte `offset` into the tile; its
+  /// contiguous dimension is k (K-major) or m / n (MN-major).
+  Value wgmmaDescriptor(LoadOp load, bool kMajor, Value offset, Location loc);
   LogicalResult lowerElementwise(Operation *op);
   LogicalResult lowerFragmentLoop(LoopOp loop);
   LogicalResult checkMmaSplit(Operation *op, StringRef what, MmaSplit split,
@@ -503,6 +517,8 @@ private:
   KernelOp kernel;
   gpu::GPUModuleOp gpuModule;
   bool fastMath;
+  /// Eligible tensor-core products as wgmma (the pass's option, sm_90a).
+  bool useWgmma;
   /// Whether the target has `prefetch.global.L2` (LLVM 22's NVPTX back end
   /// selects it from sm_90 on).
   bool hasL2Prefetch;
@@ -4409,6 +4425,11 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
       }
     return success();
   }
+  if (fragMode && wgmmaApplies(matmul, aTile, aLoad, bLoad, accTile,
+                               destTile)) {
+    lowerWgmma(matmul, aTile, aLoad, bLoad, accTile, destTile);
+    return success();
+  }
   if (fragMode) {
     // Each warp computes the blocks of the result it holds (the result's
     // split; rows for a result in memory), from a left operand it holds
@@ -4467,6 +4488,251 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
   emitBlock(row0, mul(cols.getInductionVar(), 8), aFrags, -1, -1);
   b.setInsertionPointAfter(strips);
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// wgmma (sm_90a)
+//===----------------------------------------------------------------------===//
+
+/// wgmma's accumulator and register A fragments are the mma tiles' own
+/// layout: warp w of a warpgroup holds rows 16 w .. 16 w + 15 of the
+/// group's 64, and for each 8-column block j the registers 4 j .. 4 j + 3
+/// are (group, 2 quad + e) and (group + 8, 2 quad + e), exactly an mma
+/// tile's slots (j, h, e) of its one strip; A's four registers per k step
+/// are m16n8k16's. So a product whose result is a split=rows mma tile with
+/// one strip per warp, over whole warpgroups, runs as m64nNk16 with A from
+/// the same registers, and the B operand (and a shared A) read by the
+/// tensor cores from shared memory through a matrix descriptor: the
+/// operand's buffer must be one whose TMA boxes are swizzled (its rows
+/// span the swizzle's 32, 64 or 128 bytes, the canonical layouts of
+/// wgmma's swizzle modes), written by TMA only (the async proxy that wgmma
+/// reads through).
+bool KernelLowering::wgmmaApplies(MatmulOp matmul, Value aTile, LoadOp aLoad,
+                                  LoadOp bLoad, Value accTile,
+                                  Value destTile) {
+  if (!useWgmma || !destTile || (!aTile && !aLoad) || !bLoad)
+    return false;
+  auto aType = cast<RankedTensorType>(matmul.getA().getType());
+  Type elt = aType.getElementType();
+  if (!elt.isBF16() && !elt.isF16())
+    return false; // TF32 (K-major only, k steps of 8): mma.sync
+  int64_t warps = blockX / 32;
+  const TensorInfo &dest = tensors[destTile];
+  if (warps % 4 || dest.split != MmaSplit::Rows || dest.rows != 16 * warps ||
+      dest.cols % 8 || dest.cols > 256)
+    return false;
+  if (accTile && accTile != destTile) {
+    const TensorInfo &acc = tensors[accTile];
+    if (acc.split != MmaSplit::Rows || acc.rows != dest.rows ||
+        acc.cols != dest.cols)
+      return false;
+  }
+  if (matmul.getAcc() && !accTile)
+    return false; // an accumulator in memory: mma.sync
+  if (aTile) {
+    const TensorInfo &a = tensors[aTile];
+    if (a.split != MmaSplit::Rows || a.rows != dest.rows)
+      return false;
+  } else if (!swizzledBuffers.contains(aLoad.getSource())) {
+    return false;
+  }
+  return swizzledBuffers.contains(bLoad.getSource());
+}
+
+/// The swizzled tile a shared operand's buffer holds (its memref is
+/// [stages..., boxes, rows, per-row]).
+static SwizzledTile swizzledTileOf(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t rank = type.getRank();
+  return {type.getShape()[rank - 2], type.getShape()[rank - 1],
+          elementBytes(type.getElementType())};
+}
+
+Value KernelLowering::wgmmaDescriptor(LoadOp load, bool kMajor, Value offset,
+                                      Location loc) {
+  Value memref = tensors[load.getSource()].memref;
+  auto type = cast<MemRefType>(memref.getType());
+  SwizzledTile tile = swizzledTileOf(memref);
+  int64_t rank = type.getRank();
+  // The tile's stage: the prefix of the buffer's indices.
+  SmallVector<Value> prefix =
+      accessIndices(load.getSource(), load.getIndices());
+  Value bytes = offset;
+  int64_t stride = tile.pieceBytes() * type.getShape()[rank - 3];
+  for (int64_t d = int64_t(prefix.size()) - 1; d >= 0; --d) {
+    bytes = arith::AddIOp::create(
+        b, loc, bytes,
+        arith::MulIOp::create(b, loc, prefix[d], constantIndex(stride, loc)));
+    stride *= type.getShape()[d];
+  }
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value address = arith::IndexCastOp::create(
+      b, loc, b.getI64Type(), arith::AddIOp::create(b, loc, base, bytes));
+  // The fixed fields (base offset 0: the buffer is 1024-byte aligned and
+  // its stages, boxes and 8-row groups keep the swizzle's pattern), then
+  // the address's bits 4-17.
+  uint64_t fixed =
+      encodeWgmmaDescriptor(0, wgmmaDescriptorFields(tile, kMajor));
+  Value field = arith::ShRUIOp::create(
+      b, loc,
+      arith::AndIOp::create(b, loc, address, constantI64(0x3FFFF, loc)),
+      constantI64(4, loc));
+  return arith::OrIOp::create(b, loc, field,
+                              constantI64(static_cast<int64_t>(fixed), loc));
+}
+
+void KernelLowering::lowerWgmma(MatmulOp matmul, Value aTile, LoadOp aLoad,
+                                LoadOp bLoad, Value accTile, Value destTile) {
+  Location loc = matmul.getLoc();
+  MLIRContext *ctx = b.getContext();
+  auto aType = cast<RankedTensorType>(matmul.getA().getType());
+  Type elt = aType.getElementType();
+  bool transA = matmul.getTransposeA(), transB = matmul.getTransposeB();
+  int64_t k = aType.getDimSize(transA ? 0 : 1);
+  TensorInfo &dest = tensors[destTile];
+  int64_t n = dest.cols, kSteps = k / 16, accRegs = n / 2;
+  auto c = [&](int64_t v) { return constantIndex(v, loc); };
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  Value warpGroup = arith::DivUIOp::create(b, loc, threadId, c(128));
+
+  // This thread's accumulators (slots j, h, e of its strip, in wgmma's
+  // register order), or zeros with the first step's scale-d off.
+  SmallVector<Value> acc;
+  for (int64_t slot = 0; slot < accRegs; ++slot)
+    acc.push_back(accTile ? Value(memref::LoadOp::create(
+                                b, loc, tensors[accTile].memref,
+                                ValueRange{c(slot)}))
+                          : Value(arith::ConstantOp::create(
+                                b, loc, b.getF32FloatAttr(0))));
+
+  auto stepOffset = [&](LoadOp load, bool kMajor, int64_t kk) {
+    return wgmmaStepOffset(swizzledTileOf(tensors[load.getSource()].memref),
+                           kMajor, kk);
+  };
+  // A shared A's warpgroup g reads rows 64 g ... of the product.
+  Value aGroupOffset;
+  if (aLoad)
+    aGroupOffset = arith::MulIOp::create(
+        b, loc, warpGroup,
+        c(wgmmaRowGroupOffset(swizzledTileOf(tensors[aLoad.getSource()].memref),
+                              /*kMajor=*/!transA, 1)));
+
+  // A from registers: k step kk is the strip's column blocks 2 kk and
+  // 2 kk + 1, converted pairwise (as for mma.sync).
+  SmallVector<Value> aRegs;
+  if (aTile) {
+    TensorInfo &a = tensors[aTile];
+    for (int64_t kk = 0; kk < kSteps; ++kk)
+      for (int64_t jb = 0; jb < 2; ++jb)
+        for (int64_t h = 0; h < 2; ++h) {
+          SmallVector<Value> pair;
+          for (int64_t e = 0; e < 2; ++e)
+            pair.push_back(arith::TruncFOp::create(
+                b, loc, elt,
+                memref::LoadOp::create(
+                    b, loc, a.memref,
+                    ValueRange{c(fragmentSlot(a, 0, 2 * kk + jb, h, e))})));
+          aRegs.push_back(LLVM::BitcastOp::create(
+              b, loc, i32,
+              vector::FromElementsOp::create(
+                  b, loc, VectorType::get({2}, elt), pair)));
+        }
+  }
+
+  // Inline PTX whose outputs are `tied` values passed through (so that
+  // every use of an accumulator follows the wait, and every write of an
+  // operand register precedes the fence), plus `inputs`.
+  auto asmCall = [&](StringRef text, ArrayRef<Value> tied,
+                     ArrayRef<Value> inputs, StringRef inputConstraints) {
+    SmallVector<std::string> cons;
+    for (Value v : tied)
+      cons.push_back(v.getType() == f32 ? "=f" : "=r");
+    for (size_t i = 0; i < tied.size(); ++i)
+      cons.push_back(std::to_string(i));
+    std::string constraints = llvm::join(cons, ",");
+    if (!inputConstraints.empty())
+      constraints += (constraints.empty() ? "" : ",") + inputConstraints.str();
+    SmallVector<Value> operands(tied);
+    operands.append(inputs.begin(), inputs.end());
+    SmallVector<Type> types;
+    for (Value v : tied)
+      types.push_back(v.getType());
+    Type resultType =
+        tied.empty() ? Type()
+                     : LLVM::LLVMStructType::getLiteral(ctx, types);
+    auto op = LLVM::InlineAsmOp::create(
+        b, loc, resultType ? TypeRange{resultType} : TypeRange{}, operands,
+        text, constraints, /*has_side_effects=*/true,
+        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
+    SmallVector<Value> out;
+    for (size_t i = 0; i < tied.size(); ++i)
+      out.push_back(LLVM::ExtractValueOp::create(b, loc, op.getResult(0), i));
+    return std::make_pair(op, out);
+  };
+  auto regList = [](int64_t first, int64_t count) {
+    SmallVector<std::string> names;
+    for (int64_t i = 0; i < count; ++i)
+      names.push_back("$" + std::to_string(first + i));
+    return "{" + llvm::join(names, ", ") + "}";
+  };
+
+  // wgmma.fence: after the last writes of the accumulators and A's
+  // registers, before the first wgmma that reads them.
+  {
+    SmallVector<Value> tied(acc);
+    tied.append(aRegs);
+    auto [op, out] = asmCall("wgmma.fence.sync.aligned;", tied, {}, "");
+    std::copy(out.begin(), out.begin() + accRegs, acc.begin());
+    std::copy(out.begin() + accRegs, out.end(), aRegs.begin());
+  }
+  StringRef ty = elt.isBF16() ? "bf16" : "f16";
+  for (int64_t kk = 0; kk < kSteps; ++kk) {
+    Value bDesc = wgmmaDescriptor(
+        bLoad, /*kMajor=*/transB, c(stepOffset(bLoad, transB, kk)), loc);
+    Value scaleD = arith::ConstantOp::create(
+        b, loc, b.getBoolAttr(accTile != nullptr || kk > 0));
+    std::string text;
+    SmallVector<Value> inputs;
+    std::string inputCons;
+    int64_t next = 2 * accRegs;
+    if (aTile) {
+      inputs.append(aRegs.begin() + 4 * kk, aRegs.begin() + 4 * kk + 4);
+      inputs.push_back(bDesc);
+      inputs.push_back(scaleD);
+      inputCons = "r,r,r,r,l,b";
+      text = llvm::formatv("wgmma.mma_async.sync.aligned.m64n{0}k16.f32.{1}.{1} "
+                           "{2}, {3}, ${4}, ${5}, 1, 1, {6};",
+                           n, ty, regList(0, accRegs), regList(next, 4),
+                           next + 4, next + 5, transB ? 0 : 1)
+                 .str();
+    } else {
+      Value aDesc = wgmmaDescriptor(
+          aLoad, /*kMajor=*/!transA,
+          arith::AddIOp::create(b, loc, aGroupOffset,
+                                c(stepOffset(aLoad, !transA, kk))),
+          loc);
+      inputs = {aDesc, bDesc, scaleD};
+      inputCons = "l,l,b";
+      text = llvm::formatv("wgmma.mma_async.sync.aligned.m64n{0}k16.f32.{1}.{1} "
+                           "{2}, ${3}, ${4}, ${5}, 1, 1, {6}, {7};",
+                           n, ty, regList(0, accRegs), next, next + 1,
+                           next + 2, transA ? 1 : 0, transB ? 0 : 1)
+                 .str();
+    }
+    auto [op, out] = asmCall(text, acc, inputs, inputCons);
+    // The simulator counts it as the warpgroup's tensor-core work.
+    op->setAttr("kda2_wgmma", NVVM::MMAShapeAttr::get(ctx, 64, n, 16));
+    acc = out;
+  }
+  // Commit and wait: the accumulators are the product's from here on.
+  acc = asmCall("wgmma.commit_group.sync.aligned;\n\t"
+                "wgmma.wait_group.sync.aligned 0;",
+                acc, {}, "")
+            .second;
+  for (int64_t slot = 0; slot < accRegs; ++slot)
+    memref::StoreOp::create(b, loc, acc[slot], dest.memref,
+                            ValueRange{c(slot)});
 }
 
 //===----------------------------------------------------------------------===//
@@ -5043,12 +5309,13 @@ struct ConvertKDA2ToGPUPass
               }
       });
       for (const Specialization &variant : variants) {
-        KernelLowering lowering(kernel, gpuModule, fastMath, chip, &variant);
+        KernelLowering lowering(kernel, gpuModule, fastMath, wgmma, chip,
+                                &variant);
         if (failed(lowering.run()))
           return signalPassFailure();
       }
-      KernelLowering lowering(kernel, gpuModule, fastMath, chip, nullptr,
-                              variants);
+      KernelLowering lowering(kernel, gpuModule, fastMath, wgmma, chip,
+                              nullptr, variants);
       if (failed(lowering.run()))
         return signalPassFailure();
     }
