@@ -139,9 +139,11 @@ def main():
     parser.add_argument("--no-reference", action="store_true",
                         help="skip the float64 reference (timing only; errors are not reported)")
     parser.add_argument("--extra", action="append", default=[],
-                        help="NAME=CUBIN:C:VB: one more prep + scan variant (kda_chunk_split's "
-                             "kernels, K-first state) from any cubin, e.g. a kda2-agent "
-                             "candidate_N.cubin; add NAME to --variants")
+                        help="NAME=CUBIN:C:VB[:SCAN]: one more prep + scan variant "
+                             "(kda_chunk_split's kernels, K-first state) from any cubin, "
+                             "e.g. a kda2-agent candidate_N.cubin; with SCAN (a cubin of "
+                             "kda_chunk_h.tirx, for NAME o*/ok*/h*/hk*) the scans from it; "
+                             "add NAME to --variants")
     args = parser.parse_args()
     rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
     variants = args.variants.split(",")
@@ -155,6 +157,9 @@ def main():
     d = args.dim
     # split32_vb16: 8 blocks of 16 value columns per head (twice the CTAs).
     # h*: the same prep, then kda_chunk_h.tirx's state scan and output kernel.
+    # --extra's optional fourth field: the module of kda_chunk_h.tirx's scans.
+    extra_scans = {e.split("=")[0]: e.split("=", 1)[1].split(":")[3] for e in args.extra
+                   if len(e.split("=", 1)[1].split(":")) > 3}
     for variant, cubin, chunk, vfirst, vb in (
             ("split", f"kda_chunk_split_k{d}", 16, False, 32),
             ("split32", f"kda_chunk_split_c32_k{d}", 32, False, 32),
@@ -196,9 +201,10 @@ def main():
             # The same prep's chunks merged in pairs (kda_chunk_merge.tirx),
             # the split-key scan over chunks of 64 (half the chain's steps).
             ("ok64m_vb16_fast4", f"kda_chunk_split_c32_vb16_k{d}_fast4", 32, False, 16),
-            *((name, path, int(c), False, int(vb)) for name, path, c, vb in
+            *((name, path, int(c), False, int(vb)) for name, path, c, vb, *_ in
               ((e.split("=")[0], *e.split("=", 1)[1].split(":")) for e in args.extra))):
         if variant in variants:
+            scan_cubin = extra_scans.get(variant)
             module = rt.load(cubin if cubin.endswith(".cubin") else
                              os.path.join(args.kernels, f"{cubin}.sm_90a.cubin"))
             prep = rt.kernel(module, "kda_chunk_prep")
@@ -207,7 +213,10 @@ def main():
                     args.kernels, f"kda_chunk_merge_c32_vb16_k{d}.sm_90a.cubin")),
                     "kda_chunk_merge")
             if variant[0] in "ho":
-                hmod = rt.load(os.path.join(
+                hmod = rt.load(
+                    (scan_cubin if scan_cubin.endswith(".cubin") else
+                     os.path.join(args.kernels, f"{scan_cubin}.sm_90a.cubin"))
+                    if scan_cubin else os.path.join(
                     args.kernels, cubin.replace("kda_chunk_split", "kda_chunk_h")
                     .replace("_tp32", "_tf32").replace("_fast4", "")
                     .replace("_c32_", "_c64_" if "64m" in variant else "_c32_")

@@ -13,8 +13,9 @@
 # then the large shapes (no reference: the float64 recurrence takes
 # minutes), then K = V = 64, and the split-key scans under compute-sanitizer
 # (racecheck: their shared-memory partial sums and barriers; memcheck; a
-# small varlen batch, no FLA). STEPS picks some of them (default "small
-# large k64 racecheck memcheck"); JSON goes to $OUT. All five take more
+# small varlen batch, no FLA); `wgmma` checks and times the wgmma scans
+# (not in the default). STEPS picks some of them (default "small large k64
+# racecheck memcheck"); JSON goes to $OUT. All five take more
 # than one device call's 10 minutes (FLA's Triton compile and the float64
 # reference are the slow parts; on a fresh machine in stop 23 three variants
 # at the four small shapes took ~280 s, two at the two large ones ~150 s):
@@ -52,6 +53,8 @@ kda_chunk_split_c32_k128_fast4 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,
 kda_chunk_h_c32_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=32,NVB=4
 kda_chunk_split_c32_vb64_k128_fast4 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=64,NVB=2,BPS=4 --kda2-fast-math
 kda_chunk_h_c32_vb64_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2
+kda_chunk_h_c32_vb64_k128_wg kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2 --kda2-wgmma
+kda_chunk_h_c32_vb64_k128_wg2 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2,OB=2 --kda2-wgmma
 kda_chunk_merge_c32_vb16_k128 kda_chunk_merge.tirx IN=bf16,IX=i32,K=128,V=128,C=32,VB=16,NVB=8
 kda_chunk_h_c64_vb16_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=64,VB=16,NVB=8
 kda_chunk_split_c32_vb16_k64 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=64,V=64,C=32,VB=16,NVB=4
@@ -64,9 +67,15 @@ run)
   fla=${FLA:-$root/third_party_downloads/fla}
   bench() { python3 "$root/bench/kda_prefill.py" --kernels "$kc" --fla "$fla" \
               --gate lb5edge --per-kernel "$@"; }
+  # The scans with 64 value columns per block (one warpgroup): mma.sync, and
+  # wgmma (--kda2-wgmma) at ptxas's register choice (_wg, one block per SM)
+  # or held to two blocks per SM (_wg2, OB=2), after the same prep.
+  prep64=kda_chunk_split_c32_vb64_k128_fast4:32:64
+  wg=(--extra "o32_vb64_fast4=$prep64" --extra "o32_vb64_wg=$prep64:kda_chunk_h_c32_vb64_k128_wg"
+      --extra "o32_vb64_wg2=$prep64:kda_chunk_h_c32_vb64_k128_wg2")
   sanitize() { "${SANITIZER:-compute-sanitizer}" --tool "$1" --error-exitcode 3 \
                  python3 "$root/bench/kda_prefill.py" --kernels "$kc" --gate lb5edge \
-                 --variants ok32_vb16,ok32_vb16_pb32 \
+                 "${wg[@]}" --variants "${SAN_VARIANTS:-ok32_vb16,ok32_vb16_pb32}" \
                  --shapes 1+37+70x1,1x96x2; }
   # Each step's whole output (the JSON line of every case as it finishes,
   # then the tables) also goes to $OUT/<step>.log: what a step measured
@@ -82,12 +91,22 @@ run)
     large)
       bench --no-reference --variants o32_vb16_fast4,o32_vb32_fast4,ok32_vb16_fast4,ok32_vb16_pb32 \
         --shapes 8x4096x16,1x32768x32 ;;
+    wgmma)
+      # First on the GPU: against the float64 reference, then the large
+      # shapes' times beside the mma.sync scans (no FLA: a short step).
+      python3 "$root/bench/kda_prefill.py" --kernels "$kc" --gate lb5edge --per-kernel \
+        "${wg[@]}" --variants o32_vb64_fast4,o32_vb64_wg,o32_vb64_wg2 \
+        --shapes 2x1024x8,1000+3000+1+500+3692x8
+      python3 "$root/bench/kda_prefill.py" --kernels "$kc" --gate lb5edge --per-kernel \
+        --no-reference "${wg[@]}" \
+        --variants o32_vb32_fast4,o32_vb64_fast4,o32_vb64_wg,o32_vb64_wg2 \
+        --shapes 8x4096x16,1x32768x32 ;;
     k64)
       bench --dim 64 --variants h32_vb16,hk32_vb16,ok32_vb16 \
         --shapes 2x1024x8,1x4096x8 ;;
     racecheck|memcheck)
       sanitize "$step" ;;
-    *) echo "unknown step '$step' (small, large, k64, racecheck, memcheck)" >&2; exit 2 ;;
+    *) echo "unknown step '$step' (small, large, wgmma, k64, racecheck, memcheck)" >&2; exit 2 ;;
     esac
     } 2>&1 | log "$step"
   done

@@ -15,7 +15,7 @@
 
 // The pass order, with the chip and its PTX ISA version.
 // PIPELINE: builtin.module(
-// PIPELINE-NEXT: convert-kda2-to-gpu{{[{]}}chip=sm_80 fast-math=false},
+// PIPELINE-NEXT: convert-kda2-to-gpu{{[{]}}chip=sm_80 fast-math=false wgmma=false},
 // PIPELINE-NEXT: canonicalize{{.*}},
 // PIPELINE-NEXT: cse,
 // PIPELINE-NEXT: nvvm-attach-target{{.*}} chip=sm_80 {{.*}}features=+ptx78 {{.*}}triple=nvptx64-nvidia-cuda},

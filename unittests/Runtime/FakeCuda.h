@@ -531,7 +531,13 @@ prefillScanOMetadata(const PrefillBinding &b = {},
       prefillSwizzle(2 * b.c) + "\narg tensormap gl__tma5 gl " +
       prefillMap(b, 1, K) + "\narg tensormap vc__tma6 vc " +
       prefillMap(b, 2, VB + " " + C) + prefillSwizzle(2 * b.vb) + "\n";
-  return m + prefillScanBinds(b) + "end\n";
+  std::string binds = prefillScanBinds(b);
+  // kda_chunk_scan_o's own blocks per SM (OB, 0 by default) sorts after NVB.
+  if (name == "kda_chunk_scan_o" && b.bindings) {
+    std::string nvb = "bind NVB " + NVB + "\n";
+    binds.replace(binds.find(nvb), nvb.size(), nvb + "bind OB 0\n");
+  }
+  return m + binds + "end\n";
 }
 
 /// Metadata of kda_chunk_out (grid (ns, h), tensor maps of qd, pb, hs, us;

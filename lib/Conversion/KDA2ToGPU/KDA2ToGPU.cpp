@@ -404,6 +404,39 @@ private:
   /// per 64 rows of the result.
   void lowerWgmma(MatmulOp matmul, Value aTile, LoadOp aLoad, LoadOp bLoad,
                   Value accTile, Value destTile);
+  /// wgmma products issued and not yet waited for: the register tile each
+  /// writes and its accumulator values (outputs of the last wgmma).
+  struct PendingWgmma {
+    Value tile;
+    SmallVector<Value> acc;
+  };
+  SmallVector<PendingWgmma> pendingWgmma;
+  /// Waits for the pending wgmma products (one commit and wait) and stores
+  /// their accumulators into their tiles.
+  void flushWgmma(Location loc);
+  /// Whether lowering `op` neither emits code nor touches registers or
+  /// shared memory that a pending wgmma uses (a product's operand loads,
+  /// conversions and result store; pure scalar arithmetic).
+  bool isWgmmaNeutral(Operation *op);
+  bool leavesWgmmaPending(Operation *op) {
+    return pendingWgmma.empty() || isa<MatmulOp>(op) || isWgmmaNeutral(op);
+  }
+  /// The operands of a product that runs as wgmma, or nothing.
+  struct WgmmaOperands {
+    Value aTile, accTile, destTile;
+    LoadOp aLoad, bLoad;
+  };
+  std::optional<WgmmaOperands> wgmmaOperandsOf(MatmulOp matmul);
+  /// A register left operand's wgmma registers: its strip's column blocks
+  /// converted pairwise, four 32-bit words per k step.
+  SmallVector<Value> wgmmaARegs(MatmulOp matmul, Value aTile, Location loc);
+  /// At a batch's first product: converts the register left operands of
+  /// the products that will join it, before any of them is issued (ptxas
+  /// waits for every pending wgmma before an instruction reads a register
+  /// a wgmma wrote, so a conversion between two issues would serialise
+  /// them).
+  void hoistBatchOperands(MatmulOp first, Value firstDest);
+  DenseMap<Operation *, SmallVector<Value>> hoistedARegs;
   /// The 64-bit wgmma matrix descriptor of a swizzled shared operand
   /// (`load`'s whole tile, its stage) at byte `offset` into the tile; its
   /// contiguous dimension is k (K-major) or m / n (MN-major).
@@ -1831,6 +1864,9 @@ SharedAccesses KernelLowering::accessesOf(Operation *op) {
 
 /// A block barrier; in uniform code it orders everything before it.
 void KernelLowering::blockBarrier(Location loc) {
+  // A barrier does not wait for the asynchronous wgmma: a warpgroup past it
+  // could overwrite a tile another one's pending product still reads.
+  flushWgmma(loc);
   if (!producerLoop) {
     gpu::BarrierOp::create(b, loc);
     return;
@@ -1856,6 +1892,12 @@ void KernelLowering::emitBarrier(Location loc) {
 /// what earlier ops left for other threads (`SharedAccesses`). Inside
 /// thread loops there are no barriers: the loop counts as one op.
 LogicalResult KernelLowering::lowerBlock(Block &block) {
+  // wgmma products still pending at the block's end are waited for here,
+  // inside it (their values do not leave the region).
+  auto flushAtEnd = llvm::make_scope_exit([&] {
+    if (!block.empty())
+      flushWgmma(block.back().getLoc());
+  });
   for (Operation &op : block) {
     if (threadDepth > 0 || !usesShared) {
       if (failed(lowerOp(&op)))
@@ -1919,6 +1961,8 @@ LogicalResult KernelLowering::lowerUniformBody(Block &body, Location loc,
 
 LogicalResult KernelLowering::lowerOp(Operation *op) {
   Location loc = op->getLoc();
+  if (!leavesWgmmaPending(op))
+    flushWgmma(loc);
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case<GmemOp, ReturnOp, SmemAllocOp>([](auto) { return success(); })
       .Case<RegAllocOp>([&](RegAllocOp alloc) -> LogicalResult {
@@ -4425,11 +4469,12 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
       }
     return success();
   }
-  if (fragMode && wgmmaApplies(matmul, aTile, aLoad, bLoad, accTile,
-                               destTile)) {
-    lowerWgmma(matmul, aTile, aLoad, bLoad, accTile, destTile);
+  if (std::optional<WgmmaOperands> ops = wgmmaOperandsOf(matmul)) {
+    lowerWgmma(matmul, ops->aTile, ops->aLoad, ops->bLoad, ops->accTile,
+               ops->destTile);
     return success();
   }
+  flushWgmma(loc);
   if (fragMode) {
     // Each warp computes the blocks of the result it holds (the result's
     // split; rows for a result in memory), from a left operand it holds
@@ -4595,10 +4640,31 @@ void KernelLowering::lowerWgmma(MatmulOp matmul, Value aTile, LoadOp aLoad,
   Type f32 = b.getF32Type(), i32 = b.getI32Type();
   Value warpGroup = arith::DivUIOp::create(b, loc, threadId, c(128));
 
+  // Products issued before this one stay in flight (no wait between
+  // them) unless this one reads a pending result, or writes a pending tile
+  // it does not accumulate into. Accumulating into a pending tile chains
+  // on its in-flight values (wgmma may take another wgmma's accumulator of
+  // the same shape without a wait).
+  auto pendingOf = [&](Value tile) {
+    return llvm::find_if(pendingWgmma,
+                         [&](const PendingWgmma &p) { return p.tile == tile; });
+  };
+  bool hazard = (aTile && pendingOf(aTile) != pendingWgmma.end()) ||
+                (accTile != destTile && pendingOf(destTile) != pendingWgmma.end());
+  if (hazard)
+    flushWgmma(loc);
+  if (pendingWgmma.empty())
+    hoistBatchOperands(matmul, destTile);
   // This thread's accumulators (slots j, h, e of its strip, in wgmma's
   // register order), or zeros with the first step's scale-d off.
   SmallVector<Value> acc;
-  for (int64_t slot = 0; slot < accRegs; ++slot)
+  bool chained = false;
+  if (auto it = pendingOf(destTile); accTile && it != pendingWgmma.end()) {
+    acc = std::move(it->acc);
+    pendingWgmma.erase(it);
+    chained = true;
+  }
+  for (int64_t slot = 0; !chained && slot < accRegs; ++slot)
     acc.push_back(accTile ? Value(memref::LoadOp::create(
                                 b, loc, tensors[accTile].memref,
                                 ValueRange{c(slot)}))
@@ -4617,27 +4683,9 @@ void KernelLowering::lowerWgmma(MatmulOp matmul, Value aTile, LoadOp aLoad,
         c(wgmmaRowGroupOffset(swizzledTileOf(tensors[aLoad.getSource()].memref),
                               /*kMajor=*/!transA, 1)));
 
-  // A from registers: k step kk is the strip's column blocks 2 kk and
-  // 2 kk + 1, converted pairwise (as for mma.sync).
   SmallVector<Value> aRegs;
-  if (aTile) {
-    TensorInfo &a = tensors[aTile];
-    for (int64_t kk = 0; kk < kSteps; ++kk)
-      for (int64_t jb = 0; jb < 2; ++jb)
-        for (int64_t h = 0; h < 2; ++h) {
-          SmallVector<Value> pair;
-          for (int64_t e = 0; e < 2; ++e)
-            pair.push_back(arith::TruncFOp::create(
-                b, loc, elt,
-                memref::LoadOp::create(
-                    b, loc, a.memref,
-                    ValueRange{c(fragmentSlot(a, 0, 2 * kk + jb, h, e))})));
-          aRegs.push_back(LLVM::BitcastOp::create(
-              b, loc, i32,
-              vector::FromElementsOp::create(
-                  b, loc, VectorType::get({2}, elt), pair)));
-        }
-  }
+  if (aTile)
+    aRegs = wgmmaARegs(matmul, aTile, loc);
 
   // Inline PTX whose outputs are `tied` values passed through (so that
   // every use of an accumulator follows the wait, and every write of an
@@ -4678,13 +4726,19 @@ void KernelLowering::lowerWgmma(MatmulOp matmul, Value aTile, LoadOp aLoad,
   };
 
   // wgmma.fence: after the last writes of the accumulators and A's
-  // registers, before the first wgmma that reads them.
+  // registers, before the first wgmma that reads them (accumulators in
+  // flight are not tied through it: only wgmma may touch them).
   {
-    SmallVector<Value> tied(acc);
+    SmallVector<Value> tied;
+    if (!chained)
+      tied.append(acc);
     tied.append(aRegs);
     auto [op, out] = asmCall("wgmma.fence.sync.aligned;", tied, {}, "");
-    std::copy(out.begin(), out.begin() + accRegs, acc.begin());
-    std::copy(out.begin() + accRegs, out.end(), aRegs.begin());
+    int64_t at = 0;
+    if (!chained)
+      for (; at < accRegs; ++at)
+        acc[at] = out[at];
+    std::copy(out.begin() + at, out.end(), aRegs.begin());
   }
   StringRef ty = elt.isBF16() ? "bf16" : "f16";
   for (int64_t kk = 0; kk < kSteps; ++kk) {
@@ -4725,14 +4779,123 @@ void KernelLowering::lowerWgmma(MatmulOp matmul, Value aTile, LoadOp aLoad,
     op->setAttr("kda2_wgmma", NVVM::MMAShapeAttr::get(ctx, 64, n, 16));
     acc = out;
   }
-  // Commit and wait: the accumulators are the product's from here on.
-  acc = asmCall("wgmma.commit_group.sync.aligned;\n\t"
-                "wgmma.wait_group.sync.aligned 0;",
-                acc, {}, "")
-            .second;
-  for (int64_t slot = 0; slot < accRegs; ++slot)
-    memref::StoreOp::create(b, loc, acc[slot], dest.memref,
-                            ValueRange{c(slot)});
+  // In flight until the next op that needs it (flushWgmma).
+  pendingWgmma.push_back({destTile, std::move(acc)});
+}
+
+SmallVector<Value> KernelLowering::wgmmaARegs(MatmulOp matmul, Value aTile,
+                                              Location loc) {
+  if (auto it = hoistedARegs.find(matmul); it != hoistedARegs.end()) {
+    SmallVector<Value> regs = std::move(it->second);
+    hoistedARegs.erase(it);
+    return regs;
+  }
+  auto aType = cast<RankedTensorType>(matmul.getA().getType());
+  Type elt = aType.getElementType();
+  int64_t kSteps = aType.getDimSize(matmul.getTransposeA() ? 0 : 1) / 16;
+  TensorInfo &a = tensors[aTile];
+  SmallVector<Value> regs;
+  for (int64_t kk = 0; kk < kSteps; ++kk)
+    for (int64_t jb = 0; jb < 2; ++jb)
+      for (int64_t h = 0; h < 2; ++h) {
+        SmallVector<Value> pair;
+        for (int64_t e = 0; e < 2; ++e)
+          pair.push_back(arith::TruncFOp::create(
+              b, loc, elt,
+              memref::LoadOp::create(
+                  b, loc, a.memref,
+                  ValueRange{constantIndex(
+                      fragmentSlot(a, 0, 2 * kk + jb, h, e), loc)})));
+        regs.push_back(LLVM::BitcastOp::create(
+            b, loc, b.getI32Type(),
+            vector::FromElementsOp::create(
+                b, loc, VectorType::get({2}, elt), pair)));
+      }
+  return regs;
+}
+
+std::optional<KernelLowering::WgmmaOperands>
+KernelLowering::wgmmaOperandsOf(MatmulOp matmul) {
+  StoreOp store = matmulStores.lookup(matmul);
+  if (!store)
+    return std::nullopt;
+  WgmmaOperands ops;
+  ops.aTile = mmaTileOf(matmul.getA());
+  ops.accTile = mmaTileOf(matmul.getAcc());
+  ops.destTile = tensors.lookup(store.getDest()).mma ? store.getDest() : Value();
+  if (!ops.aTile)
+    ops.aLoad = sharedOperandLoad(matmul.getA());
+  ops.bLoad = sharedOperandLoad(matmul.getB());
+  if (!wgmmaApplies(matmul, ops.aTile, ops.aLoad, ops.bLoad, ops.accTile,
+                    ops.destTile))
+    return std::nullopt;
+  return ops;
+}
+
+void KernelLowering::hoistBatchOperands(MatmulOp first, Value firstDest) {
+  // The products that follow with nothing but their own operand loads,
+  // conversions and result stores (or scalar arithmetic) in between, as
+  // long as none reads a result of the batch or overwrites one it does not
+  // accumulate into (lowerWgmma's own conditions for staying in flight).
+  DenseSet<Value> dests = {firstDest};
+  for (Operation *op = first->getNextNode(); op; op = op->getNextNode()) {
+    auto matmul = dyn_cast<MatmulOp>(op);
+    if (!matmul) {
+      if (isWgmmaNeutral(op))
+        continue;
+      return;
+    }
+    std::optional<WgmmaOperands> ops = wgmmaOperandsOf(matmul);
+    if (!ops || (ops->aTile && dests.contains(ops->aTile)) ||
+        (ops->accTile != ops->destTile && dests.contains(ops->destTile)))
+      return;
+    if (ops->aTile && !hoistedARegs.count(matmul))
+      hoistedARegs[matmul] = wgmmaARegs(matmul, ops->aTile, matmul.getLoc());
+    dests.insert(ops->destTile);
+  }
+}
+
+void KernelLowering::flushWgmma(Location loc) {
+  if (pendingWgmma.empty())
+    return;
+  // One commit and wait for every pending product; the accumulators pass
+  // through it, so each read of them follows the wait.
+  SmallVector<Value> all;
+  for (PendingWgmma &p : pendingWgmma)
+    all.append(p.acc);
+  SmallVector<std::string> cons;
+  SmallVector<Type> types;
+  for (size_t i = 0; i < all.size(); ++i) {
+    cons.push_back("=f");
+    types.push_back(b.getF32Type());
+  }
+  for (size_t i = 0; i < all.size(); ++i)
+    cons.push_back(std::to_string(i));
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, LLVM::LLVMStructType::getLiteral(b.getContext(), types), all,
+      "wgmma.commit_group.sync.aligned;\n\twgmma.wait_group.sync.aligned 0;",
+      llvm::join(cons, ","), /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  int64_t at = 0;
+  for (PendingWgmma &p : pendingWgmma) {
+    TensorInfo &dest = tensors[p.tile];
+    for (size_t slot = 0; slot < p.acc.size(); ++slot)
+      memref::StoreOp::create(
+          b, loc, LLVM::ExtractValueOp::create(b, loc, op.getResult(0), at++),
+          dest.memref, ValueRange{constantIndex(slot, loc)});
+  }
+  pendingWgmma.clear();
+}
+
+bool KernelLowering::isWgmmaNeutral(Operation *op) {
+  if (fragmentLoads.contains(op) || fusedStores.contains(op) ||
+      fusedCasts.contains(op))
+    return true;
+  return op->getNumRegions() == 0 && isPure(op) &&
+         llvm::none_of(op->getResultTypes(),
+                       [](Type t) { return isa<ShapedType>(t); });
 }
 
 //===----------------------------------------------------------------------===//
