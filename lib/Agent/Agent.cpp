@@ -392,7 +392,13 @@ deriveSizes(const std::map<std::string, int64_t> &shapes,
 
 namespace {
 /// An annotation the search switches on and off.
-enum class SwitchKind { TmaPipeline, L2Prefetch, BankConflictFree, WarpReduce };
+enum class SwitchKind {
+  TmaPipeline,
+  L2Prefetch,
+  BankConflictFree,
+  WarpReduce,
+  Wgmma
+};
 
 /// A loop by position: the kernel's name and the loop's preorder index among
 /// the kernel's loops. Binding changes re-import the template, which keeps
@@ -424,6 +430,8 @@ static StringRef switchName(SwitchKind kind) {
     return "bank_conflict_free";
   case SwitchKind::WarpReduce:
     return "warp_reduce";
+  case SwitchKind::Wgmma:
+    return "wgmma";
   }
   return "";
 }
@@ -441,6 +449,10 @@ static bool isAnnotation(Attribute attr, SwitchKind kind) {
     return isa<BankConflictFreeAttr>(attr);
   case SwitchKind::WarpReduce:
     return isa<WarpReduceAttr>(attr);
+  case SwitchKind::Wgmma: {
+    auto pragma = dyn_cast<PragmaAttr>(attr);
+    return pragma && pragma.getKind() == PragmaKind::wgmma;
+  }
   }
   return false;
 }
@@ -455,6 +467,8 @@ static Attribute makeAnnotation(MLIRContext *context, SwitchKind kind) {
     return BankConflictFreeAttr::get(context);
   case SwitchKind::WarpReduce:
     return WarpReduceAttr::get(context);
+  case SwitchKind::Wgmma:
+    return PragmaAttr::get(context, PragmaKind::wgmma);
   }
   return {};
 }
@@ -541,6 +555,24 @@ static std::vector<LoopSite> findSites(ModuleOp module, SwitchKind kind) {
         site_ = reduces && !parentLoop;
         break;
       }
+      case SwitchKind::Wgmma:
+        // A loop whose own body holds a product into an mma register tile
+        // of whole warpgroups' rows (64 per warpgroup).
+        site_ = llvm::any_of(
+            loop.getBodyBlock()->getOperations(), [](Operation &op) {
+              auto matmul = dyn_cast<MatmulOp>(op);
+              if (!matmul)
+                return false;
+              for (Operation *user : matmul->getUsers())
+                if (auto store = dyn_cast<StoreOp>(user))
+                  if (auto alloc = store.getDest().getDefiningOp<RegAllocOp>();
+                      alloc && alloc.getMma()) {
+                    auto type = cast<KDA2TensorType>(alloc.getType());
+                    return type.getRank() == 2 && type.getShape()[0] % 64 == 0;
+                  }
+              return false;
+            });
+        break;
       }
       if (site_)
         candidates.push_back(site);
@@ -599,7 +631,8 @@ static std::vector<int64_t> bindingDomain(StringRef name) {
 }
 
 static std::vector<Knob> discoverKnobs(ModuleOp baseline,
-                                       const AgentConfig &config) {
+                                       const AgentConfig &config,
+                                       StringRef arch) {
   std::vector<Knob> knobs;
   for (StringRef name : {"C", "VB", "LANES"}) {
     auto it = config.bindings.find(name.str());
@@ -619,7 +652,10 @@ static std::vector<Knob> discoverKnobs(ModuleOp baseline,
   }
   for (SwitchKind kind :
        {SwitchKind::TmaPipeline, SwitchKind::L2Prefetch,
-        SwitchKind::BankConflictFree, SwitchKind::WarpReduce}) {
+        SwitchKind::BankConflictFree, SwitchKind::WarpReduce,
+        SwitchKind::Wgmma}) {
+    if (kind == SwitchKind::Wgmma && arch != "sm_90a")
+      continue; // the chip has no wgmma
     std::vector<LoopSite> sites = findSites(baseline, kind);
     if (!sites.empty())
       knobs.push_back({switchName(kind).str(), {0, 1}, kind, sites});
@@ -1437,7 +1473,7 @@ llvm::Error Agent::loadBaseline() {
                          : llvm::join(diagnostics->errors, "\n"));
   diagnostics->clear();
 
-  knobs = discoverKnobs(*baseline.module, baseline.config);
+  knobs = discoverKnobs(*baseline.module, baseline.config, profile->arch);
   readSwitches(*baseline.module, knobs, baseline.config);
   setConfigAttr(*baseline.module, baseline.config);
 

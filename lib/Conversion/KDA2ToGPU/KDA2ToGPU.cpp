@@ -324,7 +324,7 @@ public:
                  const Specialization *specialization = nullptr,
                  ArrayRef<Specialization> variants = {})
       : kernel(kernel), gpuModule(gpuModule), fastMath(fastMath),
-        useWgmma(wgmma && chip == "sm_90a"),
+        wgmmaChip(chip == "sm_90a"), useWgmma(wgmma && wgmmaChip),
         hasL2Prefetch(chip.starts_with("sm_9") || chip.starts_with("sm_1")),
         chip(chip.str()),
         specialization(specialization), variants(variants),
@@ -550,7 +550,10 @@ private:
   KernelOp kernel;
   gpu::GPUModuleOp gpuModule;
   bool fastMath;
-  /// Eligible tensor-core products as wgmma (the pass's option, sm_90a).
+  /// Whether the chip has wgmma (sm_90a), and whether every eligible
+  /// tensor-core product runs as wgmma (the pass's option on that chip;
+  /// otherwise those under `#pragma wgmma`).
+  bool wgmmaChip;
   bool useWgmma;
   /// Whether the target has `prefetch.global.L2` (LLVM 22's NVPTX back end
   /// selects it from sm_90 on).
@@ -4555,7 +4558,19 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
 bool KernelLowering::wgmmaApplies(MatmulOp matmul, Value aTile, LoadOp aLoad,
                                   LoadOp bLoad, Value accTile,
                                   Value destTile) {
-  if (!useWgmma || !destTile || (!aTile && !aLoad) || !bLoad)
+  // The option, or `#pragma wgmma` on the kernel or a loop around the
+  // product.
+  bool requested = useWgmma;
+  if (wgmmaChip && !requested)
+    if (ArrayAttr pragmas = kernel.getPragmasAttr())
+      requested = llvm::any_of(pragmas, [](Attribute a) {
+        auto pragma = dyn_cast<PragmaAttr>(a);
+        return pragma && pragma.getKind() == PragmaKind::wgmma;
+      });
+  for (auto loop = matmul->getParentOfType<LoopOp>(); wgmmaChip && !requested && loop;
+       loop = loop->getParentOfType<LoopOp>())
+    requested = hasPragma(loop, PragmaKind::wgmma);
+  if (!requested || !destTile || (!aTile && !aLoad) || !bLoad)
     return false;
   auto aType = cast<RankedTensorType>(matmul.getA().getType());
   Type elt = aType.getElementType();

@@ -1207,7 +1207,7 @@ FailureOr<PragmaAttr> Emitter::pragma(const ast::Pragma &p) {
   if (!kind)
     return error(p.loc) << "unknown pragma '" << p.name
                         << "'; expected tma_coalesce, tma_pipeline, "
-                           "l2_prefetch, sm_shuffle or unroll";
+                           "l2_prefetch, sm_shuffle, unroll or wgmma";
   return PragmaAttr::get(context, *kind);
 }
 

@@ -383,6 +383,11 @@ LogicalResult PragmaAttr::verifyOnLoop(Operation *loop,
            << "'#pragma " << stringifyPragmaKind(getKind())
            << "' needs the tensor memory accelerator, which profile '"
            << profile->name << "' (" << profile->arch << ") lacks";
+  if (getKind() == PragmaKind::wgmma && profile && profile->arch != "sm_90a")
+    return loop->emitOpError()
+           << "'#pragma wgmma' needs the warpgroup tensor-core instructions of "
+              "sm_90a, which profile '"
+           << profile->name << "' (" << profile->arch << ") lacks";
   if (getKind() == PragmaKind::tma_pipeline ||
       getKind() == PragmaKind::unroll)
     if (auto l = dyn_cast<LoopOp>(loop); l && l.getMapping() != LoopMapping::serial)

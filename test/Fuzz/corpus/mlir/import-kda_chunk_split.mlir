@@ -462,8 +462,8 @@ module attributes {kda2.target = "H200-SXM"} {
   kda2.kernel @kda_chunk_scan(%vc: !kda2.tensor<[h, nsv, 16, 32], bf16>, %qd: !kda2.tensor<[h, ns, 16, 128], bf16>, %kl: !kda2.tensor<[h, ns, 16, 128], bf16>, %wn: !kda2.tensor<[h, ns, 16, 128], bf16>, %tp: !kda2.tensor<[h, ns, 16, 16], bf16>, %pb: !kda2.tensor<[h, ns, 16, 16], bf16>, %gl: !kda2.tensor<[h, ns, 128], f32>, %h0: !kda2.tensor<[n, h, 128, 128], f32>, %cu_seqlens: !kda2.tensor<[np1], i32>, %o: !kda2.tensor<[tt, h, 128], bf16> {kda2.io = #kda2.io<out>}, %ht: !kda2.tensor<[n, h, 128, 128], f32> {kda2.io = #kda2.io<out>}) attributes {arg_names = ["vc", "qd", "kl", "wn", "tp", "pb", "gl", "h0", "cu_seqlens", "o", "ht"], grid = ["n", "h"], kda2.bindings = {C = 16 : i64, K = 128 : i64, NVB = 4 : i64, V = 128 : i64, VB = 32 : i64}} {
     kda2.gmem %vc, %qd, %kl, %wn, %tp, %pb, %gl, %o, %cu_seqlens layout(row_major) packing(none) : !kda2.tensor<[h, nsv, 16, 32], bf16>, !kda2.tensor<[h, ns, 16, 128], bf16>, !kda2.tensor<[h, ns, 16, 128], bf16>, !kda2.tensor<[h, ns, 16, 128], bf16>, !kda2.tensor<[h, ns, 16, 16], bf16>, !kda2.tensor<[h, ns, 16, 16], bf16>, !kda2.tensor<[h, ns, 128], f32>, !kda2.tensor<[tt, h, 128], bf16>, !kda2.tensor<[np1], i32>
     kda2.gmem %h0, %ht layout(row_major) packing(none) : !kda2.tensor<[n, h, 128, 128], f32>, !kda2.tensor<[n, h, 128, 128], f32>
-    %S = kda2.smem_alloc size(32768) : !kda2.tensor<[128, 32], f32, smem>
-    %Sb = kda2.smem_alloc size(16384) : !kda2.tensor<[128, 32], bf16, smem>
+    %S = kda2.smem_alloc size(65536) : !kda2.tensor<[128, 32], f32, smem>
+    %Sb = kda2.smem_alloc size(32768) : !kda2.tensor<[128, 32], bf16, smem>
     %Qd = kda2.smem_alloc size(16384) : !kda2.tensor<[16, 128], bf16, smem>
     %Kl = kda2.smem_alloc size(16384) : !kda2.tensor<[16, 128], bf16, smem>
     %Wn = kda2.smem_alloc size(16384) : !kda2.tensor<[16, 128], bf16, smem>

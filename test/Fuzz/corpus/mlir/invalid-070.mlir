@@ -1,5 +1,12 @@
-// Two tiles have compatible shapes.
-%a = arith.constant dense<1.0> : tensor<4xf32>
-%b = arith.constant dense<1.0> : tensor<8xf32>
-// expected-error @below {{'kda2.mul' op operand tiles have incompatible shapes}}
-%r = kda2.mul %a, %b : tensor<4xf32>, tensor<8xf32> -> tensor<4xf32>
+//===----------------------------------------------------------------------===//
+// Element-wise ops
+//===----------------------------------------------------------------------===//
+
+// Element-wise and tile ops are free of kernel context, so their cases use
+// module-level constants as operands.
+
+// Operands share an element type.
+%a = arith.constant 1.0 : f32
+%b = arith.constant 1.0 : f16
+// expected-error @below {{'kda2.add' op operand element types differ: 'f32' vs 'f16'}}
+%r = kda2.add %a, %b : f32, f16 -> f32

@@ -1,5 +1,5 @@
-// The result is the broadcast type (for kda2.cmp, with i1 elements).
+// Two tiles have compatible shapes.
 %a = arith.constant dense<1.0> : tensor<4xf32>
-%b = arith.constant 1.0 : f32
-// expected-error @below {{'kda2.cmp' op expected result type 'tensor<4xi1>', got 'i1'}}
-%r = kda2.cmp lt %a, %b : tensor<4xf32>, f32 -> i1
+%b = arith.constant dense<1.0> : tensor<8xf32>
+// expected-error @below {{'kda2.mul' op operand tiles have incompatible shapes}}
+%r = kda2.mul %a, %b : tensor<4xf32>, tensor<8xf32> -> tensor<4xf32>

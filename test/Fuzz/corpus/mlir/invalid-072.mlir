@@ -1,4 +1,5 @@
-// A select's condition is i1.
-%c = arith.constant 1.0 : f32
-// expected-error @below {{'kda2.select' op condition must be i1 or a tile of i1, got 'f32'}}
-%r = kda2.select %c, %c, %c : f32, f32, f32 -> f32
+// The result is the broadcast type (for kda2.cmp, with i1 elements).
+%a = arith.constant dense<1.0> : tensor<4xf32>
+%b = arith.constant 1.0 : f32
+// expected-error @below {{'kda2.cmp' op expected result type 'tensor<4xi1>', got 'i1'}}
+%r = kda2.cmp lt %a, %b : tensor<4xf32>, f32 -> i1

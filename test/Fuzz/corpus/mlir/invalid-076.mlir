@@ -1,4 +1,5 @@
-// A cast keeps the shape.
-%a = arith.constant dense<1.0> : tensor<4xf32>
-// expected-error @below {{'kda2.cast' op cannot change the shape: 'tensor<4xf32>' -> 'tensor<8xf16>'}}
-%r = kda2.cast %a : tensor<4xf32> -> tensor<8xf16>
+// Under a tile condition, the result is a tile of the condition's shape.
+%c = arith.constant dense<true> : tensor<4xi1>
+%a = arith.constant 1.0 : f32
+// expected-error @below {{'kda2.select' op expected result type 'tensor<4xf32>', got 'f32'}}
+%r = kda2.select %c, %a, %a : tensor<4xi1>, f32, f32 -> f32

@@ -1,4 +1,4 @@
-// index converts only to and from integers.
-%a = arith.constant 1 : index
-// expected-error @below {{'kda2.cast' op index converts only to and from integers}}
-%r = kda2.cast %a : index -> f32
+// A cast keeps the shape.
+%a = arith.constant dense<1.0> : tensor<4xf32>
+// expected-error @below {{'kda2.cast' op cannot change the shape: 'tensor<4xf32>' -> 'tensor<8xf16>'}}
+%r = kda2.cast %a : tensor<4xf32> -> tensor<8xf16>

@@ -1,4 +1,4 @@
-// matmul takes 2-D tiles.
-%a = arith.constant dense<1.0> : tensor<16xf16>
-// expected-error @below {{'kda2.matmul' op operands must be 2-D tiles}}
-%r = kda2.matmul %a, %a : tensor<16xf16>, tensor<16xf16> -> tensor<16x16xf32>
+// The result drops the reduced axis.
+%a = arith.constant dense<1.0> : tensor<4x8xf32>
+// expected-error @below {{'kda2.reduce' op expected result type 'tensor<4xf32>', got 'tensor<8xf32>'}}
+%r = kda2.reduce max %a : tensor<4x8xf32> -> tensor<8xf32>

@@ -1,4 +1,5 @@
-// tri_solve's result has the right-hand side's type.
+// tri_solve's right-hand side has as many rows as the matrix.
 %a = arith.constant dense<1.0> : tensor<16x16xf32>
-// expected-error @below {{'kda2.tri_solve' op expected result type 'tensor<16x16xf32>', got 'tensor<16x16xf16>'}}
-%r = kda2.tri_solve %a, %a : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf16>
+%b = arith.constant dense<1.0> : tensor<8x16xf32>
+// expected-error @below {{'kda2.tri_solve' op right-hand side must be a 2-D tile with 16 rows, got 'tensor<8x16xf32>'}}
+%r = kda2.tri_solve %a, %b : tensor<16x16xf32>, tensor<8x16xf32> -> tensor<8x16xf32>

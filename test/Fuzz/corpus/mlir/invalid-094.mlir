@@ -1,7 +1,4 @@
-kda2.kernel @fragment_without_columns(%x: !kda2.tensor<[16, 8], f32>) {
-  %c = arith.constant 128 : index
-  // expected-error @below {{a fragment loop needs its tile's column count (columns)}}
-  kda2.loop fragment %i to %c {
-  }
-  kda2.return
-}
+// Counter names are identifiers.
+%v = arith.constant 1 : i64
+// expected-error @below {{'kda2.counter' op counter name 'l2 bytes' is not an identifier}}
+kda2.counter "l2 bytes", %v : i64

@@ -1,7 +1,7 @@
-kda2.kernel @columns_on_thread_loop(%x: !kda2.tensor<[16, 8], f32>) {
+kda2.kernel @fragment_without_columns(%x: !kda2.tensor<[16, 8], f32>) {
   %c = arith.constant 128 : index
-  // expected-error @below {{columns are only valid on a fragment loop}}
-  kda2.loop thread %i to %c columns(8) {
+  // expected-error @below {{a fragment loop needs its tile's column count (columns)}}
+  kda2.loop fragment %i to %c {
   }
   kda2.return
 }

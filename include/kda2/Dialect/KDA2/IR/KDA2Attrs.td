@@ -70,7 +70,7 @@ def KDA2_CoalesceFallbackAttr
 def KDA2_PragmaKind : I32EnumAttr<"PragmaKind", "scheduler pragma", [
     I32EnumAttrCase<"tma_coalesce", 0>, I32EnumAttrCase<"l2_prefetch", 1>,
     I32EnumAttrCase<"sm_shuffle", 2>, I32EnumAttrCase<"tma_pipeline", 3>,
-    I32EnumAttrCase<"unroll", 4>]> {
+    I32EnumAttrCase<"unroll", 4>, I32EnumAttrCase<"wgmma", 5>]> {
   let cppNamespace = "::mlir::kda2";
   let genSpecializedAttr = 0;
 }
@@ -294,7 +294,11 @@ def KDA2_PragmaAttr : KDA2_AnnotationAttr<"Pragma", "pragma"> {
     `sm_shuffle` permutes the block order across SMs, `unroll` (on a serial
     loop with a constant trip count) unrolls the loop fully, so that its
     iterations' loads are in flight together and register tiles indexed by
-    its variable stay in registers.
+    its variable stay in registers. `wgmma` (sm_90a) runs the tensor-core
+    products inside the loop whose result is a split=rows mma register tile
+    over whole warpgroups as warpgroup wgmma instructions, their shared
+    operands read through matrix descriptors from TMA-swizzled tiles
+    (docs/Dialect.md); other products stay mma.sync.
 
     ```mlir
     #kda2.pragma<l2_prefetch>
