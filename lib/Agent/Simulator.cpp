@@ -1406,7 +1406,7 @@ void WarpInterpreter::runRegion(int32_t regionIndex, uint32_t mask) {
     if (profile.simulator.unrollPartialThreshold > 0)
       hoistGlobalLoads(runBegin, out->size());
   };
-  auto finish = llvm::make_scope_exit([&] { endRun(); });
+  llvm::scope_exit finish([&] { endRun(); });
   for (int32_t nodeIndex : prog.regions[regionIndex]) {
     if (returned || stats.overBudget)
       return;
@@ -1417,7 +1417,7 @@ void WarpInterpreter::runRegion(int32_t regionIndex, uint32_t mask) {
                     node.cls == Cls::MbarArrive || node.cls == Cls::MbarWait;
     if (boundary)
       endRun();
-    auto nextRun = llvm::make_scope_exit([&] {
+    llvm::scope_exit nextRun([&] {
       if (boundary)
         runBegin = out->size();
     });

@@ -428,15 +428,19 @@ private:
   };
   std::optional<WgmmaOperands> wgmmaOperandsOf(MatmulOp matmul);
   /// A register left operand's wgmma registers: its strip's column blocks
-  /// converted pairwise, four 32-bit words per k step.
-  SmallVector<Value> wgmmaARegs(MatmulOp matmul, Value aTile, Location loc);
-  /// At a batch's first product: converts the register left operands of
-  /// the products that will join it, before any of them is issued (ptxas
-  /// waits for every pending wgmma before an instruction reads a register
-  /// a wgmma wrote, so a conversion between two issues would serialise
-  /// them).
-  void hoistBatchOperands(MatmulOp first, Value firstDest);
-  DenseMap<Operation *, SmallVector<Value>> hoistedARegs;
+  /// converted pairwise to `elt`, four 32-bit words per k step.
+  SmallVector<Value> wgmmaARegs(Value aTile, Type elt, int64_t kSteps,
+                                Location loc);
+  /// The register left operands (tile, operand type) of the products that
+  /// will join a batch starting at `first`: converted at the batch's start,
+  /// before any of its products is issued (ptxas waits for every pending
+  /// wgmma before an instruction reads a register a wgmma wrote, so a
+  /// conversion between two issues would serialise them).
+  SmallVector<std::tuple<Value, Type, int64_t>>
+  batchOperands(MatmulOp first, Value firstDest);
+  /// The current batch's converted register operands, by (tile, type):
+  /// one conversion per tile and type however many products read it.
+  DenseMap<std::pair<Value, Type>, SmallVector<Value>> batchARegs;
   /// The 64-bit wgmma matrix descriptor of a swizzled shared operand
   /// (`load`'s whole tile, its stage) at byte `offset` into the tile; its
   /// contiguous dimension is k (K-major) or m / n (MN-major).
@@ -1897,7 +1901,7 @@ void KernelLowering::emitBarrier(Location loc) {
 LogicalResult KernelLowering::lowerBlock(Block &block) {
   // wgmma products still pending at the block's end are waited for here,
   // inside it (their values do not leave the region).
-  auto flushAtEnd = llvm::make_scope_exit([&] {
+  llvm::scope_exit flushAtEnd([&] {
     if (!block.empty())
       flushWgmma(block.back().getLoc());
   });
@@ -2101,7 +2105,7 @@ LogicalResult KernelLowering::lowerLoop(LoopOp loop) {
       return isa<WarpReduceAttr>(a);
     });
   warpReduceStack.push_back(warpReduce);
-  auto popWarpReduce = llvm::make_scope_exit([&] { warpReduceStack.pop_back(); });
+  llvm::scope_exit popWarpReduce([&] { warpReduceStack.pop_back(); });
   bool l2Prefetch = hasPragma(loop, PragmaKind::l2_prefetch);
   if (ArrayAttr pragmas = kernel.getPragmasAttr())
     l2Prefetch |= llvm::any_of(pragmas, [](Attribute a) {
@@ -2111,7 +2115,7 @@ LogicalResult KernelLowering::lowerLoop(LoopOp loop) {
     loop.emitWarning() << "'#pragma l2_prefetch' is ignored on " << chip
                        << ": prefetch.global.L2 needs sm_90 or newer";
   l2PrefetchDepth += l2Prefetch;
-  auto popPrefetch = llvm::make_scope_exit([&] { l2PrefetchDepth -= l2Prefetch; });
+  llvm::scope_exit popPrefetch([&] { l2PrefetchDepth -= l2Prefetch; });
 
 
   // A block loop's body is uniform code (one CTA per iteration).
@@ -4652,7 +4656,7 @@ void KernelLowering::lowerWgmma(MatmulOp matmul, Value aTile, LoadOp aLoad,
   TensorInfo &dest = tensors[destTile];
   int64_t n = dest.cols, kSteps = k / 16, accRegs = n / 2;
   auto c = [&](int64_t v) { return constantIndex(v, loc); };
-  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  Type f32 = b.getF32Type();
   Value warpGroup = arith::DivUIOp::create(b, loc, threadId, c(128));
 
   // Products issued before this one stay in flight (no wait between
@@ -4668,8 +4672,7 @@ void KernelLowering::lowerWgmma(MatmulOp matmul, Value aTile, LoadOp aLoad,
                 (accTile != destTile && pendingOf(destTile) != pendingWgmma.end());
   if (hazard)
     flushWgmma(loc);
-  if (pendingWgmma.empty())
-    hoistBatchOperands(matmul, destTile);
+  bool batchStart = pendingWgmma.empty();
   // This thread's accumulators (slots j, h, e of its strip, in wgmma's
   // register order), or zeros with the first step's scale-d off.
   SmallVector<Value> acc;
@@ -4698,9 +4701,22 @@ void KernelLowering::lowerWgmma(MatmulOp matmul, Value aTile, LoadOp aLoad,
         c(wgmmaRowGroupOffset(swizzledTileOf(tensors[aLoad.getSource()].memref),
                               /*kMajor=*/!transA, 1)));
 
-  SmallVector<Value> aRegs;
-  if (aTile)
-    aRegs = wgmmaARegs(matmul, aTile, loc);
+  // The register operands: this product's and, at a batch's start, those
+  // of the products that will join it, converted here once each and tied
+  // through this fence; later products of the batch take them as they are.
+  SmallVector<std::pair<Value, Type>> fresh;
+  if (batchStart) {
+    batchARegs.clear();
+    for (auto [tile, type, steps] : batchOperands(matmul, destTile))
+      if (batchARegs.try_emplace({tile, type}).second) {
+        batchARegs[{tile, type}] = wgmmaARegs(tile, type, steps, loc);
+        fresh.push_back({tile, type});
+      }
+  }
+  if (aTile && !batchARegs.count({aTile, elt})) {
+    batchARegs[{aTile, elt}] = wgmmaARegs(aTile, elt, kSteps, loc);
+    fresh.push_back({aTile, elt});
+  }
 
   // Inline PTX whose outputs are `tied` values passed through (so that
   // every use of an accumulator follows the wait, and every write of an
@@ -4747,14 +4763,20 @@ void KernelLowering::lowerWgmma(MatmulOp matmul, Value aTile, LoadOp aLoad,
     SmallVector<Value> tied;
     if (!chained)
       tied.append(acc);
-    tied.append(aRegs);
+    for (auto &key : fresh)
+      tied.append(batchARegs[key]);
     auto [op, out] = asmCall("wgmma.fence.sync.aligned;", tied, {}, "");
-    int64_t at = 0;
+    auto next = out.begin();
     if (!chained)
-      for (; at < accRegs; ++at)
-        acc[at] = out[at];
-    std::copy(out.begin() + at, out.end(), aRegs.begin());
+      for (Value &v : acc)
+        v = *next++;
+    for (auto &key : fresh)
+      for (Value &v : batchARegs[key])
+        v = *next++;
   }
+  SmallVector<Value> aRegs;
+  if (aTile)
+    aRegs = batchARegs[{aTile, elt}];
   StringRef ty = elt.isBF16() ? "bf16" : "f16";
   for (int64_t kk = 0; kk < kSteps; ++kk) {
     Value bDesc = wgmmaDescriptor(
@@ -4798,16 +4820,8 @@ void KernelLowering::lowerWgmma(MatmulOp matmul, Value aTile, LoadOp aLoad,
   pendingWgmma.push_back({destTile, std::move(acc)});
 }
 
-SmallVector<Value> KernelLowering::wgmmaARegs(MatmulOp matmul, Value aTile,
-                                              Location loc) {
-  if (auto it = hoistedARegs.find(matmul); it != hoistedARegs.end()) {
-    SmallVector<Value> regs = std::move(it->second);
-    hoistedARegs.erase(it);
-    return regs;
-  }
-  auto aType = cast<RankedTensorType>(matmul.getA().getType());
-  Type elt = aType.getElementType();
-  int64_t kSteps = aType.getDimSize(matmul.getTransposeA() ? 0 : 1) / 16;
+SmallVector<Value> KernelLowering::wgmmaARegs(Value aTile, Type elt,
+                                              int64_t kSteps, Location loc) {
   TensorInfo &a = tensors[aTile];
   SmallVector<Value> regs;
   for (int64_t kk = 0; kk < kSteps; ++kk)
@@ -4847,30 +4861,38 @@ KernelLowering::wgmmaOperandsOf(MatmulOp matmul) {
   return ops;
 }
 
-void KernelLowering::hoistBatchOperands(MatmulOp first, Value firstDest) {
+SmallVector<std::tuple<Value, Type, int64_t>>
+KernelLowering::batchOperands(MatmulOp first, Value firstDest) {
   // The products that follow with nothing but their own operand loads,
   // conversions and result stores (or scalar arithmetic) in between, as
   // long as none reads a result of the batch or overwrites one it does not
   // accumulate into (lowerWgmma's own conditions for staying in flight).
+  SmallVector<std::tuple<Value, Type, int64_t>> operands;
   DenseSet<Value> dests = {firstDest};
   for (Operation *op = first->getNextNode(); op; op = op->getNextNode()) {
     auto matmul = dyn_cast<MatmulOp>(op);
     if (!matmul) {
       if (isWgmmaNeutral(op))
         continue;
-      return;
+      break;
     }
     std::optional<WgmmaOperands> ops = wgmmaOperandsOf(matmul);
     if (!ops || (ops->aTile && dests.contains(ops->aTile)) ||
         (ops->accTile != ops->destTile && dests.contains(ops->destTile)))
-      return;
-    if (ops->aTile && !hoistedARegs.count(matmul))
-      hoistedARegs[matmul] = wgmmaARegs(matmul, ops->aTile, matmul.getLoc());
+      break;
+    if (ops->aTile) {
+      auto aType = cast<RankedTensorType>(matmul.getA().getType());
+      operands.push_back({ops->aTile, aType.getElementType(),
+                          aType.getDimSize(matmul.getTransposeA() ? 0 : 1) /
+                              16});
+    }
     dests.insert(ops->destTile);
   }
+  return operands;
 }
 
 void KernelLowering::flushWgmma(Location loc) {
+  batchARegs.clear(); // the batch's operand registers may change after it
   if (pendingWgmma.empty())
     return;
   // One commit and wait for every pending product; the accumulators pass
@@ -5245,7 +5267,7 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
       rhs = broadcastTo(rhs, VectorType::get(shape, getElementTypeOrSelf(rhs.getType())), loc);
     }
     if (isa<FloatType>(getElementTypeOrSelf(lhs.getType()))) {
-      arith::CmpFPredicate pred;
+      arith::CmpFPredicate pred = arith::CmpFPredicate::OEQ;
       switch (cmp.getPredicate()) {
       case CmpPredicate::eq: pred = arith::CmpFPredicate::OEQ; break;
       case CmpPredicate::ne: pred = arith::CmpFPredicate::UNE; break;
@@ -5256,7 +5278,7 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
       }
       result = arith::CmpFOp::create(b, loc, pred, lhs, rhs);
     } else {
-      arith::CmpIPredicate pred;
+      arith::CmpIPredicate pred = arith::CmpIPredicate::eq;
       switch (cmp.getPredicate()) {
       case CmpPredicate::eq: pred = arith::CmpIPredicate::eq; break;
       case CmpPredicate::ne: pred = arith::CmpIPredicate::ne; break;

@@ -2002,7 +2002,7 @@ OwningOpRef<ModuleOp> mlir::kda2::importTIRx(llvm::SourceMgr &sourceMgr,
   // (MLIR's default) would only bury them.
   bool printOp = context->shouldPrintOpOnDiagnostic();
   context->printOpOnDiagnostic(false);
-  auto restore = llvm::make_scope_exit(
+  llvm::scope_exit restore(
       [&] { context->printOpOnDiagnostic(printOp); });
   unsigned bufferId = sourceMgr.getMainFileID();
   const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(bufferId);
