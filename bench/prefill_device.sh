@@ -60,6 +60,11 @@ kda_chunk_h_c64_vb16_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=1
 kda_chunk_split_c32_vb16_k64 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=64,V=64,C=32,VB=16,NVB=4
 kda_chunk_h_c32_vb16_k64 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4
 LIST
+  # The wgmma lowering's test kernels, with and without it (bench/wgmma_check.py).
+  "$translate" --import-tirx "$root/test/Conversion/KDA2ToGPU/wgmma.tirx" -o "$kc/wgmma_test.mlir"
+  "$translate" --kda2-to-cubin --kda2-wgmma "$kc/wgmma_test.mlir" -o "$kc/wgmma_test_wg.sm_90a.cubin"
+  "$translate" --kda2-to-cubin "$kc/wgmma_test.mlir" -o "$kc/wgmma_test_mma.sm_90a.cubin"
+  rm "$kc/wgmma_test.mlir"
   cp -a "${KDA2_BUILD_DIR:-$root/build}"/lib/libkda2rt.so* "$kc/"
   du -sh "$kc"
   ;;
@@ -92,15 +97,17 @@ run)
       bench --no-reference --variants o32_vb16_fast4,o32_vb32_fast4,ok32_vb16_fast4,ok32_vb16_pb32 \
         --shapes 8x4096x16,1x32768x32 ;;
     wgmma)
-      # First on the GPU: against the float64 reference, then the large
-      # shapes' times beside the mma.sync scans (no FLA: a short step).
+      # First on the GPU: the lowering's test kernels, then the scans against
+      # the float64 reference, then times beside the mma.sync scans (no FLA:
+      # a short step).
+      python3 "$root/bench/wgmma_check.py" --kernels "$kc"
       python3 "$root/bench/kda_prefill.py" --kernels "$kc" --gate lb5edge --per-kernel \
         "${wg[@]}" --variants o32_vb64_fast4,o32_vb64_wg,o32_vb64_wg2 \
         --shapes 2x1024x8,1000+3000+1+500+3692x8
       python3 "$root/bench/kda_prefill.py" --kernels "$kc" --gate lb5edge --per-kernel \
         --no-reference "${wg[@]}" \
-        --variants o32_vb32_fast4,o32_vb64_fast4,o32_vb64_wg,o32_vb64_wg2 \
-        --shapes 8x4096x16,1x32768x32 ;;
+        --variants ok32_vb16_fast4_r1,o32_vb32_fast4,o32_vb64_fast4,o32_vb64_wg,o32_vb64_wg2 \
+        --shapes 1x4096x8,8x4096x16,1x32768x32 ;;
     k64)
       bench --dim 64 --variants h32_vb16,hk32_vb16,ok32_vb16 \
         --shapes 2x1024x8,1x4096x8 ;;

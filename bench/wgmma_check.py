@@ -1,0 +1,116 @@
+"""The wgmma lowering on the GPU, kernel by kernel, against a float64 reference.
+
+test/Conversion/KDA2ToGPU/wgmma.tirx compiled twice by `bench/prefill_device.sh
+build`: with --kda2-wgmma (wgmma_test_wg.sm_90a.cubin: `wg`, `wg2` as wgmma, the
+fallbacks `fb`, `two`, `thr` as mma.sync, `pr` by its pragma) and without
+(wgmma_test_mma.sm_90a.cubin: everything but `pr` on mma.sync, the control that
+checks the harness). Every kernel runs on random inputs with its output poisoned
+(NaN); the reference rounds the operands the kernel converts (bf16 pairs, TF32)
+as it does and computes in float64. Prints ||out - ref|| / ||ref|| per kernel and
+build, and exits 1 when one is above 1e-2 or not finite: a wrong descriptor,
+fragment order or missing wait gives errors of order 1, the kernels' own
+rounding ~1e-5 (fp32 accumulation) to ~1e-3 (a bf16 conversion rounding the
+other way). What each kernel covers (wgmma.tirx has the details): `wg` A from
+shared memory MN-major (Vs^T, 64-byte and 128-byte swizzles), register A, K-major
+and MN-major B (n = 32, 128), products in flight across a batch and a chained
+accumulator, a TMA pipeline with a producer warp over n chunks; `wg2` A from
+shared memory K-major, MN-major B with n = 64.
+
+  python3 bench/wgmma_check.py --kernels build/kc
+"""
+import argparse
+import math
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kda2rt  # noqa: E402
+
+
+def bf16(x):
+    """x rounded to bf16 as the kernel's cvt.rn.bf16x2 does, in float64."""
+    return x.to(torch.bfloat16).to(torch.float64)
+
+
+def tf32(x):
+    """x rounded to TF32 (10-bit mantissa, to nearest, ties away: cvt.rna.tf32)."""
+    bits = x.to(torch.float32).view(torch.int32)
+    bits = (bits + 0x1000) & ~0x1FFF
+    return bits.view(torch.float32).to(torch.float64)
+
+
+def rand(*shape, scale=1.0, dtype=torch.bfloat16):
+    return (torch.randn(*shape, dtype=torch.float64) * scale).to(dtype)
+
+
+def reference(name, x, n):
+    """The kernel's result in float64 from its (CPU) inputs `x`."""
+    d = {k: v.to(torch.float64) for k, v in x.items()}
+    if name == "wg":
+        st = d["s0"].clone()
+        for t in range(n):
+            ut = d["vs"][:, t].transpose(1, 2) @ d["tp"][:, t].transpose(1, 2)
+            ut = ut + bf16(st) @ d["wn"][:, t].transpose(1, 2)
+            st = st + bf16(ut) @ d["kl"][:, t]
+        return st
+    if name == "wg2":
+        u = d["a"] @ d["w"].transpose(1, 2)
+        return d["s0"] + bf16(u) @ d["k2"]
+    if name == "fb":
+        return tf32(d["s0"]) @ tf32(d["w"]).transpose(1, 2)
+    return bf16(d["s0"]) @ d["w"].transpose(1, 2)  # two, thr, pr
+
+
+def inputs(name, b, n):
+    if name == "wg":
+        return {"s0": rand(b, 64, 128, scale=0.5, dtype=torch.float32),
+                "wn": rand(b, n, 32, 128, scale=0.05), "kl": rand(b, n, 32, 128, scale=0.05),
+                "vs": rand(b, n, 32, 64), "tp": rand(b, n, 32, 32, scale=0.2)}, (b, 64, 128)
+    if name == "wg2":
+        return {"a": rand(b, 64, 64), "w": rand(b, 32, 64), "k2": rand(b, 32, 64, scale=0.1),
+                "s0": rand(b, 64, 64, dtype=torch.float32)}, (b, 64, 64)
+    rows, cols = {"fb": (64, 32), "two": (32, 64), "thr": (64, 64), "pr": (64, 64)}[name]
+    wdt = torch.float32 if name == "fb" else torch.bfloat16
+    return ({"s0": rand(b, rows, cols, dtype=torch.float32), "w": rand(b, 32, cols, dtype=wdt)},
+            (b, rows, 32))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--kernels", required=True, help="the folder prefill_device.sh build fills")
+    parser.add_argument("--blocks", type=int, default=132,
+                        help="b: the batch (the launch is b x b blocks: the tiles' leading b "
+                             "is the implicit grid, the block loop over b another)")
+    parser.add_argument("--chunks", type=int, default=6, help="n: iterations of wg's pipeline")
+    args = parser.parse_args()
+    torch.manual_seed(0)
+    rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
+    stream = torch.cuda.current_stream().cuda_stream
+    worst = 0.0
+    for build in ("wg", "mma"):
+        module = rt.load(os.path.join(args.kernels, f"wgmma_test_{build}.sm_90a.cubin"))
+        for name in ("wg", "wg2", "fb", "two", "thr", "pr"):
+            x, out_shape = inputs(name, args.blocks, args.chunks)
+            dev = {k: v.cuda() for k, v in x.items()}
+            o = torch.full(out_shape, float("nan"), dtype=torch.float32, device="cuda")
+            kernel = rt.kernel(module, name)
+            dims = {"b": args.blocks, **({"n": args.chunks} if name == "wg" else {})}
+            kernel.prepare({**dev, "o": o}, dims, {}, stream)()
+            torch.cuda.synchronize()
+            ref = reference(name, x, args.chunks)
+            got = o.cpu().to(torch.float64)
+            err = ((got - ref).norm() / ref.norm()).item()
+            ok = math.isfinite(err) and err < 1e-2
+            worst = max(worst, err if math.isfinite(err) else float("inf"))
+            uses = "wgmma" if (build == "wg" and name in ("wg", "wg2")) or name == "pr" \
+                else "mma.sync"
+            print(f"{build:4s} {name:4s} ({uses:8s}) err {err:.3e} {'ok' if ok else 'WRONG'}",
+                  flush=True)
+    print(f"worst {worst:.3e}")
+    return 0 if worst < 1e-2 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
