@@ -13,8 +13,9 @@
 # then the large shapes (no reference: the float64 recurrence takes
 # minutes), then K = V = 64, and the split-key scans under compute-sanitizer
 # (racecheck: their shared-memory partial sums and barriers; memcheck; a
-# small varlen batch, no FLA); `wgmma` checks and times the wgmma scans
-# (not in the default). STEPS picks some of them (default "small large k64
+# small varlen batch, no FLA); `wgmma` checks the wgmma lowering and times
+# its scans without FLA, `small_wg` / `large_wg` put them in the issue's
+# table beside FLA (not in the default). STEPS picks some of them (default "small large k64
 # racecheck memcheck"); JSON goes to $OUT. All five take more
 # than one device call's 10 minutes (FLA's Triton compile and the float64
 # reference are the slow parts; on a fresh machine in stop 23 three variants
@@ -108,12 +109,24 @@ run)
         --no-reference "${wg[@]}" \
         --variants ok32_vb16_fast4_r1,o32_vb32_fast4,o32_vb64_fast4,o32_vb64_wg,o32_vb64_wg2 \
         --shapes 1x4096x8,8x4096x16,1x32768x32 ;;
+    small_wg|large_wg)
+      # Once `wgmma` showed the wgmma scans correct: the issue's table with
+      # them beside the best mma.sync variants and FLA, same call.
+      if [ "$step" = small_wg ]; then
+        bench "${wg[@]}" --variants ok32_vb16_fast4_r1,o32_vb64_wg,o32_vb64_wg2 \
+          --shapes 2x1024x8,2x2048x8,1x4096x8,1000+3000+1+500+3692x8
+      else
+        bench --no-reference "${wg[@]}" \
+          --variants o32_vb32_fast4,ok32_vb16_fast4,o32_vb64_wg,o32_vb64_wg2 \
+          --shapes 8x4096x16,1x32768x32
+      fi ;;
     k64)
       bench --dim 64 --variants h32_vb16,hk32_vb16,ok32_vb16 \
         --shapes 2x1024x8,1x4096x8 ;;
     racecheck|memcheck)
       sanitize "$step" ;;
-    *) echo "unknown step '$step' (small, large, wgmma, k64, racecheck, memcheck)" >&2; exit 2 ;;
+    *) echo "unknown step '$step' (small, large, wgmma, small_wg, large_wg, k64, racecheck," \
+            "memcheck)" >&2; exit 2 ;;
     esac
     } 2>&1 | log "$step"
   done
