@@ -393,6 +393,11 @@ private:
   /// named barrier leaving it out, or a warp barrier when one warp computes).
   void blockBarrier(Location loc);
   LogicalResult lowerTileCopy(StoreOp store, LoadOp load);
+  LogicalResult lowerWindowCopy(StoreOp store, LoadOp load);
+  /// The extent of a whole-tile load's tile along each dimension of its
+  /// source (0 along the grid's and the indexed ones): the trailing
+  /// dimensions, and a windowed load's windows.
+  SmallVector<int64_t> tileExtents(LoadOp load);
   LogicalResult lowerTmaCopy(StoreOp store);
   Value sharedPointer(Value memref, ArrayRef<Value> indices, Location loc);
   LogicalResult lowerMatmul(MatmulOp matmul);
@@ -2574,6 +2579,10 @@ FailureOr<Value> KernelLowering::fragmentAccess(Operation *op,
 
 LogicalResult KernelLowering::lowerLoad(LoadOp load) {
   Location loc = load.getLoc();
+  if (load.getWindows()) // not the source of a tile copy
+    return load.emitOpError()
+           << "reads a window: it is copied whole into a shared buffer, in "
+              "uniform code (a kda2.store of it, outside thread loops)";
   TensorInfo &info = tensors[load.getSource()];
   if (info.mma) {
     FailureOr<Value> slot = fragmentAccess(load, info, load.getIndices());
@@ -2721,6 +2730,8 @@ void KernelLowering::checkTileCopy(StoreOp store) {
 }
 
 LogicalResult KernelLowering::lowerTileCopy(StoreOp store, LoadOp load) {
+  if (load.getWindows())
+    return lowerWindowCopy(store, load);
   Location loc = store.getLoc();
   auto tile = cast<RankedTensorType>(store.getValue().getType());
   TensorInfo &src = tensors[load.getSource()];
@@ -2824,6 +2835,120 @@ LogicalResult KernelLowering::lowerTileCopy(StoreOp store, LoadOp load) {
   return success();
 }
 
+/// A window of a global tensor into a shared buffer, by the block (TMA
+/// does it in one box where it applies): each thread copies pieces of a
+/// tile row, vectors where every row start is aligned (the window does not
+/// run along the innermost dimension); each piece is read where its
+/// position along every windowed or dynamic dimension is in range, else
+/// zero.
+LogicalResult KernelLowering::lowerWindowCopy(StoreOp store, LoadOp load) {
+  Location loc = store.getLoc();
+  auto tile = cast<RankedTensorType>(store.getValue().getType());
+  TensorInfo &src = tensors[load.getSource()];
+  TensorInfo &dst = tensors[store.getDest()];
+  if (src.kind != TensorInfo::Kind::Global || dst.kind == TensorInfo::Kind::Global)
+    return load.emitOpError()
+           << "reads a window: it is copied whole into a shared buffer";
+  SmallVector<int64_t> extents = tileExtents(load);
+  SmallVector<Value> srcPrefix = accessIndices(load.getSource(), load.getIndices());
+  SmallVector<Value> dstPrefix = accessIndices(store.getDest(), store.getIndices());
+  Type element = signless(tile.getElementType());
+  int64_t eb = elementBytes(element);
+  int64_t rank = tile.getRank(), cols = tile.getShape().back();
+  int64_t rows = tile.getNumElements() / cols;
+  int64_t srcRank = src.type.getRank();
+  std::optional<ArrayRef<int64_t>> windows = load.getWindows();
+  int64_t gridRank = int64_t(srcPrefix.size()) - int64_t(windows->size());
+  // Vectors of the widest size every row start allows (a window along the
+  // innermost dimension starts anywhere: elements).
+  int64_t vec = 1;
+  if (windows->back() == 0 || srcRank > gridRank + int64_t(windows->size())) {
+    int64_t bytes = globalAlignment(src, srcRank - 1);
+    while (vec * 2 * eb <= std::min<int64_t>(bytes, 16) && cols % (vec * 2) == 0)
+      vec *= 2;
+  }
+  auto vecType = VectorType::get({vec}, element);
+  auto c = [&](int64_t v) { return constantIndex(v, loc); };
+
+  int64_t perRow = cols / vec;
+  OpBuilder::InsertionGuard guard(b);
+  auto pieces = scf::ForOp::create(b, loc, threadId, c(rows * perRow), c(blockX));
+  b.setInsertionPoint(pieces.getBody()->getTerminator());
+  Value piece = pieces.getInductionVar();
+  Value row = arith::DivUIOp::create(b, loc, piece, c(perRow));
+  Value col = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, piece, c(perRow)), c(vec));
+  // The tile's coordinates: the row number split over its leading
+  // dimensions, then the column.
+  SmallVector<Value> coords(rank);
+  coords[rank - 1] = col;
+  for (int64_t d = rank - 2; d >= 0; --d) {
+    Value size = c(tile.getShape()[d]);
+    coords[d] = d == 0 ? row : arith::RemUIOp::create(b, loc, row, size);
+    if (d > 0)
+      row = arith::DivUIOp::create(b, loc, row, size);
+  }
+  // The source position: the window starts plus the tile's coordinates
+  // along the windows, then the trailing dimensions; in range along every
+  // windowed and dynamic dimension.
+  SmallVector<Value> idx(srcPrefix);
+  Value inRange;
+  int64_t t = 0;
+  for (int64_t d = gridRank; d < srcRank; ++d) {
+    if (d < int64_t(srcPrefix.size())) {
+      if (extents[d] > 0)
+        idx[d] = arith::AddIOp::create(b, loc, idx[d], coords[t++]);
+      else if (!ShapedType::isDynamic(src.type.getShape()[d]))
+        continue;
+    } else {
+      idx.push_back(coords[t++]);
+      continue; // a trailing dimension: the tile spans it whole
+    }
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, idx[d],
+                                     src.sizes[d]);
+    inRange = inRange ? arith::AndIOp::create(b, loc, inRange, ok) : ok;
+  }
+  Value value = readOrZero(
+      inRange, vecType,
+      [&]() -> Value {
+        return LLVM::LoadOp::create(b, loc, vecType,
+                                    elementPointer(src, idx, loc), vec * eb);
+      },
+      loc);
+  SmallVector<Value> at(dstPrefix);
+  at.append(coords.begin(), coords.end());
+  vector::StoreOp::create(b, loc, value, dst.memref, at);
+  b.setInsertionPointAfter(pieces);
+  return success();
+}
+
+SmallVector<int64_t> KernelLowering::tileExtents(LoadOp load) {
+  auto type = cast<KDA2TensorType>(load.getSource().getType());
+  auto tile = cast<RankedTensorType>(load.getType());
+  int64_t rank = type.getRank(), tileRank = tile.getRank();
+  SmallVector<int64_t> extents(rank, 0);
+  std::optional<ArrayRef<int64_t>> windows = load.getWindows();
+  if (!windows) {
+    for (int64_t d = rank - tileRank; d < rank; ++d)
+      extents[d] = tile.getShape()[d - (rank - tileRank)];
+    return extents;
+  }
+  // [grid dims][indices, windowed or not][trailing dims]
+  int64_t first = rank - int64_t(windows->size()) -
+                  (tileRank - llvm::count_if(*windows, [](int64_t n) {
+                     return n > 0;
+                   }));
+  int64_t t = 0;
+  for (auto [i, n] : llvm::enumerate(*windows))
+    if (n > 0) {
+      extents[first + i] = n;
+      ++t;
+    }
+  for (int64_t d = first + int64_t(windows->size()); d < rank; ++d)
+    extents[d] = tile.getShape()[t++];
+  return extents;
+}
+
 /// `#pragma tma_coalesce` (on an enclosing loop or the kernel): the tile
 /// copies from global to shared memory it covers go through the tensor
 /// memory accelerator on sm_90: thread 0 issues one `cp.async.bulk.tensor`
@@ -2875,7 +3000,7 @@ void KernelLowering::planTmaCopies() {
     }
     auto tile = cast<RankedTensorType>(store.getValue().getType());
     auto arg = cast<BlockArgument>(load.getSource());
-    unsigned rank = srcType.getRank(), tileRank = tile.getRank();
+    unsigned rank = srcType.getRank();
     if (rank > 5) {
       reject("tensor maps have at most 5 dimensions");
       continue;
@@ -2892,20 +3017,21 @@ void KernelLowering::planTmaCopies() {
         rank);
     TmaMap candidate;
     candidate.argIndex = arg.getArgNumber();
-    candidate.tileShape.assign(tile.getShape().begin(), tile.getShape().end());
+    // The box: the tile's extent along each dimension it spans (its
+    // trailing dimensions, and a window's), 1 along the indexed ones.
+    SmallVector<int64_t> extents = tileExtents(load);
+    candidate.tileShape = extents;
     int64_t lastTileDim = -1;
     bool ordered = true;
     for (unsigned p = 0; p < rank; ++p)
-      if (perm[p] >= int64_t(rank - tileRank)) {
+      if (extents[perm[p]] > 0) {
         ordered &= perm[p] > lastTileDim;
         lastTileDim = perm[p];
       }
     for (int64_t p = rank - 1; p >= 0; --p) {
       int64_t d = perm[p];
       candidate.mapDims.push_back(d);
-      candidate.box.push_back(
-          d >= int64_t(rank - tileRank) ? tile.getShape()[d - (rank - tileRank)]
-                                        : 1);
+      candidate.box.push_back(std::max<int64_t>(extents[d], 1));
     }
     int64_t eb = elementBytes(tile.getElementType());
     if (!ordered) {

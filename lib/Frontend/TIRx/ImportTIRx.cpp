@@ -132,6 +132,12 @@ private:
   FailureOr<Value> emitLiteral(const ast::Expr &expr, Type hint, bool negate);
   FailureOr<Value> emitName(const ast::NameExpr &name);
   FailureOr<Value> emitIndex(const ast::IndexExpr &index);
+  /// `t[s0:, i, s1:]` copied whole into a shared tile of type `tile`: a
+  /// windowed kda2.load whose windows take their sizes from the tile.
+  FailureOr<Value> emitWindowedLoad(const ast::IndexExpr &index,
+                                    RankedTensorType tile);
+  /// One index expression as an `index` value.
+  FailureOr<Value> emitIndexValue(const ast::Expr &expr, StringRef tensorName);
   FailureOr<SmallVector<Value>> emitIndices(const ast::IndexExpr &index,
                                             StringRef tensorName);
   FailureOr<Value> emitCall(const ast::CallExpr &call);
@@ -1134,6 +1140,14 @@ FailureOr<Value> Emitter::coerceForStore(Value value, Type expected, SMLoc at,
   return castElement(value, getElementTypeOrSelf(expected), loc(at));
 }
 
+/// Whether `index` holds a slice other than the full ':' (a window).
+static bool hasWindow(const ast::IndexExpr &index) {
+  return llvm::any_of(index.indices, [](const ast::ExprPtr &e) {
+    const auto *slice = dyn_cast<ast::SliceExpr>(e.get());
+    return slice && !slice->isFull();
+  });
+}
+
 LogicalResult Emitter::emitStore(const ast::StoreStmt &store) {
   if (failed(rejectAnnotations(store, "a store; annotate the loop instead")))
     return failure();
@@ -1155,8 +1169,20 @@ LogicalResult Emitter::emitStore(const ast::StoreStmt &store) {
                                 indices->size());
   if (!expected)
     return error(target.loc) << "too many indices for '" << base->name << "'";
-  FailureOr<Value> value =
-      emitExpr(*store.value, getElementTypeOrSelf(expected));
+  FailureOr<Value> value;
+  const auto *windowed = dyn_cast<ast::IndexExpr>(store.value.get());
+  if (windowed && hasWindow(*windowed)) {
+    // `Buf[:, :] = t[s:, i, c:]`: a window of t copied into the buffer.
+    auto tile = dyn_cast<RankedTensorType>(expected);
+    if (!tile || store.op != ast::AssignOp::Assign ||
+        type.getMemorySpace() != MemorySpace::smem)
+      return error(windowed->loc)
+             << "a window ('start:') is read by a whole-tile copy into a "
+                "shared buffer: 'Buf[:, :] = t[start:, ...]'";
+    value = emitWindowedLoad(*windowed, tile);
+  } else {
+    value = emitExpr(*store.value, getElementTypeOrSelf(expected));
+  }
   if (failed(value))
     return failure();
   if (store.op != ast::AssignOp::Assign) {
@@ -1578,23 +1604,91 @@ Emitter::emitIndices(const ast::IndexExpr &index, StringRef tensorName) {
   for (size_t i = 0; i < count; ++i) {
     const ast::Expr &expr = *index.indices[i];
     if (isa<ast::SliceExpr>(expr))
-      return error(expr.loc) << "only trailing ':' slices are supported when "
-                                "indexing '"
-                             << tensorName << "'";
-    FailureOr<Value> value = emitExpr(expr, builder.getIndexType());
+      return error(expr.loc)
+             << "only trailing ':' slices (and 'start:' windows in a whole-tile "
+                "copy into a shared buffer) are supported when indexing '"
+             << tensorName << "'";
+    FailureOr<Value> value = emitIndexValue(expr, tensorName);
     if (failed(value))
       return failure();
-    // An integer scalar (a slot read from an int32 tensor) indexes as is.
-    if (value->getType().isSignlessInteger() &&
-        !value->getType().isInteger(1))
-      value = castElement(*value, builder.getIndexType(), loc(expr.loc));
-    if (!value->getType().isIndex())
-      return error(ast::getStartLoc(expr))
-             << "index into '" << tensorName
-             << "' must be an integer index, got " << value->getType();
     indices.push_back(*value);
   }
   return indices;
+}
+
+FailureOr<Value> Emitter::emitIndexValue(const ast::Expr &expr,
+                                         StringRef tensorName) {
+  FailureOr<Value> value = emitExpr(expr, builder.getIndexType());
+  if (failed(value))
+    return failure();
+  // An integer scalar (a slot read from an int32 tensor) indexes as is.
+  if (value->getType().isSignlessInteger() && !value->getType().isInteger(1))
+    value = castElement(*value, builder.getIndexType(), loc(expr.loc));
+  if (!value->getType().isIndex())
+    return error(ast::getStartLoc(expr))
+           << "index into '" << tensorName << "' must be an integer index, got "
+           << value->getType();
+  return value;
+}
+
+FailureOr<Value> Emitter::emitWindowedLoad(const ast::IndexExpr &index,
+                                           RankedTensorType tile) {
+  const auto *base = dyn_cast<ast::NameExpr>(index.base.get());
+  Value tensor = base ? lookupTensor(base->name) : Value();
+  if (!tensor)
+    return error(index.loc) << "only tensors (parameters, results, SMEM "
+                               "buffers) can be indexed";
+  auto type = cast<KDA2TensorType>(tensor.getType());
+  if (type.getMemorySpace() != MemorySpace::gmem)
+    return error(index.loc) << "windows ('start:') read global tensors; '"
+                            << base->name << "' is not one";
+  size_t count = index.indices.size();
+  while (count > 0) {
+    const auto *slice = dyn_cast<ast::SliceExpr>(index.indices[count - 1].get());
+    if (!slice || !slice->isFull())
+      break;
+    --count;
+  }
+  SmallVector<Value> indices;
+  SmallVector<int64_t> windows;
+  int64_t used = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const ast::Expr &expr = *index.indices[i];
+    const ast::Expr *at = &expr;
+    int64_t size = 0;
+    if (const auto *slice = dyn_cast<ast::SliceExpr>(&expr)) {
+      if (!slice->lower || slice->upper)
+        return error(expr.loc)
+               << "a window is written 'start:': it takes its size from the "
+                  "destination tile (a full ':' only after the last index)";
+      if (used >= tile.getRank())
+        return error(expr.loc) << "more windows than the destination tile's "
+                               << tile.getRank() << " dimensions";
+      at = slice->lower.get();
+      size = tile.getShape()[used++];
+    }
+    FailureOr<Value> value = emitIndexValue(*at, base->name);
+    if (failed(value))
+      return failure();
+    indices.push_back(*value);
+    windows.push_back(size);
+  }
+  unsigned gridRank = getImplicitGridRank(type, kernel);
+  Type rest = getAccessType(type, gridRank, indices.size());
+  ArrayRef<int64_t> restShape;
+  if (auto restTile = dyn_cast_if_present<RankedTensorType>(rest))
+    restShape = restTile.getShape();
+  if (!rest || tile.getRank() - used != int64_t(restShape.size()))
+    return error(index.loc)
+           << "the windows and the dimensions after them make a tile of rank "
+           << used + int64_t(restShape.size()) << ", the destination has "
+           << tile.getRank();
+  auto load = LoadOp::create(
+      builder, loc(index.loc),
+      RankedTensorType::get(tile.getShape(), type.getElementType()), tensor,
+      indices);
+  load.setWindows(windows);
+  return Value(load);
 }
 
 FailureOr<Value> Emitter::emitIndex(const ast::IndexExpr &index) {

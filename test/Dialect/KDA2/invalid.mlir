@@ -655,6 +655,62 @@ kda2.kernel @k(%x: !kda2.tensor<[4, 8], f32>) {
 
 // -----
 
+// A windowed load: one size per index.
+kda2.kernel @k(%x: !kda2.tensor<[n, 8], f32>) {
+  %c1 = arith.constant 1 : index
+  kda2.loop block %i to %c1 {
+    // expected-error @below {{'kda2.load' op has 1 window sizes for 2 indices}}
+    %v = kda2.load %x[%i, %i] {windows = array<i64: 4>} : !kda2.tensor<[n, 8], f32> -> tensor<4xf32>
+  }
+}
+
+// -----
+
+// Windows read global tensors.
+kda2.kernel @k(%x: !kda2.tensor<[16, 8], f32>) {
+  %s = kda2.smem_alloc size(512) : !kda2.tensor<[16, 8], f32, smem>
+  %c1 = arith.constant 1 : index
+  kda2.loop block %i to %c1 {
+    // expected-error @below {{'kda2.load' op reads windows of a smem tensor; windows are for global tensors}}
+    %v = kda2.load %s[%i] {windows = array<i64: 4>} : !kda2.tensor<[16, 8], f32, smem> -> tensor<4x8xf32>
+  }
+}
+
+// -----
+
+// At least one window, none negative.
+kda2.kernel @k(%x: !kda2.tensor<[n, 8], f32>) {
+  %c1 = arith.constant 1 : index
+  kda2.loop block %i to %c1 {
+    // expected-error @below {{'kda2.load' op window sizes must be >= 0 with at least one window (0: an index)}}
+    %v = kda2.load %x[%i] {windows = array<i64: 0>} : !kda2.tensor<[n, 8], f32> -> tensor<8xf32>
+  }
+}
+
+// -----
+
+// A window fits a static dimension.
+kda2.kernel @k(%x: !kda2.tensor<[n, 8], f32>) {
+  %c1 = arith.constant 1 : index
+  kda2.loop block %i to %c1 {
+    // expected-error @below {{'kda2.load' op window of 16 along dimension 1 of '!kda2.tensor<[n, 8], f32>', which has 8}}
+    %v = kda2.load %x[%i, %i] {windows = array<i64: 0, 16>} : !kda2.tensor<[n, 8], f32> -> tensor<16xf32>
+  }
+}
+
+// -----
+
+// The tile is the windows, then the dimensions after the indices.
+kda2.kernel @k(%x: !kda2.tensor<[n, 8], f32>) {
+  %c1 = arith.constant 1 : index
+  kda2.loop block %i to %c1 {
+    // expected-error @below {{'kda2.load' op expected result type 'tensor<4x8xf32>' for windows [4] into '!kda2.tensor<[n, 8], f32>', got 'tensor<8x4xf32>'}}
+    %v = kda2.load %x[%i] {windows = array<i64: 4>} : !kda2.tensor<[n, 8], f32> -> tensor<8x4xf32>
+  }
+}
+
+// -----
+
 // A store writes what its indices select.
 kda2.kernel @k(%y: !kda2.tensor<[4], f32> {kda2.io = #kda2.io<out>}) {
   %c1 = arith.constant 1 : index

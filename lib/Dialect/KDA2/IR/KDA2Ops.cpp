@@ -849,8 +849,56 @@ static LogicalResult verifyAccess(Operation *op, KDA2TensorType tensor,
 }
 
 LogicalResult LoadOp::verify() {
-  return verifyAccess(*this, cast<KDA2TensorType>(getSource().getType()),
-                      getIndices().size(), getResult().getType(), "result");
+  auto tensor = cast<KDA2TensorType>(getSource().getType());
+  std::optional<ArrayRef<int64_t>> windows = getWindows();
+  if (!windows)
+    return verifyAccess(*this, tensor, getIndices().size(),
+                        getResult().getType(), "result");
+  if (windows->size() != getIndices().size())
+    return emitOpError() << "has " << windows->size() << " window sizes for "
+                         << getIndices().size() << " indices";
+  if (tensor.getMemorySpace() != MemorySpace::gmem)
+    return emitOpError() << "reads windows of a "
+                         << stringifyMemorySpace(tensor.getMemorySpace())
+                         << " tensor; windows are for global tensors";
+  if (llvm::any_of(*windows, [](int64_t n) { return n < 0; }) ||
+      llvm::none_of(*windows, [](int64_t n) { return n > 0; }))
+    return emitOpError() << "window sizes must be >= 0 with at least one "
+                            "window (0: an index)";
+  unsigned gridRank =
+      getImplicitGridRank(tensor, getOperation()->getParentOfType<KernelOp>());
+  Type rest = getAccessType(tensor, gridRank, getIndices().size());
+  if (!rest)
+    return emitOpError() << "has " << getIndices().size() << " indices but "
+                         << tensor << " has only "
+                         << tensor.getRank() - gridRank
+                         << " addressable dimensions";
+  SmallVector<int64_t> shape;
+  for (auto [d, n] : llvm::enumerate(*windows)) {
+    if (!n)
+      continue;
+    int64_t size = tensor.getShape()[gridRank + d];
+    if (!ShapedType::isDynamic(size) && n > size)
+      return emitOpError() << "window of " << n << " along dimension "
+                           << gridRank + d << " of " << tensor
+                           << ", which has " << size;
+    shape.push_back(n);
+  }
+  if (auto tile = dyn_cast<RankedTensorType>(rest))
+    llvm::append_range(shape, tile.getShape());
+  auto expected = RankedTensorType::get(shape, tensor.getElementType());
+  auto tile = dyn_cast<RankedTensorType>(getResult().getType());
+  if (!tile || tile.getElementType() != expected.getElementType() ||
+      !compatibleShapes(tile.getShape(), expected.getShape()))
+    return emitOpError() << "expected result type " << expected
+                         << " for windows " << "[" << llvm::join(
+                                llvm::map_range(*windows, [](int64_t n) {
+                                  return std::to_string(n);
+                                }),
+                                ", ")
+                         << "] into " << tensor << ", got "
+                         << getResult().getType();
+  return success();
 }
 
 LogicalResult StoreOp::verify() {

@@ -1,9 +1,9 @@
-// Kernel inputs are read-only.
-kda2.kernel @k(%x: !kda2.tensor<[4], f32>) {
+// Windows read global tensors.
+kda2.kernel @k(%x: !kda2.tensor<[16, 8], f32>) {
+  %s = kda2.smem_alloc size(512) : !kda2.tensor<[16, 8], f32, smem>
   %c1 = arith.constant 1 : index
   kda2.loop block %i to %c1 {
-    %v = arith.constant 1.0 : f32
-    // expected-error @below {{'kda2.store' op writes kernel input argument #0; mark it {kda2.io = #kda2.io<out>} or #kda2.io<inout>}}
-    kda2.store %v, %x[%i] : f32, !kda2.tensor<[4], f32>
+    // expected-error @below {{'kda2.load' op reads windows of a smem tensor; windows are for global tensors}}
+    %v = kda2.load %s[%i] {windows = array<i64: 4>} : !kda2.tensor<[16, 8], f32, smem> -> tensor<4x8xf32>
   }
 }

@@ -1,12 +1,8 @@
-//===----------------------------------------------------------------------===//
-// Element-wise ops
-//===----------------------------------------------------------------------===//
-
-// Element-wise and tile ops are free of kernel context, so their cases use
-// module-level constants as operands.
-
-// Operands share an element type.
-%a = arith.constant 1.0 : f32
-%b = arith.constant 1.0 : f16
-// expected-error @below {{'kda2.add' op operand element types differ: 'f32' vs 'f16'}}
-%r = kda2.add %a, %b : f32, f16 -> f32
+// At least one window, none negative.
+kda2.kernel @k(%x: !kda2.tensor<[n, 8], f32>) {
+  %c1 = arith.constant 1 : index
+  kda2.loop block %i to %c1 {
+    // expected-error @below {{'kda2.load' op window sizes must be >= 0 with at least one window (0: an index)}}
+    %v = kda2.load %x[%i] {windows = array<i64: 0>} : !kda2.tensor<[n, 8], f32> -> tensor<8xf32>
+  }
+}

@@ -1,4 +1,9 @@
-// A select's condition is i1.
-%c = arith.constant 1.0 : f32
-// expected-error @below {{'kda2.select' op condition must be i1 or a tile of i1, got 'f32'}}
-%r = kda2.select %c, %c, %c : f32, f32, f32 -> f32
+// A store writes what its indices select.
+kda2.kernel @k(%y: !kda2.tensor<[4], f32> {kda2.io = #kda2.io<out>}) {
+  %c1 = arith.constant 1 : index
+  kda2.loop block %i to %c1 {
+    %v = arith.constant 1.0 : f16
+    // expected-error @below {{'kda2.store' op expected value type 'f32' for 1 indices into '!kda2.tensor<[4], f32>', got 'f16'}}
+    kda2.store %v, %y[%i] : f16, !kda2.tensor<[4], f32>
+  }
+}

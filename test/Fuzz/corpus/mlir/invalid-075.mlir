@@ -1,6 +1,12 @@
-// Under a tile condition, both values have one element type.
-%c = arith.constant dense<true> : tensor<4xi1>
+//===----------------------------------------------------------------------===//
+// Element-wise ops
+//===----------------------------------------------------------------------===//
+
+// Element-wise and tile ops are free of kernel context, so their cases use
+// module-level constants as operands.
+
+// Operands share an element type.
 %a = arith.constant 1.0 : f32
 %b = arith.constant 1.0 : f16
-// expected-error @below {{'kda2.select' op operand element types differ: 'f32' vs 'f16'}}
-%r = kda2.select %c, %a, %b : tensor<4xi1>, f32, f16 -> tensor<4xf32>
+// expected-error @below {{'kda2.add' op operand element types differ: 'f32' vs 'f16'}}
+%r = kda2.add %a, %b : f32, f16 -> f32

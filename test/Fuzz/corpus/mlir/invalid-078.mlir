@@ -1,4 +1,4 @@
-// index converts only to and from integers.
-%a = arith.constant 1 : index
-// expected-error @below {{'kda2.cast' op index converts only to and from integers}}
-%r = kda2.cast %a : index -> f32
+// A select's condition is i1.
+%c = arith.constant 1.0 : f32
+// expected-error @below {{'kda2.select' op condition must be i1 or a tile of i1, got 'f32'}}
+%r = kda2.select %c, %c, %c : f32, f32, f32 -> f32

@@ -1,8 +1,5 @@
-//===----------------------------------------------------------------------===//
-// Reductions and tile ops
-//===----------------------------------------------------------------------===//
-
-// The reduced axis exists.
-%a = arith.constant dense<1.0> : tensor<4xf32>
-// expected-error @below {{'kda2.reduce' op axis 1 is out of range for rank 1}}
-%r = kda2.reduce sum %a {axis = 1 : i64} : tensor<4xf32> -> f32
+// A tile condition and tile values agree in shape.
+%c = arith.constant dense<true> : tensor<4xi1>
+%v = arith.constant dense<1.0> : tensor<8xf32>
+// expected-error @below {{'kda2.select' op condition and value tiles have incompatible shapes}}
+%r = kda2.select %c, %v, %v : tensor<4xi1>, tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>

@@ -1,4 +1,6 @@
-// The result drops the reduced axis.
-%a = arith.constant dense<1.0> : tensor<4x8xf32>
-// expected-error @below {{'kda2.reduce' op expected result type 'tensor<4xf32>', got 'tensor<8xf32>'}}
-%r = kda2.reduce max %a : tensor<4x8xf32> -> tensor<8xf32>
+// Under a tile condition, both values have one element type.
+%c = arith.constant dense<true> : tensor<4xi1>
+%a = arith.constant 1.0 : f32
+%b = arith.constant 1.0 : f16
+// expected-error @below {{'kda2.select' op operand element types differ: 'f32' vs 'f16'}}
+%r = kda2.select %c, %a, %b : tensor<4xi1>, f32, f16 -> tensor<4xf32>

@@ -1,4 +1,5 @@
-// matmul takes 2-D tiles.
-%a = arith.constant dense<1.0> : tensor<16xf16>
-// expected-error @below {{'kda2.matmul' op operands must be 2-D tiles}}
-%r = kda2.matmul %a, %a : tensor<16xf16>, tensor<16xf16> -> tensor<16x16xf32>
+// Under a tile condition, the result is a tile of the condition's shape.
+%c = arith.constant dense<true> : tensor<4xi1>
+%a = arith.constant 1.0 : f32
+// expected-error @below {{'kda2.select' op expected result type 'tensor<4xf32>', got 'f32'}}
+%r = kda2.select %c, %a, %a : tensor<4xi1>, f32, f32 -> f32

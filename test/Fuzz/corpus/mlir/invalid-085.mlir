@@ -1,4 +1,4 @@
-// f16 operands accumulate in f32.
-%a = arith.constant dense<1.0> : tensor<16x16xf16>
-// expected-error @below {{'kda2.matmul' op expected result type 'tensor<16x16xf32>', got 'tensor<16x16xf16>'}}
-%r = kda2.matmul %a, %a : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf16>
+// The result drops the reduced axis.
+%a = arith.constant dense<1.0> : tensor<4x8xf32>
+// expected-error @below {{'kda2.reduce' op expected result type 'tensor<4xf32>', got 'tensor<8xf32>'}}
+%r = kda2.reduce max %a : tensor<4x8xf32> -> tensor<8xf32>

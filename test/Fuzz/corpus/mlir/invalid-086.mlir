@@ -1,4 +1,4 @@
-// The cumsum axis exists (a negative axis too).
-%a = arith.constant dense<1.0> : tensor<4x8xf32>
-// expected-error @below {{'kda2.cumsum' op axis -1 is out of range for rank 2}}
-%r = kda2.cumsum %a {axis = -1 : i64} : tensor<4x8xf32>
+// matmul takes 2-D tiles.
+%a = arith.constant dense<1.0> : tensor<16xf16>
+// expected-error @below {{'kda2.matmul' op operands must be 2-D tiles}}
+%r = kda2.matmul %a, %a : tensor<16xf16>, tensor<16xf16> -> tensor<16x16xf32>

@@ -1,4 +1,5 @@
-// tri_solve's result has the right-hand side's type.
-%a = arith.constant dense<1.0> : tensor<16x16xf32>
-// expected-error @below {{'kda2.tri_solve' op expected result type 'tensor<16x16xf32>', got 'tensor<16x16xf16>'}}
-%r = kda2.tri_solve %a, %a : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf16>
+// The accumulator is shaped like the product.
+%a = arith.constant dense<1.0> : tensor<16x16xf16>
+%c = arith.constant dense<1.0> : tensor<16x8xf32>
+// expected-error @below {{'kda2.matmul' op accumulator must be shaped like 'tensor<16x16xf32>', got 'tensor<16x8xf32>'}}
+%r = kda2.matmul %a, %a acc(%c) : tensor<16x16xf16>, tensor<16x16xf16>, tensor<16x8xf32> -> tensor<16x8xf32>

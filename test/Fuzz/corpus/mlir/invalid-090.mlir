@@ -1,4 +1,4 @@
-// l2norm needs a dimension to normalise along.
-%a = arith.constant dense<1.0> : tensor<f32>
-// expected-error @below {{'kda2.l2norm' op input must have at least one dimension}}
-%r = kda2.l2norm %a : tensor<f32>
+// f16 operands accumulate in f32.
+%a = arith.constant dense<1.0> : tensor<16x16xf16>
+// expected-error @below {{'kda2.matmul' op expected result type 'tensor<16x16xf32>', got 'tensor<16x16xf16>'}}
+%r = kda2.matmul %a, %a : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf16>

@@ -1,4 +1,4 @@
-// l2norm's eps is positive.
-%a = arith.constant dense<1.0> : tensor<4xf32>
-// expected-error @below {{'kda2.l2norm' op eps must be positive, got 0}}
-%r = kda2.l2norm %a {eps = 0.0 : f64} : tensor<4xf32>
+// The cumsum axis exists (a negative axis too).
+%a = arith.constant dense<1.0> : tensor<4x8xf32>
+// expected-error @below {{'kda2.cumsum' op axis -1 is out of range for rank 2}}
+%r = kda2.cumsum %a {axis = -1 : i64} : tensor<4x8xf32>

@@ -1,9 +1,4 @@
-//===----------------------------------------------------------------------===//
-// Annotation ops
-//===----------------------------------------------------------------------===//
-
-// A uint8 mask holds 8-bit integers.
-%v = arith.constant 1.0 : f16
-%m = arith.constant true
-// expected-error @below {{'kda2.delta_masked' op mask_type uint8 needs a mask of 8-bit integers, got 'i1'}}
-%r = kda2.delta_masked %v, %m mask_type(uint8) : f16, i1
+// tri_solve's matrix is square.
+%a = arith.constant dense<1.0> : tensor<16x8xf32>
+// expected-error @below {{'kda2.tri_solve' op matrix must be a square 2-D tile, got 'tensor<16x8xf32>'}}
+%r = kda2.tri_solve %a, %a : tensor<16x8xf32>, tensor<16x8xf32> -> tensor<16x8xf32>

@@ -1,5 +1,5 @@
-// The mask is shaped like the value.
-%v = arith.constant dense<1.0> : tensor<4xf16>
-%m = arith.constant 1 : i8
-// expected-error @below {{'kda2.delta_masked' op mask shape does not match the value: 'i8' vs 'tensor<4xf16>'}}
-%r = kda2.delta_masked %v, %m mask_type(uint8) : tensor<4xf16>, i8
+// tri_solve's right-hand side has as many rows as the matrix.
+%a = arith.constant dense<1.0> : tensor<16x16xf32>
+%b = arith.constant dense<1.0> : tensor<8x16xf32>
+// expected-error @below {{'kda2.tri_solve' op right-hand side must be a 2-D tile with 16 rows, got 'tensor<8x16xf32>'}}
+%r = kda2.tri_solve %a, %b : tensor<16x16xf32>, tensor<8x16xf32> -> tensor<8x16xf32>

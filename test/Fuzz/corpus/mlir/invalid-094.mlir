@@ -1,4 +1,4 @@
-// Counter names are identifiers.
-%v = arith.constant 1 : i64
-// expected-error @below {{'kda2.counter' op counter name 'l2 bytes' is not an identifier}}
-kda2.counter "l2 bytes", %v : i64
+// tri_solve's result has the right-hand side's type.
+%a = arith.constant dense<1.0> : tensor<16x16xf32>
+// expected-error @below {{'kda2.tri_solve' op expected result type 'tensor<16x16xf32>', got 'tensor<16x16xf16>'}}
+%r = kda2.tri_solve %a, %a : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf16>

@@ -1,7 +1,4 @@
-kda2.kernel @fragment_without_columns(%x: !kda2.tensor<[16, 8], f32>) {
-  %c = arith.constant 128 : index
-  // expected-error @below {{a fragment loop needs its tile's column count (columns)}}
-  kda2.loop fragment %i to %c {
-  }
-  kda2.return
-}
+// l2norm needs a dimension to normalise along.
+%a = arith.constant dense<1.0> : tensor<f32>
+// expected-error @below {{'kda2.l2norm' op input must have at least one dimension}}
+%r = kda2.l2norm %a : tensor<f32>

@@ -1,7 +1,4 @@
-kda2.kernel @columns_on_thread_loop(%x: !kda2.tensor<[16, 8], f32>) {
-  %c = arith.constant 128 : index
-  // expected-error @below {{columns are only valid on a fragment loop}}
-  kda2.loop thread %i to %c columns(8) {
-  }
-  kda2.return
-}
+// l2norm's eps is positive.
+%a = arith.constant dense<1.0> : tensor<4xf32>
+// expected-error @below {{'kda2.l2norm' op eps must be positive, got 0}}
+%r = kda2.l2norm %a {eps = 0.0 : f64} : tensor<4xf32>

@@ -1,5 +1,9 @@
-kda2.kernel @mma_tile_rank(%x: !kda2.tensor<[16, 8], f32>) {
-  // expected-error @below {{an mma register tile is a static 2-D f32 tile (a tensor-core accumulator), got}}
-  %s = kda2.reg_alloc {mma} : !kda2.tensor<[16], f32, reg>
-  kda2.return
-}
+//===----------------------------------------------------------------------===//
+// Annotation ops
+//===----------------------------------------------------------------------===//
+
+// A uint8 mask holds 8-bit integers.
+%v = arith.constant 1.0 : f16
+%m = arith.constant true
+// expected-error @below {{'kda2.delta_masked' op mask_type uint8 needs a mask of 8-bit integers, got 'i1'}}
+%r = kda2.delta_masked %v, %m mask_type(uint8) : f16, i1

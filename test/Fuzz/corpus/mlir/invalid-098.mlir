@@ -1,7 +1,5 @@
-kda2.kernel @split_on_thread_loop(%x: !kda2.tensor<[16, 8], f32>) {
-  %c = arith.constant 128 : index
-  // expected-error @below {{split is only valid on a fragment loop}}
-  kda2.loop thread %i to %c split(cols) {
-  }
-  kda2.return
-}
+// The mask is shaped like the value.
+%v = arith.constant dense<1.0> : tensor<4xf16>
+%m = arith.constant 1 : i8
+// expected-error @below {{'kda2.delta_masked' op mask shape does not match the value: 'i8' vs 'tensor<4xf16>'}}
+%r = kda2.delta_masked %v, %m mask_type(uint8) : tensor<4xf16>, i8

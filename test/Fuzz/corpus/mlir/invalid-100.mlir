@@ -1,5 +1,7 @@
-kda2.kernel @split_without_mma(%x: !kda2.tensor<[16, 8], f32>) {
-  // expected-error @below {{split is only valid on an mma register tile}}
-  %s = kda2.reg_alloc {split = "cols"} : !kda2.tensor<[16, 8], f32, reg>
+kda2.kernel @fragment_without_columns(%x: !kda2.tensor<[16, 8], f32>) {
+  %c = arith.constant 128 : index
+  // expected-error @below {{a fragment loop needs its tile's column count (columns)}}
+  kda2.loop fragment %i to %c {
+  }
   kda2.return
 }

@@ -356,13 +356,28 @@ def KDA2_LoadOp : KDA2_Op<"load", [MemoryEffects<[MemRead]>]> {
     otherwise it is a builtin tensor tile of the remaining dimensions
     (static sizes kept, named or `?` sizes dynamic).
 
+    With `windows` (one size per index, global tensors only), an index with a
+    size n > 0 starts a window of n consecutive positions along its
+    dimension instead of fixing it: the tile is the windows' sizes, in order,
+    then the dimensions after the indices. Positions past a dimension's end
+    read as zero. It is the source of a whole-tile copy into shared memory
+    (TMA box, or the block's copy).
+
     ```mlir
     %row = kda2.load %q[%i] : !kda2.tensor<[batch, head, seq, 64], f16> -> tensor<64xf16>
     %e = kda2.load %s[%i, %j] : !kda2.tensor<[32, 32], f32, smem> -> f32
+    %w = kda2.load %v[%t0, %h, %c0] {windows = array<i64: 32, 0, 16>}
+        : !kda2.tensor<[tt, h, 128], bf16> -> tensor<32x16xbf16>
     ```
   }];
-  let arguments = (ins KDA2_AnyTensor:$source, Variadic<Index>:$indices);
+  let arguments = (ins KDA2_AnyTensor:$source, Variadic<Index>:$indices,
+                       OptionalAttr<DenseI64ArrayAttr>:$windows);
   let results = (outs KDA2_Value:$result);
+  let builders = [OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$source,
+                                 "::mlir::ValueRange":$indices), [{
+    build($_builder, $_state, result, source, indices,
+          ::mlir::DenseI64ArrayAttr());
+  }]>];
   let assemblyFormat = [{
     $source `[` $indices `]` attr-dict `:` qualified(type($source)) `->` type($result)
   }];
