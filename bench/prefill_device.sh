@@ -66,6 +66,10 @@ LIST
   "$translate" --kda2-to-cubin --kda2-wgmma "$kc/wgmma_test.mlir" -o "$kc/wgmma_test_wg.sm_90a.cubin"
   "$translate" --kda2-to-cubin "$kc/wgmma_test.mlir" -o "$kc/wgmma_test_mma.sm_90a.cubin"
   rm "$kc/wgmma_test.mlir"
+  "$translate" --import-tirx "$root/test/Conversion/KDA2ToGPU/window-copy.tirx" -o "$kc/window_test.mlir"
+  "$translate" --kda2-to-cubin --kda2-wgmma "$kc/window_test.mlir" -o "$kc/window_test_wg.sm_90a.cubin"
+  "$translate" --kda2-to-cubin "$kc/window_test.mlir" -o "$kc/window_test_mma.sm_90a.cubin"
+  rm "$kc/window_test.mlir"
   cp -a "${KDA2_BUILD_DIR:-$root/build}"/lib/libkda2rt.so* "$kc/"
   du -sh "$kc"
   ;;

@@ -14,7 +14,9 @@ other way). What each kernel covers (wgmma.tirx has the details): `wg` A from
 shared memory MN-major (Vs^T, 64-byte and 128-byte swizzles), register A, K-major
 and MN-major B (n = 32, 128), products in flight across a batch and a chained
 accumulator, a TMA pipeline with a producer warp over n chunks; `wg2` A from
-shared memory K-major, MN-major B with n = 64.
+shared memory K-major, MN-major B with n = 64. Then window-copy.tirx's windowed
+tile copies (wgmma and plain builds): TMA boxes at runtime row starts, some
+running past the tensor's end (zeros), one feeding a product.
 
   python3 bench/wgmma_check.py --kernels build/kc
 """
@@ -77,6 +79,41 @@ def inputs(name, b, n):
             (b, rows, 32))
 
 
+def window_cases(h=8, tt=100):
+    """window-copy.tirx's kernels: (name, inputs, dims, scalars, output shape,
+    reference). Windows start at runtime rows, some running past tt (zeros)."""
+    v = rand(tt, h, 128)
+    starts = torch.tensor([0, 37, 90], dtype=torch.int32)  # 90: 22 rows past tt
+    n = len(starts)
+    pad = torch.cat([v.to(torch.float64), torch.zeros(64, h, 128, dtype=torch.float64)])
+
+    def wv():
+        o = torch.empty(n, h, 8, 32, 16, dtype=torch.float64)
+        for i, s0 in enumerate(starts.tolist()):
+            for vb in range(8):
+                o[i, :, vb] = pad[s0:s0 + 32, :, vb * 16:vb * 16 + 16].permute(1, 0, 2)
+        return o
+    x = rand(tt, h, 64)
+    xpad = torch.cat([x.to(torch.float64), torch.zeros(16, h, 64, dtype=torch.float64)])
+    tp = rand(h, 32, 32, scale=0.2)
+    r0 = 80  # rows 80 .. 111 of v: 12 past tt
+
+    def wm():
+        o = torch.empty(h, 2, 64, 32, dtype=torch.float64)
+        for vb in range(2):
+            vs = pad[r0:r0 + 32, :, vb * 64:vb * 64 + 64].permute(1, 0, 2)  # [h, 32, 64]
+            o[:, vb] = vs.transpose(1, 2) @ tp.to(torch.float64).transpose(1, 2)
+        return o
+    return [
+        ("wv", {"v": v, "starts": starts}, {"tt": tt, "h": h, "m": n, "n": n}, {},
+         (n, h, 8, 32, 16), torch.bfloat16, wv),
+        ("wr", {"x": x}, {"tt": tt, "h": h}, {"r0": 90}, (h, 16, 64), torch.float32,
+         lambda: xpad[90:106].permute(1, 0, 2)),
+        ("wm", {"v": v, "tp": tp}, {"tt": tt, "h": h}, {"r0": r0}, (h, 2, 64, 32),
+         torch.float32, wm),
+    ]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kernels", required=True, help="the folder prefill_device.sh build fills")
@@ -107,6 +144,22 @@ def main():
             uses = "wgmma" if (build == "wg" and name in ("wg", "wg2")) or name == "pr" \
                 else "mma.sync"
             print(f"{build:4s} {name:4s} ({uses:8s}) err {err:.3e} {'ok' if ok else 'WRONG'}",
+                  flush=True)
+    # Windowed tile copies (window-copy.tirx), TMA at runtime row starts with
+    # zeros past the end; `wm` feeds a product (wgmma in the _wg build).
+    for build in ("wg", "mma"):
+        module = rt.load(os.path.join(args.kernels, f"window_test_{build}.sm_90a.cubin"))
+        for name, x, dims, scalars, out_shape, out_dtype, ref_fn in window_cases():
+            dev = {k: v.cuda() for k, v in x.items()}
+            o = torch.full(out_shape, float("nan"), dtype=out_dtype, device="cuda")
+            rt.kernel(module, name).prepare({**dev, "o": o}, dims, scalars, stream)()
+            torch.cuda.synchronize()
+            ref = ref_fn()
+            got = o.cpu().to(torch.float64)
+            err = ((got - ref).norm() / ref.norm()).item()
+            ok = math.isfinite(err) and err < 1e-2
+            worst = max(worst, err if math.isfinite(err) else float("inf"))
+            print(f"{build:4s} {name:4s} (window  ) err {err:.3e} {'ok' if ok else 'WRONG'}",
                   flush=True)
     print(f"worst {worst:.3e}")
     return 0 if worst < 1e-2 else 1
