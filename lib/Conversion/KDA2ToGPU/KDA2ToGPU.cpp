@@ -392,6 +392,16 @@ private:
   /// A barrier of the block's computing threads (with a producer warp: a
   /// named barrier leaving it out, or a warp barrier when one warp computes).
   void blockBarrier(Location loc);
+  /// What the two lowerings of a whole-tile copy share: the tile, both
+  /// sides, their access prefixes and the tile's element and rows.
+  struct TileCopy {
+    RankedTensorType tile;
+    TensorInfo *src, *dst;
+    SmallVector<Value> srcPrefix, dstPrefix;
+    Type element;
+    int64_t eb, rank, cols, rows;
+  };
+  TileCopy tileCopyOf(StoreOp store, LoadOp load);
   LogicalResult lowerTileCopy(StoreOp store, LoadOp load);
   LogicalResult lowerWindowCopy(StoreOp store, LoadOp load);
   /// The extent of a whole-tile load's tile along each dimension of its
@@ -2729,19 +2739,32 @@ void KernelLowering::checkTileCopy(StoreOp store) {
   copyLoads.insert(load);
 }
 
+KernelLowering::TileCopy KernelLowering::tileCopyOf(StoreOp store,
+                                                    LoadOp load) {
+  TileCopy copy;
+  copy.tile = cast<RankedTensorType>(store.getValue().getType());
+  copy.src = &tensors[load.getSource()];
+  copy.dst = &tensors[store.getDest()];
+  copy.srcPrefix = accessIndices(load.getSource(), load.getIndices());
+  copy.dstPrefix = accessIndices(store.getDest(), store.getIndices());
+  copy.element = signless(copy.tile.getElementType());
+  copy.eb = elementBytes(copy.element);
+  copy.rank = copy.tile.getRank();
+  copy.cols = copy.tile.getShape().back();
+  copy.rows = copy.tile.getNumElements() / copy.cols;
+  return copy;
+}
+
 LogicalResult KernelLowering::lowerTileCopy(StoreOp store, LoadOp load) {
   if (load.getWindows())
     return lowerWindowCopy(store, load);
   Location loc = store.getLoc();
-  auto tile = cast<RankedTensorType>(store.getValue().getType());
-  TensorInfo &src = tensors[load.getSource()];
-  TensorInfo &dst = tensors[store.getDest()];
-  SmallVector<Value> srcPrefix = accessIndices(load.getSource(), load.getIndices());
-  SmallVector<Value> dstPrefix = accessIndices(store.getDest(), store.getIndices());
-  Type element = signless(tile.getElementType());
-  int64_t eb = elementBytes(element);
-  int64_t rank = tile.getRank(), cols = tile.getShape().back();
-  int64_t rows = tile.getNumElements() / cols;
+  TileCopy copy = tileCopyOf(store, load);
+  auto tile = copy.tile;
+  TensorInfo &src = *copy.src, &dst = *copy.dst;
+  SmallVector<Value> &srcPrefix = copy.srcPrefix, &dstPrefix = copy.dstPrefix;
+  Type element = copy.element;
+  int64_t eb = copy.eb, rank = copy.rank, cols = copy.cols, rows = copy.rows;
 
   // Widest piece both sides allow: the byte alignment of every row start.
   auto alignOf = [&](TensorInfo &info, size_t prefixRank) -> int64_t {
@@ -2843,19 +2866,16 @@ LogicalResult KernelLowering::lowerTileCopy(StoreOp store, LoadOp load) {
 /// zero.
 LogicalResult KernelLowering::lowerWindowCopy(StoreOp store, LoadOp load) {
   Location loc = store.getLoc();
-  auto tile = cast<RankedTensorType>(store.getValue().getType());
-  TensorInfo &src = tensors[load.getSource()];
-  TensorInfo &dst = tensors[store.getDest()];
+  TileCopy copy = tileCopyOf(store, load);
+  auto tile = copy.tile;
+  TensorInfo &src = *copy.src, &dst = *copy.dst;
   if (src.kind != TensorInfo::Kind::Global || dst.kind == TensorInfo::Kind::Global)
     return load.emitOpError()
            << "reads a window: it is copied whole into a shared buffer";
   SmallVector<int64_t> extents = tileExtents(load);
-  SmallVector<Value> srcPrefix = accessIndices(load.getSource(), load.getIndices());
-  SmallVector<Value> dstPrefix = accessIndices(store.getDest(), store.getIndices());
-  Type element = signless(tile.getElementType());
-  int64_t eb = elementBytes(element);
-  int64_t rank = tile.getRank(), cols = tile.getShape().back();
-  int64_t rows = tile.getNumElements() / cols;
+  SmallVector<Value> &srcPrefix = copy.srcPrefix, &dstPrefix = copy.dstPrefix;
+  Type element = copy.element;
+  int64_t eb = copy.eb, rank = copy.rank, cols = copy.cols, rows = copy.rows;
   int64_t srcRank = src.type.getRank();
   std::optional<ArrayRef<int64_t>> windows = load.getWindows();
   int64_t gridRank = int64_t(srcPrefix.size()) - int64_t(windows->size());

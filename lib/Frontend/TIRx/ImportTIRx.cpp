@@ -1590,17 +1590,23 @@ FailureOr<Value> Emitter::emitName(const ast::NameExpr &name) {
   return error(name.loc) << "unknown name '" << name.name << "'";
 }
 
-FailureOr<SmallVector<Value>>
-Emitter::emitIndices(const ast::IndexExpr &index, StringRef tensorName) {
-  SmallVector<Value> indices;
+/// The indices of `index` before its trailing full slices (which select
+/// whole dimensions).
+static size_t indexedCount(const ast::IndexExpr &index) {
   size_t count = index.indices.size();
-  // Trailing full slices select whole dimensions: drop them.
   while (count > 0) {
     const auto *slice = dyn_cast<ast::SliceExpr>(index.indices[count - 1].get());
     if (!slice || !slice->isFull())
       break;
     --count;
   }
+  return count;
+}
+
+FailureOr<SmallVector<Value>>
+Emitter::emitIndices(const ast::IndexExpr &index, StringRef tensorName) {
+  SmallVector<Value> indices;
+  size_t count = indexedCount(index);
   for (size_t i = 0; i < count; ++i) {
     const ast::Expr &expr = *index.indices[i];
     if (isa<ast::SliceExpr>(expr))
@@ -1642,13 +1648,7 @@ FailureOr<Value> Emitter::emitWindowedLoad(const ast::IndexExpr &index,
   if (type.getMemorySpace() != MemorySpace::gmem)
     return error(index.loc) << "windows ('start:') read global tensors; '"
                             << base->name << "' is not one";
-  size_t count = index.indices.size();
-  while (count > 0) {
-    const auto *slice = dyn_cast<ast::SliceExpr>(index.indices[count - 1].get());
-    if (!slice || !slice->isFull())
-      break;
-    --count;
-  }
+  size_t count = indexedCount(index);
   SmallVector<Value> indices;
   SmallVector<int64_t> windows;
   int64_t used = 0;
