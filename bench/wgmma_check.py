@@ -14,7 +14,8 @@ other way). What each kernel covers (wgmma.tirx has the details): `wg` A from
 shared memory MN-major (Vs^T, 64-byte and 128-byte swizzles), register A, K-major
 and MN-major B (n = 32, 128), products in flight across a batch and a chained
 accumulator, a TMA pipeline with a producer warp over n chunks; `wg2` A from
-shared memory K-major, MN-major B with n = 64. Then window-copy.tirx's windowed
+shared memory K-major, MN-major B with n = 64; `acc2` a product accumulating
+another's result while it is in flight (the wait before it). Then window-copy.tirx's windowed
 tile copies (wgmma and plain builds): TMA boxes at runtime row starts, some
 running past the tensor's end (zeros), one feeding a product.
 
@@ -62,6 +63,8 @@ def reference(name, x, n):
         return d["s0"] + bf16(u) @ d["k2"]
     if name == "fb":
         return tf32(d["s0"]) @ tf32(d["w"]).transpose(1, 2)
+    if name == "acc2":  # V = S·Wᵀ + U, U = S·Wᵀ (in flight)
+        return 2 * (bf16(d["s0"]) @ d["w"].transpose(1, 2))
     return bf16(d["s0"]) @ d["w"].transpose(1, 2)  # two, thr, pr
 
 
@@ -73,7 +76,8 @@ def inputs(name, b, n):
     if name == "wg2":
         return {"a": rand(b, 64, 64), "w": rand(b, 32, 64), "k2": rand(b, 32, 64, scale=0.1),
                 "s0": rand(b, 64, 64, dtype=torch.float32)}, (b, 64, 64)
-    rows, cols = {"fb": (64, 32), "two": (32, 64), "thr": (64, 64), "pr": (64, 64)}[name]
+    rows, cols = {"fb": (64, 32), "two": (32, 64), "thr": (64, 64), "pr": (64, 64),
+                  "acc2": (64, 64)}[name]
     wdt = torch.float32 if name == "fb" else torch.bfloat16
     return ({"s0": rand(b, rows, cols, dtype=torch.float32), "w": rand(b, 32, cols, dtype=wdt)},
             (b, rows, 32))
@@ -128,7 +132,7 @@ def main():
     worst = 0.0
     for build in ("wg", "mma"):
         module = rt.load(os.path.join(args.kernels, f"wgmma_test_{build}.sm_90a.cubin"))
-        for name in ("wg", "wg2", "fb", "two", "thr", "pr"):
+        for name in ("wg", "wg2", "acc2", "fb", "two", "thr", "pr"):
             x, out_shape = inputs(name, args.blocks, args.chunks)
             dev = {k: v.cuda() for k, v in x.items()}
             o = torch.full(out_shape, float("nan"), dtype=torch.float32, device="cuda")
@@ -141,7 +145,7 @@ def main():
             err = ((got - ref).norm() / ref.norm()).item()
             ok = math.isfinite(err) and err < 1e-2
             worst = max(worst, err if math.isfinite(err) else float("inf"))
-            uses = "wgmma" if (build == "wg" and name in ("wg", "wg2")) or name == "pr" \
+            uses = "wgmma" if (build == "wg" and name in ("wg", "wg2", "acc2")) or name == "pr" \
                 else "mma.sync"
             print(f"{build:4s} {name:4s} ({uses:8s}) err {err:.3e} {'ok' if ok else 'WRONG'}",
                   flush=True)

@@ -4806,16 +4806,20 @@ void KernelLowering::lowerWgmma(MatmulOp matmul, Value aTile, LoadOp aLoad,
   Value warpGroup = arith::DivUIOp::create(b, loc, threadId, c(128));
 
   // Products issued before this one stay in flight (no wait between
-  // them) unless this one reads a pending result, or writes a pending tile
-  // it does not accumulate into. Accumulating into a pending tile chains
-  // on its in-flight values (wgmma may take another wgmma's accumulator of
-  // the same shape without a wait).
+  // them) unless this one reads a pending result (as its left operand, or
+  // as the accumulator of another tile), or writes a pending tile it does
+  // not accumulate into. Accumulating into a pending tile chains on its
+  // in-flight values (wgmma may take another wgmma's accumulator of the
+  // same shape without a wait).
   auto pendingOf = [&](Value tile) {
     return llvm::find_if(pendingWgmma,
                          [&](const PendingWgmma &p) { return p.tile == tile; });
   };
-  bool hazard = (aTile && pendingOf(aTile) != pendingWgmma.end()) ||
-                (accTile != destTile && pendingOf(destTile) != pendingWgmma.end());
+  auto isPending = [&](Value tile) {
+    return tile && pendingOf(tile) != pendingWgmma.end();
+  };
+  bool hazard = isPending(aTile) ||
+                (accTile != destTile && (isPending(destTile) || isPending(accTile)));
   if (hazard)
     flushWgmma(loc);
   bool batchStart = pendingWgmma.empty();
@@ -5024,7 +5028,9 @@ KernelLowering::batchOperands(MatmulOp first, Value firstDest) {
     }
     std::optional<WgmmaOperands> ops = wgmmaOperandsOf(matmul);
     if (!ops || (ops->aTile && dests.contains(ops->aTile)) ||
-        (ops->accTile != ops->destTile && dests.contains(ops->destTile)))
+        (ops->accTile != ops->destTile &&
+         (dests.contains(ops->destTile) ||
+          (ops->accTile && dests.contains(ops->accTile)))))
       break;
     if (ops->aTile) {
       auto aType = cast<RankedTensorType>(matmul.getA().getType());
