@@ -136,13 +136,28 @@ static std::optional<int64_t> foldIndexConstant(Value value, int depth = 0) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
-/// Whether `loop` carries `#pragma <kind>`.
-static bool hasPragma(LoopOp loop, PragmaKind kind) {
-  ArrayAttr annotations = loop.getAnnotationsAttr();
+/// Whether `annotations` hold `#pragma <kind>`.
+static bool holdsPragma(ArrayAttr annotations, PragmaKind kind) {
   return annotations && llvm::any_of(annotations, [&](Attribute a) {
            auto pragma = dyn_cast<PragmaAttr>(a);
            return pragma && pragma.getKind() == kind;
          });
+}
+
+/// Whether `loop` carries `#pragma <kind>`.
+static bool hasPragma(LoopOp loop, PragmaKind kind) {
+  return holdsPragma(loop.getAnnotationsAttr(), kind);
+}
+
+/// Whether `#pragma <kind>` covers `op`: on its kernel or a loop around it.
+static bool pragmaCovers(KernelOp kernel, Operation *op, PragmaKind kind) {
+  if (holdsPragma(kernel.getPragmasAttr(), kind))
+    return true;
+  for (auto loop = op->getParentOfType<LoopOp>(); loop;
+       loop = loop->getParentOfType<LoopOp>())
+    if (hasPragma(loop, kind))
+      return true;
+  return false;
 }
 
 static Type signless(Type type) {
@@ -298,7 +313,8 @@ static int64_t maxSharedPerBlock(StringRef chip) {
 /// `#pragma tma_coalesce`, passed by value as a 128-byte kernel parameter.
 struct TmaMap {
   unsigned argIndex = 0;
-  SmallVector<int64_t> tileShape;
+  /// The tile's extent along each of the tensor's dimensions (0: indexed).
+  SmallVector<int64_t> extents;
   /// The tensor's logical dimension of each map dimension and the box
   /// extent along it, innermost (physical) first.
   SmallVector<int64_t> mapDims, box;
@@ -429,6 +445,12 @@ private:
   /// Waits for the pending wgmma products (one commit and wait) and stores
   /// their accumulators into their tiles.
   void flushWgmma(Location loc);
+  /// Inline PTX (with side effects) whose outputs are the `tied` values
+  /// passed through it — every use of them follows it, every write of them
+  /// precedes it — plus `inputs` under `inputConstraints`.
+  std::pair<LLVM::InlineAsmOp, SmallVector<Value>>
+  tiedAsm(StringRef text, ArrayRef<Value> tied, ArrayRef<Value> inputs,
+          StringRef inputConstraints, Location loc);
   /// Whether lowering `op` neither emits code nor touches registers or
   /// shared memory that a pending wgmma uses (a product's operand loads,
   /// conversions and result store; pure scalar arithmetic).
@@ -460,6 +482,8 @@ private:
   /// (`load`'s whole tile, its stage) at byte `offset` into the tile; its
   /// contiguous dimension is k (K-major) or m / n (MN-major).
   Value wgmmaDescriptor(LoadOp load, bool kMajor, Value offset, Location loc);
+  Value stageBytes(MemRefType type, ArrayRef<Value> prefix, Value init,
+                   Location loc);
   LogicalResult lowerElementwise(Operation *op);
   LogicalResult lowerFragmentLoop(LoopOp loop);
   LogicalResult checkMmaSplit(Operation *op, StringRef what, MmaSplit split,
@@ -2878,7 +2902,7 @@ LogicalResult KernelLowering::lowerWindowCopy(StoreOp store, LoadOp load) {
   int64_t eb = copy.eb, rank = copy.rank, cols = copy.cols, rows = copy.rows;
   int64_t srcRank = src.type.getRank();
   std::optional<ArrayRef<int64_t>> windows = load.getWindows();
-  int64_t gridRank = int64_t(srcPrefix.size()) - int64_t(windows->size());
+  int64_t gridRank = getImplicitGridRank(src.type, kernel);
   // Vectors of the widest size every row start allows (a window along the
   // innermost dimension starts anywhere: elements).
   int64_t vec = 1;
@@ -2954,10 +2978,7 @@ SmallVector<int64_t> KernelLowering::tileExtents(LoadOp load) {
     return extents;
   }
   // [grid dims][indices, windowed or not][trailing dims]
-  int64_t first = rank - int64_t(windows->size()) -
-                  (tileRank - llvm::count_if(*windows, [](int64_t n) {
-                     return n > 0;
-                   }));
+  int64_t first = getImplicitGridRank(type, kernel);
   int64_t t = 0;
   for (auto [i, n] : llvm::enumerate(*windows))
     if (n > 0) {
@@ -2979,19 +3000,7 @@ SmallVector<int64_t> KernelLowering::tileExtents(LoadOp load) {
 /// with a warning that says why.
 void KernelLowering::planTmaCopies() {
   auto requested = [&](Operation *op) {
-    auto isTma = [](Attribute a) {
-      auto pragma = dyn_cast<PragmaAttr>(a);
-      return pragma && pragma.getKind() == PragmaKind::tma_coalesce;
-    };
-    if (ArrayAttr pragmas = kernel.getPragmasAttr())
-      if (llvm::any_of(pragmas, isTma))
-        return true;
-    for (auto loop = op->getParentOfType<LoopOp>(); loop;
-         loop = loop->getParentOfType<LoopOp>())
-      if (ArrayAttr annotations = loop.getAnnotationsAttr())
-        if (llvm::any_of(annotations, isTma))
-          return true;
-    return false;
+    return pragmaCovers(kernel, op, PragmaKind::tma_coalesce);
   };
   // Deterministic order: walk the kernel.
   SmallVector<StoreOp> stores;
@@ -3039,8 +3048,8 @@ void KernelLowering::planTmaCopies() {
     candidate.argIndex = arg.getArgNumber();
     // The box: the tile's extent along each dimension it spans (its
     // trailing dimensions, and a window's), 1 along the indexed ones.
-    SmallVector<int64_t> extents = tileExtents(load);
-    candidate.tileShape = extents;
+    candidate.extents = tileExtents(load);
+    ArrayRef<int64_t> extents = candidate.extents;
     int64_t lastTileDim = -1;
     bool ordered = true;
     for (unsigned p = 0; p < rank; ++p)
@@ -3085,7 +3094,7 @@ void KernelLowering::planTmaCopies() {
     }
     auto same = llvm::find_if(tmaMaps, [&](const TmaMap &m) {
       return m.argIndex == candidate.argIndex &&
-             m.tileShape == candidate.tileShape &&
+             m.extents == candidate.extents &&
              m.swizzle == candidate.swizzle;
     });
     if (same == tmaMaps.end()) {
@@ -3169,6 +3178,24 @@ static std::pair<Value, int64_t> splitConstant(Value v) {
   return {lhs ? lhs : rhs, lc + rc};
 }
 
+/// `init` plus the byte offset of a swizzled buffer's stage `prefix` (its
+/// memref is [stages..., boxes, rows, per-row]; a stage is all its boxes).
+Value KernelLowering::stageBytes(MemRefType type, ArrayRef<Value> prefix,
+                                 Value init, Location loc) {
+  int64_t rank = type.getRank();
+  int64_t stride = type.getShape()[rank - 3] * type.getShape()[rank - 2] *
+                   type.getShape()[rank - 1] *
+                   elementBytes(type.getElementType());
+  Value bytes = init;
+  for (int64_t d = int64_t(prefix.size()) - 1; d >= 0; --d) {
+    bytes = arith::AddIOp::create(
+        b, loc, bytes,
+        arith::MulIOp::create(b, loc, prefix[d], constantIndex(stride, loc)));
+    stride *= type.getShape()[d];
+  }
+  return bytes;
+}
+
 std::pair<Value, Value>
 KernelLowering::swizzledElement(Value memref, ArrayRef<Value> prefix, Value row,
                                 Value col, Location loc) {
@@ -3209,12 +3236,7 @@ KernelLowering::swizzledElement(Value memref, ArrayRef<Value> prefix, Value row,
   Value physical = arith::XOrIOp::create(b, loc, lane, bits);
   // The unswizzled parts: the stage (prefix) and the constant steps.
   int64_t fixed = colPieces * pieceBytes + rowSteps * 8 * span;
-  int64_t stride = pieceBytes * (type.getShape()[type.getRank() - 3]);
-  Value outer = c(fixed);
-  for (int64_t d = int64_t(prefix.size()) - 1; d >= 0; --d) {
-    outer = add(outer, mul(prefix[d], stride));
-    stride *= type.getShape()[d];
-  }
+  Value outer = stageBytes(type, prefix, c(fixed), loc);
   Value element = arith::DivUIOp::create(b, loc, add(outer, physical), c(eb));
   auto flatType = MemRefType::get({type.getNumElements()},
                                   type.getElementType(), AffineMap(),
@@ -4188,6 +4210,13 @@ LogicalResult KernelLowering::checkTensorCoreMatmul(MatmulOp matmul) {
 
 LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
   Location loc = matmul.getLoc();
+  // On wgmma, or on mma.sync once the pending wgmma products are done.
+  if (std::optional<WgmmaOperands> ops = wgmmaOperandsOf(matmul)) {
+    lowerWgmma(matmul, ops->aTile, ops->aLoad, ops->bLoad, ops->accTile,
+               ops->destTile);
+    return success();
+  }
+  flushWgmma(loc);
   auto aType = cast<RankedTensorType>(matmul.getA().getType());
   Type elt = aType.getElementType();
   bool bf16 = elt.isBF16();
@@ -4622,12 +4651,6 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
       }
     return success();
   }
-  if (std::optional<WgmmaOperands> ops = wgmmaOperandsOf(matmul)) {
-    lowerWgmma(matmul, ops->aTile, ops->aLoad, ops->bLoad, ops->accTile,
-               ops->destTile);
-    return success();
-  }
-  flushWgmma(loc);
   if (fragMode) {
     // Each warp computes the blocks of the result it holds (the result's
     // split; rows for a result in memory), from a left operand it holds
@@ -4710,16 +4733,9 @@ bool KernelLowering::wgmmaApplies(MatmulOp matmul, Value aTile, LoadOp aLoad,
                                   Value destTile) {
   // The option, or `#pragma wgmma` on the kernel or a loop around the
   // product.
-  bool requested = useWgmma;
-  if (wgmmaChip && !requested)
-    if (ArrayAttr pragmas = kernel.getPragmasAttr())
-      requested = llvm::any_of(pragmas, [](Attribute a) {
-        auto pragma = dyn_cast<PragmaAttr>(a);
-        return pragma && pragma.getKind() == PragmaKind::wgmma;
-      });
-  for (auto loop = matmul->getParentOfType<LoopOp>(); wgmmaChip && !requested && loop;
-       loop = loop->getParentOfType<LoopOp>())
-    requested = hasPragma(loop, PragmaKind::wgmma);
+  bool requested =
+      useWgmma ||
+      (wgmmaChip && pragmaCovers(kernel, matmul, PragmaKind::wgmma));
   if (!requested || !destTile || (!aTile && !aLoad) || !bLoad)
     return false;
   auto aType = cast<RankedTensorType>(matmul.getA().getType());
@@ -4763,18 +4779,9 @@ Value KernelLowering::wgmmaDescriptor(LoadOp load, bool kMajor, Value offset,
   Value memref = tensors[load.getSource()].memref;
   auto type = cast<MemRefType>(memref.getType());
   SwizzledTile tile = swizzledTileOf(memref);
-  int64_t rank = type.getRank();
   // The tile's stage: the prefix of the buffer's indices.
-  SmallVector<Value> prefix =
-      accessIndices(load.getSource(), load.getIndices());
-  Value bytes = offset;
-  int64_t stride = tile.pieceBytes() * type.getShape()[rank - 3];
-  for (int64_t d = int64_t(prefix.size()) - 1; d >= 0; --d) {
-    bytes = arith::AddIOp::create(
-        b, loc, bytes,
-        arith::MulIOp::create(b, loc, prefix[d], constantIndex(stride, loc)));
-    stride *= type.getShape()[d];
-  }
+  Value bytes = stageBytes(
+      type, accessIndices(load.getSource(), load.getIndices()), offset, loc);
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   Value address = arith::IndexCastOp::create(
       b, loc, b.getI64Type(), arith::AddIOp::create(b, loc, base, bytes));
@@ -4802,8 +4809,6 @@ void KernelLowering::lowerWgmma(MatmulOp matmul, Value aTile, LoadOp aLoad,
   TensorInfo &dest = tensors[destTile];
   int64_t n = dest.cols, kSteps = k / 16, accRegs = n / 2;
   auto c = [&](int64_t v) { return constantIndex(v, loc); };
-  Type f32 = b.getF32Type();
-  Value warpGroup = arith::DivUIOp::create(b, loc, threadId, c(128));
 
   // Products issued before this one stay in flight (no wait between
   // them) unless this one reads a pending result (as its left operand, or
@@ -4847,7 +4852,7 @@ void KernelLowering::lowerWgmma(MatmulOp matmul, Value aTile, LoadOp aLoad,
   Value aGroupOffset;
   if (aLoad)
     aGroupOffset = arith::MulIOp::create(
-        b, loc, warpGroup,
+        b, loc, arith::DivUIOp::create(b, loc, threadId, c(128)),
         c(wgmmaRowGroupOffset(swizzledTileOf(tensors[aLoad.getSource()].memref),
                               /*kMajor=*/!transA, 1)));
 
@@ -4868,37 +4873,6 @@ void KernelLowering::lowerWgmma(MatmulOp matmul, Value aTile, LoadOp aLoad,
     fresh.push_back({aTile, elt});
   }
 
-  // Inline PTX whose outputs are `tied` values passed through (so that
-  // every use of an accumulator follows the wait, and every write of an
-  // operand register precedes the fence), plus `inputs`.
-  auto asmCall = [&](StringRef text, ArrayRef<Value> tied,
-                     ArrayRef<Value> inputs, StringRef inputConstraints) {
-    SmallVector<std::string> cons;
-    for (Value v : tied)
-      cons.push_back(v.getType() == f32 ? "=f" : "=r");
-    for (size_t i = 0; i < tied.size(); ++i)
-      cons.push_back(std::to_string(i));
-    std::string constraints = llvm::join(cons, ",");
-    if (!inputConstraints.empty())
-      constraints += (constraints.empty() ? "" : ",") + inputConstraints.str();
-    SmallVector<Value> operands(tied);
-    operands.append(inputs.begin(), inputs.end());
-    SmallVector<Type> types;
-    for (Value v : tied)
-      types.push_back(v.getType());
-    Type resultType =
-        tied.empty() ? Type()
-                     : LLVM::LLVMStructType::getLiteral(ctx, types);
-    auto op = LLVM::InlineAsmOp::create(
-        b, loc, resultType ? TypeRange{resultType} : TypeRange{}, operands,
-        text, constraints, /*has_side_effects=*/true,
-        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
-    SmallVector<Value> out;
-    for (size_t i = 0; i < tied.size(); ++i)
-      out.push_back(LLVM::ExtractValueOp::create(b, loc, op.getResult(0), i));
-    return std::make_pair(op, out);
-  };
   auto regList = [](int64_t first, int64_t count) {
     SmallVector<std::string> names;
     for (int64_t i = 0; i < count; ++i)
@@ -4915,7 +4889,7 @@ void KernelLowering::lowerWgmma(MatmulOp matmul, Value aTile, LoadOp aLoad,
       tied.append(acc);
     for (auto &key : fresh)
       tied.append(batchARegs[key]);
-    auto [op, out] = asmCall("wgmma.fence.sync.aligned;", tied, {}, "");
+    auto [op, out] = tiedAsm("wgmma.fence.sync.aligned;", tied, {}, "", loc);
     auto next = out.begin();
     if (!chained)
       for (Value &v : acc)
@@ -4961,7 +4935,7 @@ void KernelLowering::lowerWgmma(MatmulOp matmul, Value aTile, LoadOp aLoad,
                            next + 2, transA ? 1 : 0, transB ? 0 : 1)
                  .str();
     }
-    auto [op, out] = asmCall(text, acc, inputs, inputCons);
+    auto [op, out] = tiedAsm(text, acc, inputs, inputCons, loc);
     // The simulator counts it as the warpgroup's tensor-core work.
     op->setAttr("kda2_wgmma", NVVM::MMAShapeAttr::get(ctx, 64, n, 16));
     acc = out;
@@ -5043,6 +5017,40 @@ KernelLowering::batchOperands(MatmulOp first, Value firstDest) {
   return operands;
 }
 
+std::pair<LLVM::InlineAsmOp, SmallVector<Value>>
+KernelLowering::tiedAsm(StringRef text, ArrayRef<Value> tied,
+                        ArrayRef<Value> inputs, StringRef inputConstraints,
+                        Location loc) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<std::string> cons;
+  for (Value v : tied)
+    cons.push_back(v.getType().isF32() ? "=f" : "=r");
+  for (size_t i = 0; i < tied.size(); ++i)
+    cons.push_back(std::to_string(i));
+  std::string constraints = llvm::join(cons, ",");
+  if (!inputConstraints.empty())
+    constraints += (constraints.empty() ? "" : ",") + inputConstraints.str();
+  SmallVector<Value> operands(tied);
+  operands.append(inputs.begin(), inputs.end());
+  SmallVector<Type> types;
+  for (Value v : tied)
+    types.push_back(v.getType());
+  TypeRange results;
+  Type resultType;
+  if (!tied.empty()) {
+    resultType = LLVM::LLVMStructType::getLiteral(ctx, types);
+    results = resultType;
+  }
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, results, operands, text, constraints, /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  SmallVector<Value> out;
+  for (size_t i = 0; i < tied.size(); ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, op.getResult(0), i));
+  return {op, out};
+}
+
 void KernelLowering::flushWgmma(Location loc) {
   batchARegs.clear(); // the batch's operand registers may change after it
   if (pendingWgmma.empty())
@@ -5052,28 +5060,17 @@ void KernelLowering::flushWgmma(Location loc) {
   SmallVector<Value> all;
   for (PendingWgmma &p : pendingWgmma)
     all.append(p.acc);
-  SmallVector<std::string> cons;
-  SmallVector<Type> types;
-  for (size_t i = 0; i < all.size(); ++i) {
-    cons.push_back("=f");
-    types.push_back(b.getF32Type());
-  }
-  for (size_t i = 0; i < all.size(); ++i)
-    cons.push_back(std::to_string(i));
-  auto op = LLVM::InlineAsmOp::create(
-      b, loc, LLVM::LLVMStructType::getLiteral(b.getContext(), types), all,
-      "wgmma.commit_group.sync.aligned;\n\twgmma.wait_group.sync.aligned 0;",
-      llvm::join(cons, ","), /*has_side_effects=*/true,
-      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
-  int64_t at = 0;
+  SmallVector<Value> waited =
+      tiedAsm("wgmma.commit_group.sync.aligned;\n\t"
+              "wgmma.wait_group.sync.aligned 0;",
+              all, {}, "", loc)
+          .second;
+  auto next = waited.begin();
   for (PendingWgmma &p : pendingWgmma) {
     TensorInfo &dest = tensors[p.tile];
     for (size_t slot = 0; slot < p.acc.size(); ++slot)
-      memref::StoreOp::create(
-          b, loc, LLVM::ExtractValueOp::create(b, loc, op.getResult(0), at++),
-          dest.memref, ValueRange{constantIndex(slot, loc)});
+      memref::StoreOp::create(b, loc, *next++, dest.memref,
+                              ValueRange{constantIndex(slot, loc)});
   }
   pendingWgmma.clear();
 }

@@ -485,7 +485,7 @@ LogicalResult SmemAllocOp::verify() {
   if (type.getMemorySpace() != MemorySpace::smem)
     return emitOpError() << "result must be a tensor in smem";
   int64_t bytes = *type.getStaticSizeInBytes();
-  if (bytes > getSize())
+  if (uint64_t(bytes) > getSize())
     return emitOpError() << "buffer of " << bytes
                          << " bytes does not fit its declared size of "
                          << getSize() << " bytes";
@@ -821,6 +821,13 @@ LogicalResult LoopOp::verifyRegions() {
 // LoadOp / StoreOp
 //===----------------------------------------------------------------------===//
 
+static LogicalResult tooManyIndices(Operation *op, KDA2TensorType tensor,
+                                    unsigned numIndices, unsigned gridRank) {
+  return op->emitOpError() << "has " << numIndices << " indices but " << tensor
+                           << " has only " << tensor.getRank() - gridRank
+                           << " addressable dimensions";
+}
+
 /// Verifies that accessing `tensor` with `numIndices` indices yields `type`.
 static LogicalResult verifyAccess(Operation *op, KDA2TensorType tensor,
                                   unsigned numIndices, Type type,
@@ -829,10 +836,7 @@ static LogicalResult verifyAccess(Operation *op, KDA2TensorType tensor,
       getImplicitGridRank(tensor, op->getParentOfType<KernelOp>());
   Type expected = getAccessType(tensor, gridRank, numIndices);
   if (!expected)
-    return op->emitOpError() << "has " << numIndices << " indices but "
-                             << tensor << " has only "
-                             << tensor.getRank() - gridRank
-                             << " addressable dimensions";
+    return tooManyIndices(op, tensor, numIndices, gridRank);
   auto expectedTile = dyn_cast<RankedTensorType>(expected);
   auto tile = dyn_cast<RankedTensorType>(type);
   bool compatible = expectedTile && tile
@@ -869,10 +873,7 @@ LogicalResult LoadOp::verify() {
       getImplicitGridRank(tensor, getOperation()->getParentOfType<KernelOp>());
   Type rest = getAccessType(tensor, gridRank, getIndices().size());
   if (!rest)
-    return emitOpError() << "has " << getIndices().size() << " indices but "
-                         << tensor << " has only "
-                         << tensor.getRank() - gridRank
-                         << " addressable dimensions";
+    return tooManyIndices(*this, tensor, getIndices().size(), gridRank);
   SmallVector<int64_t> shape;
   for (auto [d, n] : llvm::enumerate(*windows)) {
     if (!n)
