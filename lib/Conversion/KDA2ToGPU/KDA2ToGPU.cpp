@@ -425,6 +425,12 @@ private:
   /// dimensions, and a windowed load's windows.
   SmallVector<int64_t> tileExtents(LoadOp load);
   LogicalResult lowerTmaCopy(StoreOp store);
+  /// A TMA copy of a bounded window (`kda2.load` with limits), after its
+  /// wait: clears what lies at or past a limit (see the definition).
+  void clearPastLimits(StoreOp store);
+  /// The window starts of a windowed load along its source's dimensions
+  /// (current mapping) with their limits, in window order.
+  SmallVector<std::tuple<int64_t, Value, Value>> windowLimits(LoadOp load);
   Value sharedPointer(Value memref, ArrayRef<Value> indices, Location loc);
   LogicalResult lowerMatmul(MatmulOp matmul);
   /// Whether a product in fragment mode runs as wgmma (`useWgmma`): see
@@ -2081,8 +2087,14 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       })
       .Case<StoreOp>([&](StoreOp store) {
         if (LoadOp source = tileCopies.lookup(store)) {
-          if (tmaGrouped.contains(store) || pipelinedCopies.contains(store))
-            return success(); // issued with its group / one iteration ahead
+          if (tmaGrouped.contains(store))
+            return success(); // issued and waited for with its group
+          if (pipelinedCopies.contains(store)) {
+            // Issued one iteration ahead and waited for at the iteration's
+            // top; what lies past a bounded window's limit is cleared here.
+            clearPastLimits(store);
+            return success();
+          }
           if (tmaCopies.count(store))
             return lowerTmaCopy(store);
           return lowerTileCopy(store, source);
@@ -2903,6 +2915,7 @@ LogicalResult KernelLowering::lowerWindowCopy(StoreOp store, LoadOp load) {
   int64_t srcRank = src.type.getRank();
   std::optional<ArrayRef<int64_t>> windows = load.getWindows();
   int64_t gridRank = getImplicitGridRank(src.type, kernel);
+  SmallVector<std::tuple<int64_t, Value, Value>> limits = windowLimits(load);
   // Vectors of the widest size every row start allows (a window along the
   // innermost dimension starts anywhere: elements).
   int64_t vec = 1;
@@ -2937,6 +2950,9 @@ LogicalResult KernelLowering::lowerWindowCopy(StoreOp store, LoadOp load) {
   // windowed and dynamic dimension.
   SmallVector<Value> idx(srcPrefix);
   Value inRange;
+  auto both = [&](Value ok) {
+    inRange = inRange ? arith::AndIOp::create(b, loc, inRange, ok) : ok;
+  };
   int64_t t = 0;
   for (int64_t d = gridRank; d < srcRank; ++d) {
     if (d < int64_t(srcPrefix.size())) {
@@ -2948,10 +2964,13 @@ LogicalResult KernelLowering::lowerWindowCopy(StoreOp store, LoadOp load) {
       idx.push_back(coords[t++]);
       continue; // a trailing dimension: the tile spans it whole
     }
-    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, idx[d],
-                                     src.sizes[d]);
-    inRange = inRange ? arith::AndIOp::create(b, loc, inRange, ok) : ok;
+    both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, idx[d],
+                               src.sizes[d]));
   }
+  // A bounded window: below its limit too.
+  for (auto [d, start, limit] : limits)
+    both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, idx[d],
+                               limit));
   Value value = readOrZero(
       inRange, vecType,
       [&]() -> Value {
@@ -3289,7 +3308,103 @@ LogicalResult KernelLowering::lowerTmaCopy(StoreOp store) {
   Value zero = constantIndex(0, store.getLoc());
   issueTmaCopies(group, zero);
   waitTma(zero);
+  for (StoreOp copy : group)
+    clearPastLimits(copy);
   return success();
+}
+
+SmallVector<std::tuple<int64_t, Value, Value>>
+KernelLowering::windowLimits(LoadOp load) {
+  SmallVector<std::tuple<int64_t, Value, Value>> result;
+  std::optional<ArrayRef<int64_t>> windows = load.getWindows();
+  if (!windows || load.getLimits().empty())
+    return result;
+  auto type = cast<KDA2TensorType>(load.getSource().getType());
+  int64_t first = getImplicitGridRank(type, kernel);
+  SmallVector<Value> starts = accessIndices(load.getSource(), load.getIndices());
+  int64_t w = 0;
+  for (auto [i, n] : llvm::enumerate(*windows))
+    if (n > 0)
+      result.push_back({first + int64_t(i), starts[first + i],
+                        lookup(load.getLimits()[w++])});
+  return result;
+}
+
+/// TMA fills a box with zeros only past the tensor's end. A bounded window
+/// (a sequence's rows inside a packed batch) must also read zeros at and
+/// past its limits: when the box crosses one (a uniform branch: the starts
+/// and limits are the block's), the computing threads clear those
+/// positions of the destination (through the swizzle, in its current
+/// stage), then fence the generic proxy's writes against the async proxy
+/// (the wgmma descriptors that read the buffer, and the TMA that refills
+/// the stage) and meet at a barrier before anything reads it.
+void KernelLowering::clearPastLimits(StoreOp store) {
+  LoadOp load = tileCopies.lookup(store);
+  SmallVector<std::tuple<int64_t, Value, Value>> limits = windowLimits(load);
+  if (limits.empty())
+    return;
+  Location loc = store.getLoc();
+  auto c = [&](int64_t v) { return constantIndex(v, loc); };
+  TileCopy copy = tileCopyOf(store, load);
+  SmallVector<int64_t> extents = tileExtents(load);
+  // The tile dimension of each source dimension the tile spans.
+  DenseMap<int64_t, int64_t> tileDim;
+  for (int64_t d = 0, t = 0; d < int64_t(extents.size()); ++d)
+    if (extents[d] > 0)
+      tileDim[d] = t++;
+  // How many positions of each window are below its limit (signed: a limit
+  // before the start leaves none).
+  SmallVector<std::pair<int64_t, Value>> valid;
+  Value crosses;
+  for (auto [d, start, limit] : limits) {
+    Value count = arith::SubIOp::create(b, loc, limit, start);
+    Value over = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                       count, c(extents[d]));
+    crosses = crosses ? arith::OrIOp::create(b, loc, crosses, over) : over;
+    valid.push_back({tileDim.lookup(d), count});
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(
+      scf::IfOp::create(b, loc, TypeRange(), crosses, false).thenBlock());
+  int64_t rank = copy.rank, rows = copy.rows, cols = copy.cols;
+  auto pieces = scf::ForOp::create(b, loc, threadId, c(rows * cols), c(blockX));
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPoint(pieces.getBody()->getTerminator());
+    Value element = pieces.getInductionVar();
+    SmallVector<Value> coords(rank);
+    coords[rank - 1] = arith::RemUIOp::create(b, loc, element, c(cols));
+    Value row = arith::DivUIOp::create(b, loc, element, c(cols));
+    for (int64_t d = rank - 2; d >= 0; --d) {
+      Value size = c(copy.tile.getShape()[d]);
+      coords[d] = d == 0 ? row : arith::RemUIOp::create(b, loc, row, size);
+      if (d > 0)
+        row = arith::DivUIOp::create(b, loc, row, size);
+    }
+    Value past;
+    for (auto [t, count] : valid) {
+      Value beyond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                           coords[t], count);
+      past = past ? arith::OrIOp::create(b, loc, past, beyond) : beyond;
+    }
+    b.setInsertionPointToStart(
+        scf::IfOp::create(b, loc, TypeRange(), past, false).thenBlock());
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(copy.element));
+    TensorInfo &dst = *copy.dst;
+    if (swizzledBuffers.contains(store.getDest())) {
+      auto [flat, at] = swizzledElement(dst.memref, copy.dstPrefix, coords[0],
+                                        coords[1], loc);
+      memref::StoreOp::create(b, loc, zero, flat, ValueRange{at});
+    } else {
+      SmallVector<Value> at(copy.dstPrefix);
+      at.append(coords.begin(), coords.end());
+      memref::StoreOp::create(b, loc, zero, dst.memref, at);
+    }
+  }
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+  blockBarrier(loc);
 }
 
 /// A barrier (everyone is done with the destinations before the async proxy
@@ -3445,8 +3560,8 @@ void KernelLowering::planTmaPipelines() {
       if (!loop->isAncestor(def))
         return true;
       if (def->getBlock() != body ||
-          !isa<AddOp, SubOp, MulOp, DivOp, RemOp, arith::ConstantOp, DimOp,
-               GridIndexOp>(def))
+          !isa<AddOp, SubOp, MulOp, DivOp, RemOp, CastOp, arith::ConstantOp,
+               DimOp, GridIndexOp>(def))
         return false;
       if (!llvm::all_of(def->getOperands(), computable))
         return false;

@@ -1649,23 +1649,35 @@ FailureOr<Value> Emitter::emitWindowedLoad(const ast::IndexExpr &index,
     return error(index.loc) << "windows ('start:') read global tensors; '"
                             << base->name << "' is not one";
   size_t count = indexedCount(index);
+  unsigned gridRank = getImplicitGridRank(type, kernel);
   SmallVector<Value> indices;
   SmallVector<int64_t> windows;
+  // Each window's limit ('start:stop'), null where it has none.
+  SmallVector<std::pair<Value, const ast::SliceExpr *>> limits;
   int64_t used = 0;
   for (size_t i = 0; i < count; ++i) {
     const ast::Expr &expr = *index.indices[i];
     const ast::Expr *at = &expr;
     int64_t size = 0;
     if (const auto *slice = dyn_cast<ast::SliceExpr>(&expr)) {
-      if (!slice->lower || slice->upper)
+      if (!slice->lower)
         return error(expr.loc)
-               << "a window is written 'start:': it takes its size from the "
-                  "destination tile (a full ':' only after the last index)";
+               << "a window is written 'start:' or 'start:stop': it takes its "
+                  "size from the destination tile (a full ':' only after the "
+                  "last index)";
       if (used >= tile.getRank())
         return error(expr.loc) << "more windows than the destination tile's "
                                << tile.getRank() << " dimensions";
       at = slice->lower.get();
       size = tile.getShape()[used++];
+      Value limit;
+      if (slice->upper) {
+        FailureOr<Value> stop = emitIndexValue(*slice->upper, base->name);
+        if (failed(stop))
+          return failure();
+        limit = *stop;
+      }
+      limits.push_back({limit, slice});
     }
     FailureOr<Value> value = emitIndexValue(*at, base->name);
     if (failed(value))
@@ -1673,7 +1685,33 @@ FailureOr<Value> Emitter::emitWindowedLoad(const ast::IndexExpr &index,
     indices.push_back(*value);
     windows.push_back(size);
   }
-  unsigned gridRank = getImplicitGridRank(type, kernel);
+  // With one limit, every window has one: a window without its own stops
+  // at its dimension's end.
+  SmallVector<Value> limitValues;
+  if (llvm::any_of(limits, [](auto &l) { return bool(l.first); })) {
+    int64_t w = 0;
+    for (auto [i, n] : llvm::enumerate(windows)) {
+      if (!n)
+        continue;
+      auto [limit, slice] = limits[w++];
+      if (!limit) {
+        unsigned d = gridRank + i;
+        int64_t size =
+            d < type.getRank() ? type.getShape()[d] : ShapedType::kDynamic;
+        StringRef dim = d < type.getRank() ? type.getDimName(d) : "";
+        if (!ShapedType::isDynamic(size))
+          limit = arith::ConstantIndexOp::create(builder, loc(slice->loc), size);
+        else if (!dim.empty())
+          limit = DimOp::create(builder, loc(slice->loc),
+                                builder.getIndexType(), dim);
+        else
+          return error(slice->loc)
+                 << "this window needs a stop ('start:stop') like the others "
+                    "of the copy: its dimension has no name or size";
+      }
+      limitValues.push_back(limit);
+    }
+  }
   Type rest = getAccessType(type, gridRank, indices.size());
   ArrayRef<int64_t> restShape;
   if (auto restTile = dyn_cast_if_present<RankedTensorType>(rest))
@@ -1686,8 +1724,7 @@ FailureOr<Value> Emitter::emitWindowedLoad(const ast::IndexExpr &index,
   auto load = LoadOp::create(
       builder, loc(index.loc),
       RankedTensorType::get(tile.getShape(), type.getElementType()), tensor,
-      indices);
-  load.setWindows(windows);
+      indices, limitValues, builder.getDenseI64ArrayAttr(windows));
   return Value(load);
 }
 

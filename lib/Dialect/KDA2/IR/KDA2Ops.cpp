@@ -855,9 +855,16 @@ static LogicalResult verifyAccess(Operation *op, KDA2TensorType tensor,
 LogicalResult LoadOp::verify() {
   auto tensor = cast<KDA2TensorType>(getSource().getType());
   std::optional<ArrayRef<int64_t>> windows = getWindows();
+  if (!windows && !getLimits().empty())
+    return emitOpError() << "has " << getLimits().size()
+                         << " limits but no windows; limits bound windows";
   if (!windows)
     return verifyAccess(*this, tensor, getIndices().size(),
                         getResult().getType(), "result");
+  if (int64_t count = llvm::count_if(*windows, [](int64_t n) { return n > 0; });
+      !getLimits().empty() && int64_t(getLimits().size()) != count)
+    return emitOpError() << "has " << getLimits().size() << " limits for "
+                         << count << " windows (one per window, or none)";
   if (windows->size() != getIndices().size())
     return emitOpError() << "has " << windows->size() << " window sizes for "
                          << getIndices().size() << " indices";

@@ -348,7 +348,8 @@ def KDA2_IfOp : KDA2_Op<"if", [SingleBlock, NoTerminator, NoRegionArguments,
 // Memory access
 //===----------------------------------------------------------------------===//
 
-def KDA2_LoadOp : KDA2_Op<"load", [MemoryEffects<[MemRead]>]> {
+def KDA2_LoadOp : KDA2_Op<"load", [MemoryEffects<[MemRead]>,
+                                    AttrSizedOperandSegments]> {
   let summary = "read an element or a trailing tile of a tensor";
   let description = [{
     Indexes the dimensions after the kernel's grid (for global tensors) with
@@ -361,25 +362,33 @@ def KDA2_LoadOp : KDA2_Op<"load", [MemoryEffects<[MemRead]>]> {
     dimension instead of fixing it: the tile is the windows' sizes, in order,
     then the dimensions after the indices. Positions past a dimension's end
     read as zero. It is the source of a whole-tile copy into shared memory
-    (TMA box, or the block's copy).
+    (TMA box, or the block's copy). `limits` (one per window, in order, or
+    none) bound the windows: positions at or past a window's limit read as
+    zero too (a sequence's end inside a packed batch; TMA zeroes only past
+    the tensor's end, so the copy then clears those rows in shared memory).
 
     ```mlir
     %row = kda2.load %q[%i] : !kda2.tensor<[batch, head, seq, 64], f16> -> tensor<64xf16>
     %e = kda2.load %s[%i, %j] : !kda2.tensor<[32, 32], f32, smem> -> f32
     %w = kda2.load %v[%t0, %h, %c0] {windows = array<i64: 32, 0, 16>}
         : !kda2.tensor<[tt, h, 128], bf16> -> tensor<32x16xbf16>
+    %b = kda2.load %v[%t0, %h, %c0] limits(%end, %c128)
+        {windows = array<i64: 32, 0, 16>}
+        : !kda2.tensor<[tt, h, 128], bf16> -> tensor<32x16xbf16>
     ```
   }];
   let arguments = (ins KDA2_AnyTensor:$source, Variadic<Index>:$indices,
+                       Variadic<Index>:$limits,
                        OptionalAttr<DenseI64ArrayAttr>:$windows);
   let results = (outs KDA2_Value:$result);
   let builders = [OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$source,
                                  "::mlir::ValueRange":$indices), [{
-    build($_builder, $_state, result, source, indices,
+    build($_builder, $_state, result, source, indices, ::mlir::ValueRange(),
           ::mlir::DenseI64ArrayAttr());
   }]>];
   let assemblyFormat = [{
-    $source `[` $indices `]` attr-dict `:` qualified(type($source)) `->` type($result)
+    $source `[` $indices `]` (`limits` `(` $limits^ `)`)? attr-dict `:`
+    qualified(type($source)) `->` type($result)
   }];
   let hasVerifier = 1;
 }
