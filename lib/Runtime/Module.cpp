@@ -1227,6 +1227,22 @@ Status kda2::runtime::computeLaunchConfig(const KernelInfo &info,
       req.box = a.box;
       req.swizzle = a.swizzle;
       uint64_t eb = dtypeSize(src->dtype), stride = eb;
+      // A source with a runtime row stride (`stride` line): its outermost
+      // dimension, the map's last, steps by that scalar's elements.
+      std::optional<int64_t> rowStride;
+      if (!src->strideScalar.empty()) {
+        for (const LaunchArgs::ScalarValue &v : scalars)
+          if (v.name == src->strideScalar && v.isInt)
+            rowStride = v.intValue;
+        if (!rowStride || *rowStride <= 0)
+          return fail(ErrorCode::InvalidArgument,
+                      "tensor map " + quoted(a.name) + " reads " +
+                          quoted(a.source) + " with TMA, which needs its row "
+                          "stride (scalar argument " +
+                          quoted(src->strideScalar) + ") positive" +
+                          (rowStride ? ", got " + std::to_string(*rowStride)
+                                     : std::string()));
+      }
       for (size_t i = 0; i < a.mapDims.size(); ++i) {
         const ShapeDim &d = src->shape[a.mapDims[i]];
         int64_t extent = d.size;
@@ -1240,6 +1256,8 @@ Status kda2::runtime::computeLaunchConfig(const KernelInfo &info,
           extent = *v;
         }
         if (i > 0) {
+          if (rowStride && i + 1 == a.mapDims.size())
+            stride = static_cast<uint64_t>(*rowStride) * eb;
           if (stride % 16 != 0)
             return fail(ErrorCode::InvalidArgument,
                         "tensor map " + quoted(a.name) + ": a row of " +

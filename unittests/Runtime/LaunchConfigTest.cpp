@@ -5,6 +5,7 @@
 #include "gtest/gtest.h"
 
 #include <cstring>
+#include <optional>
 #include <string>
 
 using namespace kda2::runtime;
@@ -370,6 +371,53 @@ TEST(TensorMapConfig, Swizzle128) {
   KernelInfo again;
   ASSERT_TRUE(parseKernelMetadata(formatted, again).ok());
   EXPECT_EQ(formatKernelMetadata(again), formatted);
+}
+
+// A source with a runtime row stride (`stride v sv`: rows of a wider
+// tensor, one fused projection): the map's outermost dimension steps by the
+// scalar's elements, the inner ones stay dense; the stride must be positive
+// for TMA (a stride of 0 or a missing one is refused by name).
+TEST(TensorMapConfig, RuntimeRowStride) {
+  const char *meta = "kda2-kernel-v1\n"
+                     "name tma\n"
+                     "block 128 1 1\n"
+                     "arg ptr v bf16 in 3 tt h 64\n"
+                     "stride v sv\n"
+                     "arg scalar sv i64\n"
+                     "arg dim tt\n"
+                     "arg dim h\n"
+                     "arg tensormap v__tma v 3 2 1 0 box 64 1 32\n"
+                     "end\n";
+  KernelInfo info;
+  Status s = parseKernelMetadata(meta, info);
+  ASSERT_TRUE(s.ok()) << s.message();
+  auto config = [&](std::optional<int64_t> sv, LaunchConfig &cfg) {
+    LaunchArgs args;
+    args.ptr("v", reinterpret_cast<const void *>(0x10000));
+    args.dim("tt", 100).dim("h", 4);
+    if (sv)
+      args.scalar("sv", *sv);
+    return computeLaunchConfig(info, args, cfg);
+  };
+  LaunchConfig cfg;
+  s = config(3 * 4 * 64, cfg); // v is every third of three such blocks
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(cfg.tensorMaps.size(), 1u);
+  EXPECT_EQ(cfg.tensorMaps[0].dims, (std::vector<uint64_t>{64, 4, 100}));
+  EXPECT_EQ(cfg.tensorMaps[0].strides,
+            (std::vector<uint64_t>{64 * 2, 3 * 4 * 64 * 2}));
+  s = config(4 * 64, cfg); // dense
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(cfg.tensorMaps[0].strides,
+            (std::vector<uint64_t>{64 * 2, 4 * 64 * 2}));
+  s = config(0, cfg);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message(), "kernel 'tma': tensor map 'v__tma' reads 'v' with "
+                         "TMA, which needs its row stride (scalar argument "
+                         "'sv') positive, got 0");
+  s = config(std::nullopt, cfg);
+  ASSERT_FALSE(s.ok());
+  EXPECT_CONTAINS(s.message(), "missing scalar argument 'sv'");
 }
 
 TEST(TensorMapConfig, RejectsWhatTmaCannotRead) {

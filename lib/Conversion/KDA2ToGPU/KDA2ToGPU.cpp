@@ -3053,11 +3053,6 @@ void KernelLowering::planTmaCopies() {
       reject("tensor maps have at most 5 dimensions");
       continue;
     }
-    if (kernel.getArgAttr(arg.getArgNumber(),
-                          KDA2Dialect::getStrideAttrName())) {
-      reject("the tensor's stride is a runtime parameter (stride=)");
-      continue;
-    }
     SmallVector<int64_t> perm = *getLayoutPermutation(
         argLayouts.count(arg.getArgNumber())
             ? argLayouts.lookup(arg.getArgNumber())
