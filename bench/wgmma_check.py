@@ -17,7 +17,11 @@ accumulator, a TMA pipeline with a producer warp over n chunks; `wg2` A from
 shared memory K-major, MN-major B with n = 64; `acc2` a product accumulating
 another's result while it is in flight (the wait before it). Then window-copy.tirx's windowed
 tile copies (wgmma and plain builds): TMA boxes at runtime row starts, some
-running past the tensor's end (zeros), one feeding a product.
+running past the tensor's end (zeros), one feeding a product; bounded windows
+('start:stop', zeros from the stop on: the rows past a sequence's end in a
+packed batch, cleared after the TMA wait) of a strided v (`wb`, rows of a wider
+tensor) and in a producer-warp pipeline over a sequence's chunks into a product
+(`wp`, the scans' pattern).
 
   python3 bench/wgmma_check.py --kernels build/kc
 """
@@ -108,7 +112,52 @@ def window_cases(h=8, tt=100):
             vs = pad[r0:r0 + 32, :, vb * 64:vb * 64 + 64].permute(1, 0, 2)  # [h, 32, 64]
             o[:, vb] = vs.transpose(1, 2) @ tp.to(torch.float64).transpose(1, 2)
         return o
+    # Bounded windows: sequences [0, 37), [37, 90), [90, 100) of a packed
+    # batch; v's rows are 64 elements wider than h·128 (a strided slice),
+    # NaN in the gap and in the rows a window must not read.
+    cu = torch.tensor([0, 37, 90, tt], dtype=torch.int32)
+    ns = len(cu) - 1
+    wide = torch.full((tt, h * 128 + 64), float("nan"), dtype=torch.bfloat16)
+    wide[:, :h * 128] = v.reshape(tt, h * 128)
+
+    def bounded(seq, rows, cols, vb):
+        """Rows cu[seq] .. + rows of v's columns [vb·cols, +cols), zero from
+        the sequence's end on: [h, rows, cols]."""
+        b0, e0 = cu[seq].item(), cu[seq + 1].item()
+        o = torch.zeros(h, rows, cols, dtype=torch.float64)
+        take = max(0, min(rows, e0 - b0))
+        o[:, :take] = v[b0:b0 + take, :, vb * cols:(vb + 1) * cols].to(torch.float64) \
+            .permute(1, 0, 2)
+        return o
+
+    def wb():
+        o = torch.empty(ns, h, 8, 32, 16, dtype=torch.float64)
+        for i in range(ns):
+            for vb in range(8):
+                o[i, :, vb] = bounded(i, 32, 16, vb)
+        return o
+
+    def wp():
+        # Ut = sum over the sequence's chunks of Vsᵀ·tpᵀ, Vs the chunk's rows.
+        o = torch.zeros(ns, h, 2, 64, 32, dtype=torch.float64)
+        tp64 = tp.to(torch.float64)
+        for i in range(ns):
+            b0, e0 = cu[i].item(), cu[i + 1].item()
+            for vb in range(2):
+                for c in range((e0 - b0 + 31) // 32):
+                    vs = torch.zeros(h, 32, 64, dtype=torch.float64)
+                    take = min(32, e0 - b0 - 32 * c)
+                    vs[:, :take] = v[b0 + 32 * c:b0 + 32 * c + take, :,
+                                     vb * 64:vb * 64 + 64].to(torch.float64).permute(1, 0, 2)
+                    o[i, :, vb] += vs.transpose(1, 2) @ tp64.transpose(1, 2)
+        return o
+    # NaN past the last sequence: a bounded window must not read it either.
+    vn = torch.cat([v, torch.full((28, h, 128), float("nan"), dtype=torch.bfloat16)])
     return [
+        ("wb", {"v": wide, "cu": cu}, {"tt": tt, "h": h, "np1": ns + 1, "n": ns},
+         {"sv": h * 128 + 64}, (ns, h, 8, 32, 16), torch.bfloat16, wb),
+        ("wp", {"v": vn, "tp": tp, "cu": cu}, {"tt": tt + 28, "h": h, "np1": ns + 1, "n": ns},
+         {}, (ns, h, 2, 64, 32), torch.float32, wp),
         ("wv", {"v": v, "starts": starts}, {"tt": tt, "h": h, "m": n, "n": n}, {},
          (n, h, 8, 32, 16), torch.bfloat16, wv),
         ("wr", {"x": x}, {"tt": tt, "h": h}, {"r0": 90}, (h, 16, 64), torch.float32,

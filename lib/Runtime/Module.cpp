@@ -1231,9 +1231,12 @@ Status kda2::runtime::computeLaunchConfig(const KernelInfo &info,
       // dimension, the map's last, steps by that scalar's elements.
       std::optional<int64_t> rowStride;
       if (!src->strideScalar.empty()) {
+        int64_t value = 0;
         for (const LaunchArgs::ScalarValue &v : scalars)
-          if (v.name == src->strideScalar && v.isInt)
-            rowStride = v.intValue;
+          if (v.name == src->strideScalar &&
+              scalarToInt(v, std::numeric_limits<int64_t>::min(),
+                          std::numeric_limits<int64_t>::max(), value))
+            rowStride = value;
         if (!rowStride || *rowStride <= 0)
           return fail(ErrorCode::InvalidArgument,
                       "tensor map " + quoted(a.name) + " reads " +

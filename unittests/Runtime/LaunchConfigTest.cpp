@@ -410,6 +410,14 @@ TEST(TensorMapConfig, RuntimeRowStride) {
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_EQ(cfg.tensorMaps[0].strides,
             (std::vector<uint64_t>{64 * 2, 4 * 64 * 2}));
+  // An integral stride given as a float (the C API's scalars are doubles).
+  LaunchArgs asFloat;
+  asFloat.ptr("v", reinterpret_cast<const void *>(0x10000));
+  asFloat.dim("tt", 100).dim("h", 4).floatScalar("sv", 512.0);
+  s = computeLaunchConfig(info, asFloat, cfg);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(cfg.tensorMaps[0].strides,
+            (std::vector<uint64_t>{64 * 2, 512 * 2}));
   s = config(0, cfg);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.message(), "kernel 'tma': tensor map 'v__tma' reads 'v' with "
