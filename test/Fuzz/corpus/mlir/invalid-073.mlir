@@ -1,9 +1,8 @@
-// A store writes what its indices select.
-kda2.kernel @k(%y: !kda2.tensor<[4], f32> {kda2.io = #kda2.io<out>}) {
+// Limits without windows.
+kda2.kernel @k(%x: !kda2.tensor<[n, 8], f32>) {
   %c1 = arith.constant 1 : index
   kda2.loop block %i to %c1 {
-    %v = arith.constant 1.0 : f16
-    // expected-error @below {{'kda2.store' op expected value type 'f32' for 1 indices into '!kda2.tensor<[4], f32>', got 'f16'}}
-    kda2.store %v, %y[%i] : f16, !kda2.tensor<[4], f32>
+    // expected-error @below {{'kda2.load' op has 1 limits but no windows; limits bound windows}}
+    %v = kda2.load %x[%i] limits(%c1) : !kda2.tensor<[n, 8], f32> -> tensor<8xf32>
   }
 }

@@ -1,9 +1,8 @@
-// Kernel inputs are read-only.
-kda2.kernel @k(%x: !kda2.tensor<[4], f32>) {
+// The tile is the windows, then the dimensions after the indices.
+kda2.kernel @k(%x: !kda2.tensor<[n, 8], f32>) {
   %c1 = arith.constant 1 : index
   kda2.loop block %i to %c1 {
-    %v = arith.constant 1.0 : f32
-    // expected-error @below {{'kda2.store' op writes kernel input argument #0; mark it {kda2.io = #kda2.io<out>} or #kda2.io<inout>}}
-    kda2.store %v, %x[%i] : f32, !kda2.tensor<[4], f32>
+    // expected-error @below {{'kda2.load' op expected result type 'tensor<4x8xf32>' for windows [4] into '!kda2.tensor<[n, 8], f32>', got 'tensor<8x4xf32>'}}
+    %v = kda2.load %x[%i] {windows = array<i64: 4>} : !kda2.tensor<[n, 8], f32> -> tensor<8x4xf32>
   }
 }

@@ -1,12 +1,9 @@
-//===----------------------------------------------------------------------===//
-// Element-wise ops
-//===----------------------------------------------------------------------===//
-
-// Element-wise and tile ops are free of kernel context, so their cases use
-// module-level constants as operands.
-
-// Operands share an element type.
-%a = arith.constant 1.0 : f32
-%b = arith.constant 1.0 : f16
-// expected-error @below {{'kda2.add' op operand element types differ: 'f32' vs 'f16'}}
-%r = kda2.add %a, %b : f32, f16 -> f32
+// A store writes what its indices select.
+kda2.kernel @k(%y: !kda2.tensor<[4], f32> {kda2.io = #kda2.io<out>}) {
+  %c1 = arith.constant 1 : index
+  kda2.loop block %i to %c1 {
+    %v = arith.constant 1.0 : f16
+    // expected-error @below {{'kda2.store' op expected value type 'f32' for 1 indices into '!kda2.tensor<[4], f32>', got 'f16'}}
+    kda2.store %v, %y[%i] : f16, !kda2.tensor<[4], f32>
+  }
+}

@@ -1,5 +1,12 @@
-// The result is the broadcast type (for kda2.cmp, with i1 elements).
-%a = arith.constant dense<1.0> : tensor<4xf32>
-%b = arith.constant 1.0 : f32
-// expected-error @below {{'kda2.cmp' op expected result type 'tensor<4xi1>', got 'i1'}}
-%r = kda2.cmp lt %a, %b : tensor<4xf32>, f32 -> i1
+//===----------------------------------------------------------------------===//
+// Element-wise ops
+//===----------------------------------------------------------------------===//
+
+// Element-wise and tile ops are free of kernel context, so their cases use
+// module-level constants as operands.
+
+// Operands share an element type.
+%a = arith.constant 1.0 : f32
+%b = arith.constant 1.0 : f16
+// expected-error @below {{'kda2.add' op operand element types differ: 'f32' vs 'f16'}}
+%r = kda2.add %a, %b : f32, f16 -> f32

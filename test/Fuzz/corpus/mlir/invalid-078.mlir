@@ -1,4 +1,5 @@
-// A select's condition is i1.
-%c = arith.constant 1.0 : f32
-// expected-error @below {{'kda2.select' op condition must be i1 or a tile of i1, got 'f32'}}
-%r = kda2.select %c, %c, %c : f32, f32, f32 -> f32
+// Two tiles have compatible shapes.
+%a = arith.constant dense<1.0> : tensor<4xf32>
+%b = arith.constant dense<1.0> : tensor<8xf32>
+// expected-error @below {{'kda2.mul' op operand tiles have incompatible shapes}}
+%r = kda2.mul %a, %b : tensor<4xf32>, tensor<8xf32> -> tensor<4xf32>

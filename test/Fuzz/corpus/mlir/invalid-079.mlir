@@ -1,5 +1,5 @@
-// A tile condition and tile values agree in shape.
-%c = arith.constant dense<true> : tensor<4xi1>
-%v = arith.constant dense<1.0> : tensor<8xf32>
-// expected-error @below {{'kda2.select' op condition and value tiles have incompatible shapes}}
-%r = kda2.select %c, %v, %v : tensor<4xi1>, tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+// The result is the broadcast type (for kda2.cmp, with i1 elements).
+%a = arith.constant dense<1.0> : tensor<4xf32>
+%b = arith.constant 1.0 : f32
+// expected-error @below {{'kda2.cmp' op expected result type 'tensor<4xi1>', got 'i1'}}
+%r = kda2.cmp lt %a, %b : tensor<4xf32>, f32 -> i1

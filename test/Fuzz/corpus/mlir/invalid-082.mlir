@@ -1,4 +1,6 @@
-// A cast keeps the shape.
-%a = arith.constant dense<1.0> : tensor<4xf32>
-// expected-error @below {{'kda2.cast' op cannot change the shape: 'tensor<4xf32>' -> 'tensor<8xf16>'}}
-%r = kda2.cast %a : tensor<4xf32> -> tensor<8xf16>
+// Under a tile condition, both values have one element type.
+%c = arith.constant dense<true> : tensor<4xi1>
+%a = arith.constant 1.0 : f32
+%b = arith.constant 1.0 : f16
+// expected-error @below {{'kda2.select' op operand element types differ: 'f32' vs 'f16'}}
+%r = kda2.select %c, %a, %b : tensor<4xi1>, f32, f16 -> tensor<4xf32>

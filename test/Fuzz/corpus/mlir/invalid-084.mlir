@@ -1,8 +1,4 @@
-//===----------------------------------------------------------------------===//
-// Reductions and tile ops
-//===----------------------------------------------------------------------===//
-
-// The reduced axis exists.
+// A cast keeps the shape.
 %a = arith.constant dense<1.0> : tensor<4xf32>
-// expected-error @below {{'kda2.reduce' op axis 1 is out of range for rank 1}}
-%r = kda2.reduce sum %a {axis = 1 : i64} : tensor<4xf32> -> f32
+// expected-error @below {{'kda2.cast' op cannot change the shape: 'tensor<4xf32>' -> 'tensor<8xf16>'}}
+%r = kda2.cast %a : tensor<4xf32> -> tensor<8xf16>

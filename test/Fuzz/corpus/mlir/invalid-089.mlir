@@ -1,5 +1,5 @@
-// The accumulator is shaped like the product.
-%a = arith.constant dense<1.0> : tensor<16x16xf16>
-%c = arith.constant dense<1.0> : tensor<16x8xf32>
-// expected-error @below {{'kda2.matmul' op accumulator must be shaped like 'tensor<16x16xf32>', got 'tensor<16x8xf32>'}}
-%r = kda2.matmul %a, %a acc(%c) : tensor<16x16xf16>, tensor<16x16xf16>, tensor<16x8xf32> -> tensor<16x8xf32>
+// The contraction sizes agree.
+%a = arith.constant dense<1.0> : tensor<16x32xf16>
+%b = arith.constant dense<1.0> : tensor<16x8xf16>
+// expected-error @below {{'kda2.matmul' op contraction sizes differ: 32 vs 16}}
+%r = kda2.matmul %a, %b : tensor<16x32xf16>, tensor<16x8xf16> -> tensor<16x8xf32>

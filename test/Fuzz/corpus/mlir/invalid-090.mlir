@@ -1,4 +1,5 @@
-// f16 operands accumulate in f32.
+// Both operands have one element type.
 %a = arith.constant dense<1.0> : tensor<16x16xf16>
-// expected-error @below {{'kda2.matmul' op expected result type 'tensor<16x16xf32>', got 'tensor<16x16xf16>'}}
-%r = kda2.matmul %a, %a : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf16>
+%b = arith.constant dense<1.0> : tensor<16x16xbf16>
+// expected-error @below {{'kda2.matmul' op operand element types differ: 'f16' vs 'bf16'}}
+%r = kda2.matmul %a, %b : tensor<16x16xf16>, tensor<16x16xbf16> -> tensor<16x16xf32>

@@ -1,4 +1,5 @@
-// The cumsum axis exists (a negative axis too).
-%a = arith.constant dense<1.0> : tensor<4x8xf32>
-// expected-error @below {{'kda2.cumsum' op axis -1 is out of range for rank 2}}
-%r = kda2.cumsum %a {axis = -1 : i64} : tensor<4x8xf32>
+// The accumulator is shaped like the product.
+%a = arith.constant dense<1.0> : tensor<16x16xf16>
+%c = arith.constant dense<1.0> : tensor<16x8xf32>
+// expected-error @below {{'kda2.matmul' op accumulator must be shaped like 'tensor<16x16xf32>', got 'tensor<16x8xf32>'}}
+%r = kda2.matmul %a, %a acc(%c) : tensor<16x16xf16>, tensor<16x16xf16>, tensor<16x8xf32> -> tensor<16x8xf32>

@@ -1,4 +1,4 @@
-// tri_solve's matrix is square.
-%a = arith.constant dense<1.0> : tensor<16x8xf32>
-// expected-error @below {{'kda2.tri_solve' op matrix must be a square 2-D tile, got 'tensor<16x8xf32>'}}
-%r = kda2.tri_solve %a, %a : tensor<16x8xf32>, tensor<16x8xf32> -> tensor<16x8xf32>
+// f16 operands accumulate in f32.
+%a = arith.constant dense<1.0> : tensor<16x16xf16>
+// expected-error @below {{'kda2.matmul' op expected result type 'tensor<16x16xf32>', got 'tensor<16x16xf16>'}}
+%r = kda2.matmul %a, %a : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf16>

@@ -1,4 +1,4 @@
-// l2norm's eps is positive.
-%a = arith.constant dense<1.0> : tensor<4xf32>
-// expected-error @below {{'kda2.l2norm' op eps must be positive, got 0}}
-%r = kda2.l2norm %a {eps = 0.0 : f64} : tensor<4xf32>
+// tri_solve's result has the right-hand side's type.
+%a = arith.constant dense<1.0> : tensor<16x16xf32>
+// expected-error @below {{'kda2.tri_solve' op expected result type 'tensor<16x16xf32>', got 'tensor<16x16xf16>'}}
+%r = kda2.tri_solve %a, %a : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf16>

@@ -1,4 +1,9 @@
-// Counter names are identifiers.
-%v = arith.constant 1 : i64
-// expected-error @below {{'kda2.counter' op counter name 'l2 bytes' is not an identifier}}
-kda2.counter "l2 bytes", %v : i64
+//===----------------------------------------------------------------------===//
+// Annotation ops
+//===----------------------------------------------------------------------===//
+
+// A uint8 mask holds 8-bit integers.
+%v = arith.constant 1.0 : f16
+%m = arith.constant true
+// expected-error @below {{'kda2.delta_masked' op mask_type uint8 needs a mask of 8-bit integers, got 'i1'}}
+%r = kda2.delta_masked %v, %m mask_type(uint8) : f16, i1

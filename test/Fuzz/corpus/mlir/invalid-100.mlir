@@ -1,7 +1,5 @@
-kda2.kernel @fragment_without_columns(%x: !kda2.tensor<[16, 8], f32>) {
-  %c = arith.constant 128 : index
-  // expected-error @below {{a fragment loop needs its tile's column count (columns)}}
-  kda2.loop fragment %i to %c {
-  }
-  kda2.return
-}
+// The mask is shaped like the value.
+%v = arith.constant dense<1.0> : tensor<4xf16>
+%m = arith.constant 1 : i8
+// expected-error @below {{'kda2.delta_masked' op mask shape does not match the value: 'i8' vs 'tensor<4xf16>'}}
+%r = kda2.delta_masked %v, %m mask_type(uint8) : tensor<4xf16>, i8

@@ -1,5 +1,7 @@
-kda2.kernel @split_without_mma(%x: !kda2.tensor<[16, 8], f32>) {
-  // expected-error @below {{split is only valid on an mma register tile}}
-  %s = kda2.reg_alloc {split = "cols"} : !kda2.tensor<[16, 8], f32, reg>
+kda2.kernel @split_on_thread_loop(%x: !kda2.tensor<[16, 8], f32>) {
+  %c = arith.constant 128 : index
+  // expected-error @below {{split is only valid on a fragment loop}}
+  kda2.loop thread %i to %c split(cols) {
+  }
   kda2.return
 }

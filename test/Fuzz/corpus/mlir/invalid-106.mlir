@@ -1,5 +1,7 @@
-kda2.kernel @mma_split_name(%x: !kda2.tensor<[16, 8], f32>) {
+kda2.kernel @fragment_split_name(%x: !kda2.tensor<[16, 8], f32>) {
+  %c = arith.constant 128 : index
   // expected-error @below {{split must be rows, cols or none, got 'diagonal'}}
-  %s = kda2.reg_alloc {mma, split = "diagonal"} : !kda2.tensor<[16, 8], f32, reg>
+  kda2.loop fragment %i to %c columns(8) split(diagonal) {
+  }
   kda2.return
 }
