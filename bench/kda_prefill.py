@@ -56,28 +56,26 @@ def inputs(B, T, H, K, V, seed, gate):
     return q, k, v, g, beta, h0
 
 
-def slot_intermediates(tt, n, H, C, K, V, VB, states=False, mid_dtype=torch.bfloat16,
+def slot_intermediates(tt, n, H, C, K, V, states=False, mid_dtype=torch.bfloat16,
                        pb_dtype=None):
     """The split prefill's intermediates, NaN-poisoned, per chunk slot
     (docs/Prefill.md): chunk c of sequence i lives in slot
     floor(cu_seqlens[i] / C) + i + c, and ns = tt // C + n slots hold any
     packing of tt tokens (padding included) into n sequences. Returns the
-    tensors ([H, ns, ...]; vc [H, nsv, C, VB], nsv = ns * V / VB; with
-    `states` also kda_chunk_h's hs and us) and their dims {"ns", "nsv"}.
+    tensors ([H, ns, ...]; with `states` also kda_chunk_h's hs and us) and
+    their dims {"ns"} (the scans read v in place: no copy of the values).
     tp, pb and us are of `mid_dtype` (the templates' TP: f32 for the TF32
     variants), pb of `pb_dtype` when given (the templates' PB)."""
     ns = tt // C + n
-    nsv = ns * (V // VB)
     e = lambda *s, dt=torch.bfloat16: torch.full(  # noqa: E731
         s, float("nan"), dtype=dt, device="cuda")
     mid = {"qd": e(H, ns, C, K), "kl": e(H, ns, C, K), "wn": e(H, ns, C, K),
            "tp": e(H, ns, C, C, dt=mid_dtype),
            "pb": e(H, ns, C, C, dt=pb_dtype or mid_dtype),
-           "gl": e(H, ns, K, dt=torch.float32),
-           "vc": e(H, nsv, C, VB)}  # NVB = V / VB blocks of VB columns per chunk
+           "gl": e(H, ns, K, dt=torch.float32)}
     if states:
         mid.update(hs=e(H, ns, V, K), us=e(H, ns, V, C, dt=mid_dtype))  # value-major
-    return mid, {"ns": ns, "nsv": nsv}
+    return mid, {"ns": ns}
 
 
 def no_offsets(index, n, scan=False):
@@ -277,26 +275,29 @@ def main():
                     {"q": q, "k": k, "v": v, "g": g, "beta": beta, "h0": h0, "o": o, "ht": ht},
                     {"n": B, "h": H, "t": T}, {"scale": scale}, stream)
             else:
-                prep_kernel, scan_kernel, C, _, VB = split[variant]
+                prep_kernel, scan_kernel, C, _, _ = split[variant]
                 nc = (T + C - 1) // C  # chunks of the longest sequence (checkpoint table)
                 # kda_chunk_h (a tuple of kernels, or a list of the fused
                 # scan) also takes hs and us (the fused scan: us only).
                 mid, sizes = slot_intermediates(
-                    tt, N, H, C, K, V, VB, states=isinstance(scan_kernel, (tuple, list)),
+                    tt, N, H, C, K, V, states=isinstance(scan_kernel, (tuple, list)),
                     mid_dtype=torch.float32 if variant.endswith(("_tf32", "_tp32"))
                     else torch.bfloat16,
                     pb_dtype=torch.float32 if variant.endswith("_pb32") else None)
                 hs = {x: mid.pop(x) for x in ("hs", "us") if x in mid}
                 dims = {"n": N, "h": H, "tt": tt, "np1": N + 1, **sizes}
                 only = lambda *names: {x: dims[x] for x in names}  # noqa: E731
-                # The row strides of q, k, v, g, beta (sq .. sb): dense rows.
+                # The row strides of q, k, g, beta (sq .. sb; the scans take
+                # v's, sv): dense rows.
                 strides = {"s" + x[0]: flat(t).stride(0) for x, t in
-                        (("q", q), ("k", k), ("v", v), ("g", g), ("b", beta))}
+                           (("q", q), ("k", k), ("g", g), ("b", beta))}
+                vin = {"v": flat(v)}
+                sv = {"sv": flat(v).stride(0)}
                 op, od, _ = no_offsets(cu, N)
-                prep_c32 = prep_kernel.prepare({"q": flat(q), "k": flat(k), "v": flat(v),
+                prep_c32 = prep_kernel.prepare({"q": flat(q), "k": flat(k),
                                                 "g": flat(g), "beta": flat(beta),
                                                 "cu_seqlens": cu, **mid, **op},
-                                               {**only("tt", "h", "np1", "ns", "nsv"),
+                                               {**only("tt", "h", "np1", "ns"),
                                                 "hqk": H, **od},  # q/k heads: no GVA
                                                {"scale": scale, **strides}, stream)
                 prep = prep_c32
@@ -305,14 +306,13 @@ def main():
                     # the scan reads those intermediates, per slot of 64.
                     C = 2 * C
                     nc = (T + C - 1) // C
-                    mid2, sizes2 = slot_intermediates(tt, N, H, C, K, V, VB, states=True)
+                    mid2, sizes2 = slot_intermediates(tt, N, H, C, K, V, states=True)
                     hs = {x: mid2.pop(x) for x in ("hs", "us")}
                     merge = merges[variant].prepare(
-                        {**{x: mid[x] for x in ("qd", "kl", "wn", "tp", "pb", "gl", "vc")},
-                         **{x + "2": mid2[x] for x in ("qd", "kl", "wn", "tp", "pb", "gl",
-                                                        "vc")}, "cu_seqlens": cu},
-                        {"h": H, "np1": N + 1, **sizes,
-                         "ns2": sizes2["ns"], "nsv2": sizes2["nsv"]}, {}, stream)
+                        {**{x: mid[x] for x in ("qd", "kl", "wn", "tp", "pb", "gl")},
+                         **{x + "2": mid2[x] for x in ("qd", "kl", "wn", "tp", "pb", "gl")},
+                         "cu_seqlens": cu},
+                        {"h": H, "np1": N + 1, **sizes, "ns2": sizes2["ns"]}, {}, stream)
 
                     def prep(prep_c32=prep_c32, merge=merge):
                         prep_c32()
@@ -333,15 +333,15 @@ def main():
                     sp, sd, sx = no_offsets(cu, N, scan=True)
                     if isinstance(scan_kernel, list):  # the output on the scan
                         scan = scan_kernel[0].prepare(
-                            {**pick("vc", "qd", "kl", "wn", "tp", "pb", "gl"), "us": hs["us"],
+                            {**vin, **pick("qd", "kl", "wn", "tp", "pb", "gl"), "us": hs["us"],
                              **slots, **ckpt, "pool": ht, "cu_seqlens": cu, "o": flat(o), **sp},
-                            {**only("n", "h", "np1", "ns", "nsv", "tt"), "nc": nc, "slots": N,
-                             "blocks": 1, **sd}, sx, stream)
+                            {**only("n", "h", "np1", "ns", "tt"), "nc": nc, "slots": N,
+                             "blocks": 1, **sd}, {**sx, **sv}, stream)
                     scan_h = None if isinstance(scan_kernel, list) else scan_kernel[0].prepare(
-                        {**pick("vc", "kl", "wn", "tp", "gl"), **hs, **slots, **ckpt,
+                        {**vin, **pick("kl", "wn", "tp", "gl"), **hs, **slots, **ckpt,
                          "pool": ht, "cu_seqlens": cu, **sp},
-                        {**only("n", "h", "np1", "ns", "nsv"), "nc": nc, "slots": N,
-                         "blocks": 1, **sd}, sx, stream)
+                        {**only("n", "h", "np1", "ns", "tt"), "nc": nc, "slots": N,
+                         "blocks": 1, **sd}, {**sx, **sv}, stream)
                     if scan_h is not None:
                         out = scan_kernel[1].prepare(
                             {**pick("qd", "pb"), **hs, "cu_seqlens": cu,
@@ -352,8 +352,8 @@ def main():
                             scan_h()
                             out()
                 else:
-                    scan = scan_kernel.prepare({**mid, "h0": h0_run, "cu_seqlens": cu,
-                                                "o": flat(o), "ht": ht}, dims, {}, stream)
+                    scan = scan_kernel.prepare({**vin, **mid, "h0": h0_run, "cu_seqlens": cu,
+                                                "o": flat(o), "ht": ht}, dims, sv, stream)
 
                 def launch(prep=prep, scan=scan):
                     prep()

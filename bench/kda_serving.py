@@ -248,15 +248,16 @@ def spec_case(rt, kernels, K, V, st, ss, N, t, slots, H, fla_fwd, results, seed=
     print(json.dumps(row), flush=True)
 
 
-def pool_prefill(prep_launch, scan, out, N, H, nc, C, K, V, VB, tt, cu_d, idx_d, hi_d, cb_d,
+def pool_prefill(prep_launch, scan, out, N, H, nc, C, K, V, v, tt, cu_d, idx_d, hi_d, cb_d,
                  pool, ckpt, slots, blocks, o, stream):
     """The prefill through the pool with kda_chunk_h's kernels: the
     intermediates (NaN-poisoned, the generic launches' own buffers, per chunk
     slot: kda_prefill.slot_intermediates) and the three prepared launches.
     prep_launch(mid, dims) prepares the prep kernel on them (its inputs differ
-    per prep). nc: the columns of the checkpoint table cb_d. Returns the
-    launches, the intermediates and the prep's sizes."""
-    mid, sizes = slot_intermediates(tt, N, H, C, K, V, VB, states=True)
+    per prep). nc: the columns of the checkpoint table cb_d; v [tt, H, V],
+    which the scan reads in place. Returns the launches, the intermediates
+    and the prep's sizes."""
+    mid, sizes = slot_intermediates(tt, N, H, C, K, V, states=True)
     hs = {x: mid.pop(x) for x in ("hs", "us")}
     dims = {"n": N, "h": H, "np1": N + 1, **sizes}
     # No checkpoints at token offsets here (kda_contract.py checks those).
@@ -266,10 +267,11 @@ def pool_prefill(prep_launch, scan, out, N, H, nc, C, K, V, VB, tt, cu_d, idx_d,
     prep_dims = {"tt": tt, "h": H, "np1": N + 1, **sizes, **od}
     return [
         prep_launch(mid, prep_dims),
-        scan.prepare({**{x: mid[x] for x in ("vc", "kl", "wn", "tp", "gl")}, **hs,
+        scan.prepare({"v": v, **{x: mid[x] for x in ("kl", "wn", "tp", "gl")}, **hs,
                       "cu_seqlens": cu_d, "state_indices": idx_d, "has_initial_state": hi_d,
                       "checkpoint_blocks": cb_d, "pool": pool, "ckpt": ckpt, **sp},
-                     {**dims, "nc": nc, "slots": slots, "blocks": blocks, **sd}, sx, stream),
+                     {**dims, "tt": tt, "nc": nc, "slots": slots, "blocks": blocks, **sd},
+                     {**sx, **rows(v=v)}, stream),
         out.prepare({"qd": mid["qd"], "pb": mid["pb"], **hs, "cu_seqlens": cu_d,
                      "state_indices": idx_d, "o": o},
                     {"n": N, "h": H, "np1": N + 1, "ns": sizes["ns"], "tt": tt},
@@ -282,7 +284,7 @@ def prefill_case(rt, kernels, st, ss, lengths, slots, H, results, seed=3, K=128,
     output kernels, C = 32, VB = 16): random slots with padding, has_initial_state,
     and a checkpoint block for most chunk ends (prefix caching). Returns the
     pool, the slots and the float64 final states (K-major) for a continuation."""
-    C, VB = 32, 16
+    C = 32
     kv = f"k{K}" + (f"v{V}" if V != K else "")
     prep = rt.kernel(rt.load(os.path.join(kernels, f"kda_chunk_split_c32_vb16_{kv}.sm_90a.cubin")),
                      "kda_chunk_prep")
@@ -335,10 +337,10 @@ def prefill_case(rt, kernels, st, ss, lengths, slots, H, results, seed=3, K=128,
     stream = lambda: torch.cuda.current_stream().cuda_stream  # noqa: E731
     launches, _, _ = pool_prefill(
         lambda mid, dims: prep.prepare(
-            {"q": q, "k": k, "v": v, "g": g, "beta": beta, "cu_seqlens": cu_d, **mid},
-            {**dims, "hqk": H}, {"scale": scale, **rows(q=q, k=k, v=v, g=g, beta=beta)},
+            {"q": q, "k": k, "g": g, "beta": beta, "cu_seqlens": cu_d, **mid},
+            {**dims, "hqk": H}, {"scale": scale, **rows(q=q, k=k, g=g, beta=beta)},
             stream),
-        scan, out, N, H, nc, C, K, V, VB, tt, cu_d, idx_d, hi_d, cb_d, pool, ckpt, slots,
+        scan, out, N, H, nc, C, K, V, v, tt, cu_d, idx_d, hi_d, cb_d, pool, ckpt, slots,
         blocks, o, stream)
     for launch in launches:
         launch()
@@ -431,7 +433,7 @@ def prefill_act_case(rt, kernels, gf, lengths, H, hqk, slots, fla, results, seed
     slots, has_initial_state and checkpoints; timed beside
     flash-linear-attention's chunk_kda with the same options."""
     K = V = 128
-    C, VB = 32, 16
+    C = 32
     name = f"kda_chunk_prep_act_c32_vb16_k128_gf{gf}" + ("_noal" if noal else "")
     prep = rt.kernel(rt.load(os.path.join(kernels, f"{name}.sm_90a.cubin")), "kda_chunk_prep")
     hmod = rt.load(os.path.join(kernels, "kda_chunk_h_c32_vb16_k128.sm_90a.cubin"))
@@ -475,12 +477,12 @@ def prefill_act_case(rt, kernels, gf, lengths, H, hqk, slots, fla, results, seed
     stream = lambda: torch.cuda.current_stream().cuda_stream  # noqa: E731
     launches, mid, prep_dims = pool_prefill(
         lambda mid, dims: prep.prepare(
-            {"q": q, "k": k, "v": v, "g": a, "beta": b, "A_log": a if noal else x["A_log"],
+            {"q": q, "k": k, "g": a, "beta": b, "A_log": a if noal else x["A_log"],
              "dt_bias": a if noal else x["dt_bias"], "cu_seqlens": cu_d, **mid},
             {**dims, "hqk": hqk},
             {"scale": scale, "lower_bound": x["lower_bound"],
-             **rows(q=q, k=k, v=v, g=a, beta=b)}, stream),
-        scan, out, N, H, nc, C, K, V, VB, tt, cu_d, idx_d, hi_d, cb_d, pool, ckpt, slots,
+             **rows(q=q, k=k, g=a, beta=b)}, stream),
+        scan, out, N, H, nc, C, K, V, v, tt, cu_d, idx_d, hi_d, cb_d, pool, ckpt, slots,
         blocks, o, stream)
     prep_launch = launches[0]
     for launch in launches:
@@ -525,9 +527,9 @@ def prefill_act_case(rt, kernels, gf, lengths, H, hqk, slots, fla, results, seed
             kernels, "kda_chunk_split_c32_vb16_k128.sm_90a.cubin")), "kda_chunk_prep")
         gq, bq = x["gd"].float(), x["bd"].float()
         fast_launch = fast.prepare(
-            {"q": q, "k": k, "v": v, "g": gq, "beta": bq, "cu_seqlens": cu_d, **mid},
+            {"q": q, "k": k, "g": gq, "beta": bq, "cu_seqlens": cu_d, **mid},
             {**prep_dims, "hqk": hqk},
-            {"scale": scale, **rows(q=q, k=k, v=v, g=gq, beta=bq)}, stream)
+            {"scale": scale, **rows(q=q, k=k, g=gq, beta=bq)}, stream)
         row["fast_prep_us"] = graph_time_us(fast_launch, replays=10)
     if fla is not None and hqk == H:
         extra = {}

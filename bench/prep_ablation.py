@@ -4,7 +4,7 @@ time variants that leave a stage out and take differences).
 
   python3 bench/prep_ablation.py --kernels build/kernels NAME=CUBIN ...
 
-Each NAME=CUBIN is a kda_chunk_prep cubin (C = 32, VB = 16); the outputs of a
+Each NAME=CUBIN is a kda_chunk_prep cubin (C = 32); the outputs of a
 variant with a stage left out are wrong, only its time counts. Uniform B x T
 batches only (T a multiple of C). Prints the median CUDA-graph time per shape.
 """
@@ -30,7 +30,7 @@ def main():
     preps = [(v.split("=")[0], rt.kernel(rt.load(v.split("=", 1)[1]), "kda_chunk_prep"))
              for v in args.variants]
     K = V = 128
-    C, VB = 32, 16
+    C = 32
     stream = lambda: torch.cuda.current_stream().cuda_stream  # noqa: E731
     print("| shape | " + " | ".join(n for n, _ in preps) + " |")
     print("|---|" + "---|" * len(preps))
@@ -38,16 +38,16 @@ def main():
         lens, H, _ = parse_shape(shape)
         N, T = len(lens), lens[0]
         tt = N * T
-        q, k, v, g, beta, _ = inputs(N, T, H, K, V, seed=tt + H, gate="lb5edge")
+        q, k, _, g, beta, _ = inputs(N, T, H, K, V, seed=tt + H, gate="lb5edge")
         flat = lambda x: x.reshape(tt, H, *x.shape[3:])  # noqa: E731
         cu = torch.arange(0, tt + 1, T, dtype=torch.int32, device="cuda")
-        mid, sizes = slot_intermediates(tt, N, H, C, K, V, VB)
+        mid, sizes = slot_intermediates(tt, N, H, C, K, V)
         op, od, _ = no_offsets(cu, N)
         strides = {"s" + x[0]: flat(t).stride(0) for x, t in
-                   (("q", q), ("k", k), ("v", v), ("g", g), ("b", beta))}
+                   (("q", q), ("k", k), ("g", g), ("b", beta))}
         times = []
         for _, prep in preps:
-            launch = prep.prepare({"q": flat(q), "k": flat(k), "v": flat(v), "g": flat(g),
+            launch = prep.prepare({"q": flat(q), "k": flat(k), "g": flat(g),
                                    "beta": flat(beta), "cu_seqlens": cu, **mid, **op},
                                   {"tt": tt, "h": H, "np1": N + 1, **sizes, "hqk": H, **od},
                                   {"scale": K ** -0.5, **strides}, stream)

@@ -367,12 +367,9 @@ deriveSizes(const std::map<std::string, int64_t> &shapes,
     sizes["tt"] = *n * *t;
   if (n && !known("np1"))
     sizes["np1"] = *n + 1;
-  // The prefill's chunk slots (kda_chunk_split.tirx): floor(tt / C) + n,
-  // and slots x value blocks.
+  // The prefill's chunk slots (kda_chunk_split.tirx): floor(tt / C) + n.
   if (auto c = binding("C"), tt = known("tt"); c && tt && n && !known("ns"))
     sizes["ns"] = *tt / *c + *n;
-  if (auto ns = known("ns"), nvb = binding("NVB"); ns && nvb && !known("nsv"))
-    sizes["nsv"] = *ns * *nvb;
   // Checkpoints at token offsets (the prefill's ckpt_offsets [n, m]): none
   // unless given (m = 0), and their per-(sequence, offset) buffers nm = n·m.
   if (!known("m"))

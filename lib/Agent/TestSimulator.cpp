@@ -10,7 +10,7 @@
 // bindings) are located at the module; launch errors at the kernel.
 //
 //   kda2-opt scan.mlir -o /dev/null --kda2-test-simulator="profile=H200-SXM
-//       shapes=n=1,h=8,tt=4096,np1=2,ns=129,nsv=516 data=cu_seqlens=0/4096
+//       shapes=n=1,h=8,tt=4096,np1=2,ns=129 data=cu_seqlens=0/4096
 //       trace=scan.json"
 //
 // `kernel=name,...` restricts it to the named kernels (e.g. to pass each

@@ -1617,14 +1617,13 @@ Status checkPrefillArg(const PrefillFacts &f, const KernelInfo &info,
     want += ", " + std::to_string(t);
   return invalid(kernelPrefix(info) + "argument '" + name + "' ends in " +
                  "[.., " + showShape(a.shape, base).substr(1) + ", expected " +
-                 want + "] (C = " + std::to_string(f.chunk) +
-                 ", VB = " + std::to_string(f.valueBlock) + ", K = " +
+                 want + "] (C = " + std::to_string(f.chunk) + ", K = " +
                  std::to_string(f.kDim) + ", V = " + std::to_string(f.vDim) +
                  " of kernel '" + f.prep->name + "')");
 }
 
 /// An intermediate of the prefill kernels is per (head, chunk slot):
-/// [h, ns, ..], vc [h, nsv, ..] (`slots`). Kernels built before the chunk
+/// [h, ns, ..] (`slots`). Kernels built before the chunk
 /// slots laid them out per (sequence, head, chunk of the longest sequence),
 /// [n, h, nc, ..]: refused with what to rebuild.
 Status checkSlotLayout(const KernelInfo &info, const char *name,
@@ -1814,10 +1813,20 @@ Status checkOutForScan(const KernelInfo &scan, const KernelInfo *out,
 Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
                            const KernelInfo *out, PrefillFacts &f) {
   f = PrefillFacts();
+  // Kernels built before the scans read v in place: the prep copied the
+  // values (vc) for scans that read the copy.
+  for (const KernelInfo *k : {&prep, &scan})
+    if (k->findArg("vc"))
+      return invalid(
+          kernelPrefix(*k) +
+          "takes 'vc', the values copied per chunk by prefill kernels built "
+          "before the scans read v in place; rebuild the prefill kernels "
+          "from templates/kda_chunk_split.tirx (or "
+          "templates/kda_chunk_prep_act.tirx) and templates/kda_chunk_h.tirx");
   KDA2RT_TRY(requirePrefillArgs(
       prep, {"prep_kernel", "KDA prefill prep kernel (kda_chunk_prep)"},
-      {"q", "k", "v", "g", "beta", "cu_seqlens", "qd", "kl", "wn", "tp", "pb",
-       "gl", "vc"},
+      {"q", "k", "g", "beta", "cu_seqlens", "qd", "kl", "wn", "tp", "pb",
+       "gl"},
       nullptr));
   const bool fused = isKdaPrefillFusedScan(scan);
   if (fused)
@@ -1825,7 +1834,7 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
         scan,
         {"scan_kernel",
          "KDA prefill fused-output state scan kernel (kda_chunk_scan_o)"},
-        {"vc", "qd", "kl", "wn", "tp", "pb", "gl", "cu_seqlens",
+        {"v", "qd", "kl", "wn", "tp", "pb", "gl", "cu_seqlens",
          "state_indices", "has_initial_state", "checkpoint_blocks", "pool",
          "o", "us", "ckpt"},
         nullptr));
@@ -1833,7 +1842,7 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
     KDA2RT_TRY(requirePrefillArgs(
         scan,
         {"scan_kernel", "KDA prefill state scan kernel (kda_chunk_scan_h)"},
-        {"vc", "kl", "wn", "tp", "gl", "cu_seqlens", "state_indices",
+        {"v", "kl", "wn", "tp", "gl", "cu_seqlens", "state_indices",
          "has_initial_state", "checkpoint_blocks", "pool", "hs", "us", "ckpt"},
         nullptr));
   KDA2RT_TRY(checkOutForScan(scan, out, fused));
@@ -1860,7 +1869,7 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
   const Intermediate intermediates[] = {
       {&prep, "qd", "ns"},  {&prep, "kl", "ns"},  {&prep, "wn", "ns"},
       {&prep, "tp", "ns"},  {&prep, "pb", "ns"},  {&prep, "gl", "ns"},
-      {&prep, "vc", "nsv"}, {&scan, "vc", "nsv"}, {scanO, "qd", "ns"},
+      {scanO, "qd", "ns"},
       {&scan, "kl", "ns"},  {&scan, "wn", "ns"},  {&scan, "tp", "ns"},
       {scanO, "pb", "ns"},  {&scan, "gl", "ns"},  {scanH, "hs", "ns"},
       {&scan, "us", "ns"},  {out, "qd", "ns"},    {out, "pb", "ns"},
@@ -1875,12 +1884,11 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
       requireOffsetArgs(scan, {"ckpt_offsets", "offset_blocks"}, "boundaries"));
   KDA2RT_TRY(checkEntryLayout(prep, "kc"));
   KDA2RT_TRY(checkEntryLayout(prep, "ec"));
-  // C and VB from the intermediates' shapes: qd [h, ns, C, K], vc
-  // [h, nsv, C, VB].
+  // C from the intermediates' shapes (qd [h, ns, C, K]), V from the
+  // scan's v.
   f.chunk = staticDim(prep, "qd", 2);
-  f.valueBlock = lastStaticDim(prep, "vc");
   f.kDim = lastStaticDim(prep, "q");
-  f.vDim = lastStaticDim(prep, "v");
+  f.vDim = lastStaticDim(scan, "v");
   f.in = prep.findArg("q")->dtype;
   f.mid = prep.findArg("tp")->dtype;
   if (f.mid != f.in && f.mid != DType::F32)
@@ -1892,12 +1900,13 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
     return invalid(kernelPrefix(prep) + "argument 'pb' is " +
                    dtypeName(f.pb) + ", expected " + dtypeName(f.in) +
                    " (the input type) or f32 (the TF32 intermediates)");
-  if (!f.chunk || !f.valueBlock || !f.kDim || !f.vDim ||
-      f.vDim % f.valueBlock != 0)
+  if (!f.chunk || !f.kDim)
     return invalid(kernelPrefix(prep) +
-                   "has no static chunk size, value block or head "
-                   "dimensions (expected qd [h, ns, C, K], vc [h, nsv, C, "
-                   "VB] with VB dividing V, q [.., K], v [.., V])");
+                   "has no static chunk size or key dimension (expected qd "
+                   "[h, ns, C, K], q [.., K])");
+  if (!f.vDim)
+    return invalid(kernelPrefix(scan) +
+                   "has no static value dimension (expected v [.., V])");
   const ArgInfo &pool = *scan.findArg("pool");
   if (pool.access != Access::InOut)
     return invalid(kernelPrefix(scan) + "argument 'pool' is declared '" +
@@ -1923,7 +1932,7 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
                    showShape(q.shape, 0) + " but 'k' is " +
                    showShape(k.shape, 0) +
                    "; q and k must have the same heads (hqk or h)");
-  const int64_t C = f.chunk, VB = f.valueBlock, K = f.kDim, V = f.vDim;
+  const int64_t C = f.chunk, K = f.kDim, V = f.vDim;
   const DType in = f.in, f32 = DType::F32, i32 = DType::I32, ix = f.index,
               mid = f.mid;
   struct Expect {
@@ -1934,7 +1943,6 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
   };
   const Expect expected[] = {
       {&prep, "k", in, {K}},
-      {&prep, "v", in, {V}},
       {&prep, "g", f32, {K}},
       {&prep, "beta", f32, {}},
       {&prep, "cu_seqlens", ix, {}},
@@ -1944,11 +1952,10 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
       {&prep, "tp", mid, {C, C}},
       {&prep, "pb", f.pb, {C, C}},
       {&prep, "gl", f32, {K}},
-      {&prep, "vc", in, {C, VB}},
       {&prep, "ckpt_offsets", ix, {}},
       {&prep, "kc", in, {C, K}},
       {&prep, "ec", f32, {K}},
-      {&scan, "vc", in, {C, VB}},
+      {&scan, "v", in, {V}},
       {scanO, "qd", in, {C, K}},
       {&scan, "kl", in, {C, K}},
       {&scan, "wn", in, {C, K}},
@@ -1978,11 +1985,14 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
       KDA2RT_TRY(checkPrefillArg(f, *e.info, e.name, e.dtype, e.tail));
   KDA2RT_TRY(resolveActivationPrep(f, prep));
   KDA2RT_TRY(checkCkptLikePool(scan, scan));
-  // Row strides: prep reads q, k, v, g and beta (maybe strided); the
-  // others read only dense intermediates and write dense outputs.
+  // Row strides: prep reads q, k, g and beta, the scan v (maybe strided);
+  // the others read only dense intermediates and write dense outputs.
   KDA2RT_TRY(resolveStrides(prep, "prefill", true, f.io.strided));
+  bool scanStrided[5];
+  KDA2RT_TRY(resolveStrides(scan, "prefill", true, scanStrided));
+  for (int i = 0; i < 5; ++i)
+    f.io.strided[i] |= scanStrided[i];
   bool none[5];
-  KDA2RT_TRY(resolveStrides(scan, "prefill", false, none));
   if (out)
     KDA2RT_TRY(resolveStrides(*out, "prefill", false, none));
   // The facts the shared value checks read.
@@ -2053,7 +2063,7 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
 }
 
 constexpr const char *kPrefillBufferNames[] = {
-    "qd", "kl", "wn", "tp", "pb", "gl", "vc", "hs", "us", "kc", "ec"};
+    "qd", "kl", "wn", "tp", "pb", "gl", "hs", "us", "kc", "ec"};
 
 /// The most offset checkpoints of one call, n·m: the grid.x of
 /// kda_chunk_ckpt and the kernels' entry index seq·m + j.
@@ -2101,18 +2111,13 @@ Status prefillLayout(const PrefillFacts &f, int64_t n, int64_t totalTokens,
   if (h <= 0)
     return invalid("h must be positive (the number of heads), got " +
                    std::to_string(h));
-  const int64_t C = f.chunk, VB = f.valueBlock, K = f.kDim, V = f.vDim;
+  const int64_t C = f.chunk, K = f.kDim, V = f.vDim;
   ws.chunk = C;
-  ws.valueBlock = VB;
   ws.nm = n * m;
-  // ns and nsv within 63 bits, then every buffer's bytes.
+  // ns within 63 bits, then every buffer's bytes.
   bool ok = n <= INT64_MAX - totalTokens / C;
-  if (ok) {
-    ws.ns = totalTokens / C + n;
-    ok = ws.ns <= INT64_MAX / (V / VB);
-  }
   if (ok)
-    ws.nsv = ws.ns * (V / VB);
+    ws.ns = totalTokens / C + n;
   const size_t in = dtypeSize(f.in), mid = dtypeSize(f.mid),
                pb = dtypeSize(f.pb);
   const int64_t ns = ws.ns;
@@ -2124,7 +2129,6 @@ Status prefillLayout(const PrefillFacts &f, int64_t n, int64_t totalTokens,
        byteCount({h, ns, C, C}, mid, ws.size[B::TP]) &&
        byteCount({h, ns, C, C}, pb, ws.size[B::PB]) &&
        byteCount({h, ns, K}, 4, ws.size[B::GL]) &&
-       byteCount({h, ws.nsv, C, VB}, in, ws.size[B::VC]) &&
        byteCount({h, hsSlots, K, V}, in, ws.size[B::HS]) &&
        byteCount({h, ns, C, V}, mid, ws.size[B::US]) &&
        byteCount({h, ws.nm, C, K}, in, ws.size[B::KC]) &&
@@ -2381,16 +2385,16 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
 }
 
 constexpr const char *kPrepPointers[] = {
-    "q",  "k",  "v",  "g",  "beta", "cu_seqlens",   "qd", "kl",
-    "wn", "tp", "pb", "gl", "vc",   "ckpt_offsets", "kc", "ec"};
+    "q",  "k",  "g",  "beta", "cu_seqlens",   "qd", "kl",
+    "wn", "tp", "pb", "gl",   "ckpt_offsets", "kc", "ec"};
 /// An activation prep's pointers: kPrepPointers, then A_log and dt_bias
 /// (LaunchArgs refuses names a kernel does not have, so older preps get
 /// the table above).
 constexpr const char *kPrepActPointers[] = {
-    "q",  "k",  "v",     "g",      "beta", "cu_seqlens", "qd",
-    "kl", "wn", "tp",    "pb",     "gl",   "vc",         "ckpt_offsets",
-    "kc", "ec", "A_log", "dt_bias"};
-constexpr const char *kScanPointers[] = {"vc",
+    "q",  "k",  "g",  "beta",         "cu_seqlens", "qd",   "kl",
+    "wn", "tp", "pb", "gl",           "ckpt_offsets", "kc", "ec",
+    "A_log", "dt_bias"};
+constexpr const char *kScanPointers[] = {"v",
                                          "kl",
                                          "wn",
                                          "tp",
@@ -2407,7 +2411,7 @@ constexpr const char *kScanPointers[] = {"vc",
                                          "offset_blocks"};
 /// A fused-output scan's (kda_chunk_scan_o): kScanPointers without hs, with
 /// qd, pb and o.
-constexpr const char *kScanOPointers[] = {"vc",
+constexpr const char *kScanOPointers[] = {"v",
                                           "qd",
                                           "kl",
                                           "wn",
@@ -2435,8 +2439,8 @@ constexpr const char *kCkptPointers[] = {"kc",
                                          "ckpt_offsets",
                                          "offset_blocks",
                                          "ckpt"};
-/// Every size a prefill kernel may name: ns and nsv the chunk slots of
-/// the intermediates, nc the columns of the scan's checkpoint table;
+/// Every size a prefill kernel may name: ns the chunk slots of the
+/// intermediates, nc the columns of the scan's checkpoint table;
 /// nslots is kda_chunk_out's and kda_chunk_ckpt's integer scalar (the
 /// pool's slots); then the row strides of prep's inputs and hqk, the q/k
 /// heads (h when the call gives 0); m the columns of the offset tables,
@@ -2444,7 +2448,7 @@ constexpr const char *kCkptPointers[] = {"kc",
 /// writes the checkpoint table's chunk-boundary checkpoints).
 constexpr const char *kPrefillDims[] = {
     "tt",       "h",        "np1",      "n",         "ns",
-    "nsv",      "nc",       "slots",    "blocks",    "nslots",
+    "nc",       "slots",    "blocks",    "nslots",
     "q_stride", "k_stride", "v_stride", "g_stride",  "beta_stride",
     "hqk",      "m",        "nm",       "boundaries"};
 constexpr size_t kNumPrefillDims = std::size(kPrefillDims);
@@ -2499,7 +2503,6 @@ void prefillValues(const KdaPrefillArgs &a, const KdaPrefillWorkspace &ws,
                           a.n + 1,
                           a.n,
                           ws.ns,
-                          ws.nsv,
                           nc,
                           a.slots,
                           blocks,
@@ -2513,16 +2516,16 @@ void prefillValues(const KdaPrefillArgs &a, const KdaPrefillWorkspace &ws,
                           m,
                           a.n * m,
                           boundaries ? 1 : 0};
-  const void *prepPtrs[] = {a.q,        a.k,         a.v,        a.g,
-                            a.beta,     a.cuSeqlens, buf[B::QD], buf[B::KL],
-                            buf[B::WN], buf[B::TP],  buf[B::PB], buf[B::GL],
-                            buf[B::VC], ckptOffsets, buf[B::KC], buf[B::EC]};
-  const void *scanPtrs[] = {buf[B::VC],     buf[B::KL],        buf[B::WN],
+  const void *prepPtrs[] = {a.q,        a.k,        a.g,        a.beta,
+                            a.cuSeqlens, buf[B::QD], buf[B::KL], buf[B::WN],
+                            buf[B::TP], buf[B::PB], buf[B::GL], ckptOffsets,
+                            buf[B::KC], buf[B::EC]};
+  const void *scanPtrs[] = {a.v,     buf[B::KL],        buf[B::WN],
                             buf[B::TP],     buf[B::GL],        a.cuSeqlens,
                             a.stateIndices, a.hasInitialState, table,
                             a.pool,         buf[B::HS],        buf[B::US],
                             ckpt,           ckptOffsets,       offsetBlocks};
-  const void *scanOPtrs[] = {buf[B::VC],     buf[B::QD],
+  const void *scanOPtrs[] = {a.v,     buf[B::QD],
                              buf[B::KL],     buf[B::WN],
                              buf[B::TP],     buf[B::PB],
                              buf[B::GL],     a.cuSeqlens,
@@ -2686,7 +2689,7 @@ Status prepareKdaPrefill(const Kernel &prep, const Kernel &scan,
                                   ckptInfo(args), args, launch));
   // Every launch configuration before the first launch: a call that fails
   // runs nothing. prep and out (not with a fused-output scan) run on (ns,
-  // h): ns <= 2^31 - 1 and h <= 65535; the scan on (V / VB, n·h): n·h <=
+  // h): ns <= 2^31 - 1 and h <= 65535; the scan on (NVB, n·h): n·h <=
   // 65535. That last limit also keeps n below 2^16, which the binary
   // search of cu_seqlens in prep and out (16 halvings of [0, n]) assumes.
   // The checkpoint kernel runs on (n·m, h), n·m <= 2^31 - 1 (checked with

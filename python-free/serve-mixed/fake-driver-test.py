@@ -34,12 +34,14 @@ def cubin(kernels):
 
 D, C, VB = "128", "32", "16"
 # The serving templates read q, k, v, g and beta with runtime row strides:
-# a `stride` line after each input's `arg` line, i64 scalars after scale.
-SCALARS = "".join("arg scalar s%s i64\n" % x for x in "qkvgb")
+# a `stride` line after each input's `arg` line, i64 scalars after scale
+# (the prefill's prep reads all but v, which its scans read in place).
+INPUTS = (("q", "sq"), ("k", "sk"), ("v", "sv"), ("g", "sg"), ("beta", "sb"))
 
 
-def strided(text):
-    for arg, s in (("q", "sq"), ("k", "sk"), ("v", "sv"), ("g", "sg"), ("beta", "sb")):
+def strided(text, without=()):
+    inputs = [(arg, s) for arg, s in INPUTS if arg not in without]
+    for arg, s in inputs:
         i = text.index("arg ptr %s " % arg)
         end = text.index("\n", i) + 1
         if text.startswith("range g", end):  # prep: `range g` stays next to g
@@ -48,7 +50,7 @@ def strided(text):
     i = text.index("arg scalar scale f32\n") + len("arg scalar scale f32\n")
     if text.startswith("arg scalar write_states i32\n", i):
         i += len("arg scalar write_states i32\n")
-    return text[:i] + SCALARS + text[i:]
+    return text[:i] + "".join("arg scalar %s i64\n" % s for _, s in inputs) + text[i:]
 
 
 pool = ("kda2-kernel-v1\nname kda_decode_pool\nblock 128 1 1\ngrid.x\n"
@@ -77,13 +79,14 @@ def spec(layout):
             "state pool %s\nend\n" % layout)
 
 
-# The prefill kernels' intermediates are per (head, chunk slot): [h, ns, ..],
-# vc [h, nsv, ..] (templates/kda_chunk_split.tirx, templates/kda_chunk_h.tirx);
-# the checkpoints at token offsets' kc and ec per (head, entry): [h, nm, ..].
+# The prefill kernels' intermediates are per (head, chunk slot): [h, ns, ..]
+# (templates/kda_chunk_split.tirx, templates/kda_chunk_h.tirx); the scans
+# read v in place; the checkpoints at token offsets' kc and ec per (head,
+# entry): [h, nm, ..].
 prep = ("kda2-kernel-v1\nname kda_chunk_prep\nblock 128 1 1\ngrid.x ns\n"
         "grid.y h\nsmem 68224\n"
         "arg ptr q bf16 in 3 tt hqk {D}\narg ptr k bf16 in 3 tt hqk {D}\n"
-        "arg ptr v bf16 in 3 tt h {D}\narg ptr g f32 in 3 tt h {D}\n"
+        "arg ptr g f32 in 3 tt h {D}\n"
         "range g -5 0\narg ptr beta f32 in 2 tt h\n"
         "arg ptr cu_seqlens i32 in 1 np1\n"
         "arg ptr ckpt_offsets i32 in 2 n m\narg scalar scale f32\n"
@@ -93,16 +96,15 @@ prep = ("kda2-kernel-v1\nname kda_chunk_prep\nblock 128 1 1\ngrid.x ns\n"
         "arg ptr tp bf16 out 4 h ns {C} {C}\n"
         "arg ptr pb bf16 out 4 h ns {C} {C}\n"
         "arg ptr gl f32 out 3 h ns {D}\n"
-        "arg ptr vc bf16 out 4 h nsv {C} {VB}\n"
         "arg ptr kc bf16 out 4 h nm {C} {D}\n"
         "arg ptr ec f32 out 3 h nm {D}\n"
         "arg dim tt\narg dim hqk\narg dim h\narg dim np1\narg dim n\n"
-        "arg dim m\narg dim ns\narg dim nsv\narg dim nm\nend\n"
-        ).format(D=D, C=C, VB=VB)
-prep = strided(prep)
+        "arg dim m\narg dim ns\narg dim nm\nend\n"
+        ).format(D=D, C=C)
+prep = strided(prep, without=("v",))
 scan = ("kda2-kernel-v1\nname kda_chunk_scan_h\nblock 128 1 1\ngrid.x 16\n"
         "grid.y n h\nsmem 0\n"
-        "arg ptr vc bf16 in 4 h nsv {C} {VB}\n"
+        "arg ptr v bf16 in 3 tt h {D}\nstride v sv\n"
         "arg ptr kl bf16 in 4 h ns {C} {D}\n"
         "arg ptr wn bf16 in 4 h ns {C} {D}\n"
         "arg ptr tp bf16 in 4 h ns {C} {C}\n"
@@ -112,17 +114,18 @@ scan = ("kda2-kernel-v1\nname kda_chunk_scan_h\nblock 128 1 1\ngrid.x 16\n"
         "arg ptr checkpoint_blocks i32 in 2 n nc\n"
         "arg ptr ckpt_offsets i32 in 2 n m\n"
         "arg ptr offset_blocks i32 in 2 n m\narg scalar boundaries i32\n"
+        "arg scalar sv i64\n"
         "arg ptr pool f32 inout 4 slots h {D} {D}\nstate pool kv\n"
         "arg ptr hs bf16 out 4 h ns {D} {D}\n"
         "arg ptr us bf16 out 4 h ns {D} {C}\n"
         "arg ptr ckpt f32 out 4 blocks h {D} {D}\nstate ckpt kv\n"
-        "arg dim h\narg dim nsv\narg dim ns\narg dim np1\narg dim n\n"
+        "arg dim tt\narg dim h\narg dim ns\narg dim np1\narg dim n\n"
         "arg dim nc\narg dim m\narg dim slots\narg dim blocks\n"
         "arg tensormap kl__tma0 kl 4 3 2 1 0 box 64 {C} 1 1 swizzle 128\n"
         "arg tensormap wn__tma1 wn 4 3 2 1 0 box 64 {C} 1 1 swizzle 128\n"
         "arg tensormap tp__tma2 tp 4 3 2 1 0 box {C} {C} 1 1\n"
         "arg tensormap gl__tma3 gl 3 2 1 0 box {D} 1 1\n"
-        "arg tensormap vc__tma4 vc 4 3 2 1 0 box {VB} {C} 1 1\n"
+        "arg tensormap v__tma4 v 3 2 1 0 box {VB} 1 {C}\n"
         "end\n").format(D=D, C=C, VB=VB)
 out = ("kda2-kernel-v1\nname kda_chunk_out\nblock 128 1 1\ngrid.x ns\n"
        "grid.y h\nsmem 68608\n"

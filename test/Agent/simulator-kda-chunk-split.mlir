@@ -1,6 +1,6 @@
 // RUN: kda2-translate --import-tirx --tirx-bind=IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=32,NVB=4 %kda2_src/templates/kda_chunk_split.tirx \
 // RUN:   | kda2-opt --convert-kda2-to-gpu -o /dev/null \
-// RUN:       --kda2-test-simulator="shapes=n=1,h=8,hqk=8,tt=256,np1=2,ns=9,nsv=36,m=0,nm=0 data=cu_seqlens=0/256 registers=128 trace=%t.json" \
+// RUN:       --kda2-test-simulator="shapes=n=1,h=8,hqk=8,tt=256,np1=2,ns=9,m=0,nm=0 data=cu_seqlens=0/256 registers=128 trace=%t.json" \
 // RUN:   | FileCheck %s
 // RUN: FileCheck %s --input-file=%t.json --check-prefix=TRACE
 // The real prefill kernels (scripts/build-kernels.sh's kda_chunk_split_c32_k128)

@@ -211,8 +211,7 @@ TEST(SimulatorSpeed, PrefillScanKernel) {
   ASSERT_TRUE(h200);
 
   LaunchOptions launch;
-  launch.sizes = {{"n", 1},   {"h", 8},    {"tt", 4096},
-                  {"np1", 2}, {"ns", 129}, {"nsv", 516}};
+  launch.sizes = {{"n", 1}, {"h", 8}, {"tt", 4096}, {"np1", 2}, {"ns", 129}};
   launch.data["cu_seqlens"] = {0, 4096};
   auto start = std::chrono::steady_clock::now();
   Simulator simulator(scan, *h200);

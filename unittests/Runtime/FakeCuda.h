@@ -88,10 +88,12 @@ inline std::string strideLine(bool strided, const std::string &arg) {
       return std::string("stride ") + n[0] + " " + n[1] + "\n";
   return "";
 }
-inline std::string strideScalars(bool strided) {
-  return strided ? "arg scalar sq i64\narg scalar sk i64\narg scalar sv "
-                   "i64\narg scalar sg i64\narg scalar sb i64\n"
-                 : "";
+inline std::string strideScalars(bool strided, bool withV = true) {
+  if (!strided)
+    return "";
+  return std::string("arg scalar sq i64\narg scalar sk i64\n") +
+         (withV ? "arg scalar sv i64\n" : "") +
+         "arg scalar sg i64\narg scalar sb i64\n";
 }
 
 /// Metadata of a pool decode kernel as templates/kda_decode_pool.tirx
@@ -243,14 +245,15 @@ struct PrefillBinding {
   std::string range = "range g -5 0";
   /// The gate bound GB of the prep kernel's `bind GB` line.
   int gb = 5;
-  /// The prep kernel reads q, k, v, g and beta with runtime row strides.
+  /// The prep kernel reads q, k, g and beta, the scans v, with runtime row
+  /// strides.
   bool strided = true;
   /// The prep kernel's q and k are [tt, hqk, K] (grouped value heads, the
   /// template's hqk dimension); false: [tt, h, K].
   bool grouped = true;
-  /// The intermediates per (head, chunk slot), [h, ns, ..] (vc [h, nsv,
-  /// ..]); false: per (sequence, head, chunk), [n, h, nc, ..] (vc [n, h,
-  /// ncv, ..]), as kernels built before chunk slots declare them.
+  /// The intermediates per (head, chunk slot), [h, ns, ..]; false: per
+  /// (sequence, head, chunk), [n, h, nc, ..], as kernels built before
+  /// chunk slots declare them.
   bool chunkSlots = true;
   /// Checkpoints at token offsets: prep's ckpt_offsets, kc and ec, the
   /// scan's ckpt_offsets, offset_blocks and boundaries (false: kernels
@@ -262,14 +265,12 @@ struct PrefillBinding {
 
 /// An intermediate's `arg` shape: rank and dimensions, per chunk slot
 /// ("4 h ns C K") or, for kernels before chunk slots, per (sequence,
-/// head, chunk) ("5 n h nc C K"); `tail` its static dimensions and `vc`
-/// whether it is the value blocks (nsv, ncv).
+/// head, chunk) ("5 n h nc C K"); `tail` its static dimensions.
 inline std::string prefillShape(const PrefillBinding &b,
-                                const std::string &tail, int tailRank,
-                                bool vc = false) {
+                                const std::string &tail, int tailRank) {
   if (b.chunkSlots)
-    return std::to_string(2 + tailRank) + (vc ? " h nsv " : " h ns ") + tail;
-  return std::to_string(3 + tailRank) + (vc ? " n h ncv " : " n h nc ") + tail;
+    return std::to_string(2 + tailRank) + " h ns " + tail;
+  return std::to_string(3 + tailRank) + " n h nc " + tail;
 }
 
 /// The `bind` lines of the state scans (kda_chunk_scan_h, _o; none when
@@ -315,8 +316,7 @@ inline std::string prefillSwizzle(int rowBytes) {
 inline std::string
 prefillPrepMetadata(const PrefillBinding &b = {},
                     const std::string &name = "kda_chunk_prep") {
-  std::string K = std::to_string(b.k), V = std::to_string(b.v),
-              C = std::to_string(b.c), VB = std::to_string(b.vb);
+  std::string K = std::to_string(b.k), C = std::to_string(b.c);
   const std::string &in = b.in;
   const std::string qkHeads = b.grouped ? "hqk" : "h";
   std::string m =
@@ -326,36 +326,32 @@ prefillPrepMetadata(const PrefillBinding &b = {},
       "arg ptr q " +
       in + " in 3 tt " + qkHeads + " " + K + "\n" + strideLine(b.strided, "q") +
       "arg ptr k " + in + " in 3 tt " + qkHeads + " " + K + "\n" +
-      strideLine(b.strided, "k") + "arg ptr v " + in + " in 3 tt h " + V +
-      "\n" + strideLine(b.strided, "v") + "arg ptr g f32 in 3 tt h " + K +
+      strideLine(b.strided, "k") + "arg ptr g f32 in 3 tt h " + K +
       "\n" + (b.range.empty() ? "" : b.range + "\n") +
       strideLine(b.strided, "g") + "arg ptr beta f32 in 2 tt h\n" +
       strideLine(b.strided, "beta") + "arg ptr cu_seqlens " + b.ix +
       " in 1 np1\n" +
       (b.offsets ? "arg ptr ckpt_offsets " + b.ix + " in 2 n m\n" : "") +
       "arg scalar scale f32\n" +
-      strideScalars(b.strided) + "arg ptr qd " + in + " out " +
+      strideScalars(b.strided, /*withV=*/false) + "arg ptr qd " + in + " out " +
       prefillShape(b, C + " " + K, 2) + "\narg ptr kl " + in + " out " +
       prefillShape(b, C + " " + K, 2) + "\narg ptr wn " + in + " out " +
       prefillShape(b, C + " " + K, 2) + "\narg ptr tp " + in + " out " +
       prefillShape(b, C + " " + C, 2) + "\narg ptr pb " + in + " out " +
       prefillShape(b, C + " " + C, 2) + "\narg ptr gl f32 out " +
-      prefillShape(b, K, 1) + "\narg ptr vc " + in + " out " +
-      prefillShape(b, C + " " + VB, 2, /*vc=*/true) + "\n" +
+      prefillShape(b, K, 1) + "\n" +
       (b.offsets ? "arg ptr kc " + in + " out 4 h nm " + C + " " + K +
                        "\narg ptr ec f32 out 3 h nm " + K + "\n"
                  : "") +
       "arg dim tt\n" + (b.grouped ? "arg dim hqk\n" : "") +
       (b.chunkSlots
            ? (b.offsets ? "arg dim h\narg dim np1\narg dim n\narg dim m\n"
-                          "arg dim ns\narg dim nsv\narg dim nm\n"
-                        : "arg dim h\narg dim np1\narg dim ns\narg dim nsv\n")
-           : "arg dim h\narg dim np1\narg dim n\narg dim nc\n"
-             "arg dim ncv\n");
+                          "arg dim ns\narg dim nm\n"
+                        : "arg dim h\narg dim np1\narg dim ns\n")
+           : "arg dim h\narg dim np1\narg dim n\narg dim nc\n");
   if (b.bindings)
-    m += "bind BPS 0\nbind C " + C + "\nbind GB " + std::to_string(b.gb) + "\nbind K " + K +
-         "\nbind NVB " + std::to_string(b.v / b.vb) + "\nbind V " + V +
-         "\nbind VB " + VB + "\n";
+    m += "bind BPS 0\nbind C " + C + "\nbind GB " + std::to_string(b.gb) +
+         "\nbind K " + K + "\n";
   return m + "end\n";
 }
 
@@ -374,7 +370,7 @@ struct PrepActBinding {
 };
 
 /// Metadata of the activation prep kda_chunk_prep as the compiler emits it
-/// for IN=bf16, IX=i32, K=V=128, C=32, HC=16, VB=8, NVB=16 and the switches
+/// for IN=bf16, IX=i32, K=128, C=32, HC=16 and the switches
 /// of `a` (with GF=2, BS=1, QKN=1 the text of the real kernel's PTX:
 /// KdaPrefillAct.FakeHelperIsTheRealKernelsMetadata).
 inline std::string prefillPrepActMetadata(const PrepActBinding &a = {}) {
@@ -383,7 +379,6 @@ inline std::string prefillPrepActMetadata(const PrepActBinding &a = {}) {
       "grid.y h\nsmem 76032\n"
       "arg ptr q bf16 in 3 tt hqk 128\nstride q sq\n"
       "arg ptr k bf16 in 3 tt hqk 128\nstride k sk\n"
-      "arg ptr v bf16 in 3 tt h 128\nstride v sv\n"
       "arg ptr g f32 in 3 tt h 128\nrange g -inf inf\nstride g sg\n"
       "arg ptr beta f32 in 2 tt h\nstride beta sb\n"
       "arg ptr A_log f32 in 1 h\n"
@@ -391,22 +386,21 @@ inline std::string prefillPrepActMetadata(const PrepActBinding &a = {}) {
       "arg ptr cu_seqlens i32 in 1 np1\n" +
       std::string(a.offsets ? "arg ptr ckpt_offsets i32 in 2 n m\n" : "") +
       "arg scalar scale f32\narg scalar lower_bound f32\n"
-      "arg scalar sq i64\narg scalar sk i64\narg scalar sv i64\n"
+      "arg scalar sq i64\narg scalar sk i64\n"
       "arg scalar sg i64\narg scalar sb i64\n"
       "arg ptr qd bf16 out 4 h ns 32 128\n"
       "arg ptr kl bf16 out 4 h ns 32 128\n"
       "arg ptr wn bf16 out 4 h ns 32 128\n"
       "arg ptr tp bf16 out 4 h ns 32 32\n"
       "arg ptr pb bf16 out 4 h ns 32 32\n"
-      "arg ptr gl f32 out 3 h ns 128\n"
-      "arg ptr vc bf16 out 4 h nsv 32 8\n" +
-      (a.offsets ? "arg ptr kc bf16 out 4 h nm 32 128\n"
-                   "arg ptr ec f32 out 3 h nm 128\n"
-                   "arg dim tt\narg dim hqk\narg dim h\narg dim np1\n"
-                   "arg dim n\narg dim m\narg dim ns\narg dim nsv\n"
-                   "arg dim nm\n"
-                 : "arg dim tt\narg dim hqk\narg dim h\narg dim np1\n"
-                   "arg dim ns\narg dim nsv\n");
+      "arg ptr gl f32 out 3 h ns 128\n" +
+      std::string(a.offsets ? "arg ptr kc bf16 out 4 h nm 32 128\n"
+                              "arg ptr ec f32 out 3 h nm 128\n"
+                              "arg dim tt\narg dim hqk\narg dim h\n"
+                              "arg dim np1\narg dim n\narg dim m\n"
+                              "arg dim ns\narg dim nm\n"
+                            : "arg dim tt\narg dim hqk\narg dim h\n"
+                              "arg dim np1\narg dim ns\n");
   if (a.bindings) {
     // Sorted by name, as the GPU lowering writes them.
     if (a.al >= 0)
@@ -416,14 +410,14 @@ inline std::string prefillPrepActMetadata(const PrepActBinding &a = {}) {
       m += "bind DB " + std::to_string(a.db) + "\n";
     if (a.gf >= 0)
       m += "bind GF " + std::to_string(a.gf) + "\n";
-    m += "bind HC 16\nbind K 128\nbind NVB 16\nbind QKN " +
-         std::to_string(a.qkn) + "\nbind V 128\nbind VB 8\n";
+    m += "bind HC 16\nbind K 128\nbind QKN " + std::to_string(a.qkn) + "\n";
   }
   return m + "end\n";
 }
 
 /// Metadata of kda_chunk_scan_h (grid.x NVB = V / VB, tensor maps of kl,
-/// wn, tp, gl and vc), pool and ckpt declared [.., K, V] in `layout`.
+/// wn, tp, gl and v's windows), pool and ckpt declared [.., K, V] in
+/// `layout`.
 inline std::string
 prefillScanMetadata(const PrefillBinding &b = {},
                     const std::string &name = "kda_chunk_scan_h") {
@@ -437,9 +431,9 @@ prefillScanMetadata(const PrefillBinding &b = {},
       // issues the tile copies (@producer_warp)
       std::to_string(32 * std::min(4, std::max(1, b.vb / 16)) + 32) +
       " 1 1\ngrid.x " + NVB + "\ngrid.y n h\nsmem 0\n"
-      "arg ptr vc " +
-      in + " in " + prefillShape(b, C + " " + VB, 2, /*vc=*/true) +
-      "\narg ptr kl " + in + " in " + prefillShape(b, C + " " + K, 2) +
+      "arg ptr v " +
+      in + " in 3 tt h " + V + "\n" + strideLine(b.strided, "v") +
+      "arg ptr kl " + in + " in " + prefillShape(b, C + " " + K, 2) +
       "\narg ptr wn " + in + " in " + prefillShape(b, C + " " + K, 2) +
       "\narg ptr tp " + in + " in " + prefillShape(b, C + " " + C, 2) +
       "\narg ptr gl f32 in " + prefillShape(b, K, 1) + "\narg ptr cu_seqlens " +
@@ -455,25 +449,25 @@ prefillScanMetadata(const PrefillBinding &b = {},
                        " in 2 n m\narg ptr offset_blocks " + b.ix +
                        " in 2 n m\narg scalar boundaries i32\n"
                  : "") +
-      "arg ptr pool " +
+      (b.strided ? "arg scalar sv i64\n" : "") + "arg ptr pool " +
       st + " inout 4 slots h " + K + " " + V + "\n" +
       (b.layout.empty() ? "" : "state pool " + b.layout + "\n") +
       "arg ptr hs " + in + " out " + prefillShape(b, V + " " + K, 2) +
       "\narg ptr us " + in + " out " + prefillShape(b, V + " " + C, 2) +
       "\narg ptr ckpt " + st + " out 4 blocks h " + K + " " + V + "\n" +
       (b.layout.empty() ? "" : "state ckpt " + b.layout + "\n") +
-      (b.chunkSlots ? std::string("arg dim h\narg dim nsv\narg dim ns\n"
+      (b.chunkSlots ? std::string("arg dim tt\narg dim h\narg dim ns\n"
                                   "arg dim np1\narg dim n\narg dim nc\n") +
                           (b.offsets ? "arg dim m\n" : "") +
                           "arg dim slots\narg dim blocks\n"
-                    : "arg dim n\narg dim h\narg dim ncv\narg dim nc\n"
+                    : "arg dim tt\narg dim h\narg dim n\narg dim nc\n"
                       "arg dim np1\narg dim slots\narg dim blocks\n") +
       "arg tensormap kl__tma0 kl " + prefillMap(b, 2, "64 " + C) +
       " swizzle 128\narg tensormap wn__tma1 wn " + prefillMap(b, 2, "64 " + C) +
       " swizzle 128\narg tensormap tp__tma2 tp " +
       prefillMap(b, 2, C + " " + C) + prefillSwizzle(2 * b.c) +
       "\narg tensormap gl__tma3 gl " + prefillMap(b, 1, K) +
-      "\narg tensormap vc__tma4 vc " + prefillMap(b, 2, VB + " " + C) +
+      "\narg tensormap v__tma4 v 3 2 1 0 box " + VB + " 1 " + C +
       prefillSwizzle(2 * b.vb) + "\n";
   return m + prefillScanBinds(b) + "end\n";
 }
@@ -481,7 +475,7 @@ prefillScanMetadata(const PrefillBinding &b = {},
 /// Metadata of the fused-output scan kda_chunk_scan_o (templates/
 /// kda_chunk_h.tirx: kda_chunk_scan_h's arguments with qd and pb, o in
 /// place of hs; grid.x NVB = V / VB, tensor maps of qd, kl, wn, tp, pb, gl
-/// and vc), pool and ckpt declared [.., K, V] in `layout`. The kernel came
+/// and v's windows), pool and ckpt declared [.., K, V] in `layout`. The kernel came
 /// after checkpoints at token offsets: b.offsets is not read; smem is the
 /// real kernel's at the defaults with VB = 16
 /// (KdaPrefillFused.FakeHelperIsTheRealKernelsMetadata).
@@ -496,9 +490,9 @@ prefillScanOMetadata(const PrefillBinding &b = {},
       "kda2-kernel-v1\nname " + name + "\nblock " +
       std::to_string(32 * std::min(4, std::max(1, b.vb / 16)) + 32) +
       " 1 1\ngrid.x " + NVB + "\ngrid.y n h\nsmem 61440\n"
-      "arg ptr vc " +
-      in + " in " + prefillShape(b, C + " " + VB, 2, /*vc=*/true) +
-      "\narg ptr qd " + in + " in " + prefillShape(b, C + " " + K, 2) +
+      "arg ptr v " +
+      in + " in 3 tt h " + V + "\n" + strideLine(b.strided, "v") +
+      "arg ptr qd " + in + " in " + prefillShape(b, C + " " + K, 2) +
       "\narg ptr kl " + in + " in " + prefillShape(b, C + " " + K, 2) +
       "\narg ptr wn " + in + " in " + prefillShape(b, C + " " + K, 2) +
       "\narg ptr tp " + in + " in " + prefillShape(b, C + " " + C, 2) +
@@ -509,18 +503,19 @@ prefillScanOMetadata(const PrefillBinding &b = {},
       "arg ptr checkpoint_blocks " +
       ix + " in 2 n nc\narg ptr ckpt_offsets " + ix +
       " in 2 n m\narg ptr offset_blocks " + ix +
-      " in 2 n m\narg scalar boundaries i32\narg ptr pool " + st +
+      " in 2 n m\narg scalar boundaries i32\n" +
+      (b.strided ? "arg scalar sv i64\n" : "") + "arg ptr pool " + st +
       " inout 4 slots h " + K + " " + V + "\n" +
       (b.layout.empty() ? "" : "state pool " + b.layout + "\n") +
       "arg ptr o " + in + " out 3 tt h " + V + "\narg ptr us " + in + " out " +
       prefillShape(b, V + " " + C, 2) + "\narg ptr ckpt " + st +
       " out 4 blocks h " + K + " " + V + "\n" +
       (b.layout.empty() ? "" : "state ckpt " + b.layout + "\n") +
-      (b.chunkSlots ? "arg dim h\narg dim nsv\narg dim ns\narg dim np1\n"
+      (b.chunkSlots ? "arg dim tt\narg dim h\narg dim ns\narg dim np1\n"
                       "arg dim n\narg dim nc\narg dim m\narg dim slots\n"
-                      "arg dim tt\narg dim blocks\n"
-                    : "arg dim n\narg dim h\narg dim ncv\narg dim nc\n"
-                      "arg dim np1\narg dim m\narg dim slots\narg dim tt\n"
+                      "arg dim blocks\n"
+                    : "arg dim tt\narg dim n\narg dim h\narg dim nc\n"
+                      "arg dim np1\narg dim m\narg dim slots\n"
                       "arg dim blocks\n") +
       "arg tensormap qd__tma0 qd " + prefillMap(b, 2, "64 " + C) +
       " swizzle 128\narg tensormap kl__tma1 kl " + prefillMap(b, 2, "64 " + C) +
@@ -529,8 +524,8 @@ prefillScanOMetadata(const PrefillBinding &b = {},
       prefillMap(b, 2, C + " " + C) + prefillSwizzle(2 * b.c) +
       "\narg tensormap pb__tma4 pb " + prefillMap(b, 2, C + " " + C) +
       prefillSwizzle(2 * b.c) + "\narg tensormap gl__tma5 gl " +
-      prefillMap(b, 1, K) + "\narg tensormap vc__tma6 vc " +
-      prefillMap(b, 2, VB + " " + C) + prefillSwizzle(2 * b.vb) + "\n";
+      prefillMap(b, 1, K) + "\narg tensormap v__tma6 v 3 2 1 0 box " + VB +
+      " 1 " + C + prefillSwizzle(2 * b.vb) + "\n";
   std::string binds = prefillScanBinds(b);
   // kda_chunk_scan_o's own blocks per SM (OB, 0 by default) sorts after NVB.
   if (name == "kda_chunk_scan_o" && b.bindings) {

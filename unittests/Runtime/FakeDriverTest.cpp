@@ -1705,7 +1705,7 @@ protected:
     uintptr_t w =
         (reinterpret_cast<uintptr_t>(b) + (16 << 20) + 1023) & ~uintptr_t(1023);
     args.workspace = reinterpret_cast<void *>(w);
-    args.workspace_bytes = 313344; // KdaPrefill.WorkspaceLayout
+    args.workspace_bytes = 280576; // KdaPrefill.WorkspaceLayout
     args.n = 2;
     args.total_tokens = 80;
     args.max_seqlen = 40;
@@ -1724,7 +1724,7 @@ protected:
 
   /// args with one checkpoint at a token offset per sequence (m = 1: the
   /// tables at buffer + 5 MiB + 12288 and + 16384, blocks 8 of ckpt at
-  /// buffer + 12 MiB) and a workspace of 330752 bytes
+  /// buffer + 12 MiB) and a workspace of 297984 bytes
   /// (KdaPrefill.WorkspaceWithOffsetCheckpoints).
   kda2rt_kda_prefill_args withOffsets() const {
     kda2rt_kda_prefill_args a = args;
@@ -1735,7 +1735,7 @@ protected:
     a.ckpt_kernel = ckptKernel;
     a.ckpt = b + (12 << 20);
     a.blocks = 8;
-    a.workspace_bytes = 330752;
+    a.workspace_bytes = 297984;
     return a;
   }
 
@@ -1760,7 +1760,7 @@ TEST_F(FakePrefill, WorkspaceSize) {
                                               err, sizeof(err)),
             KDA2RT_OK)
       << err;
-  EXPECT_EQ(bytes, 313344u); // worked out in KdaPrefill.WorkspaceLayout
+  EXPECT_EQ(bytes, 280576u); // worked out in KdaPrefill.WorkspaceLayout
   // A workspace sized for (n_max, max_total_tokens) holds any call with no
   // more sequences and tokens, however uneven (one sequence of 79 tokens
   // and one of 1: the longest is no input of the size).
@@ -1834,15 +1834,20 @@ TEST_F(FakePrefill, RowStridesReachThePrepKernel) {
       kda2rt_kda_prefill(prep, scan, out, &args, nullptr, err, sizeof(err)),
       KDA2RT_OK)
       << err;
-  FakeEvent p;
+  FakeEvent p, s;
   ASSERT_TRUE(fakeEvent(2, p));
   EXPECT_EQ(p.name, "kda_chunk_prep");
-  ASSERT_EQ(p.params.size(), 31u);
+  ASSERT_EQ(p.params.size(), 27u);
   EXPECT_EQ(p.params[1], addr(args.k));
-  EXPECT_EQ(p.params[4], addr(args.beta));
-  const uint64_t want[] = {448, 448, 448, 132, 132};
-  for (int i = 0; i < 5; ++i)
-    EXPECT_EQ(p.params[8 + i], want[i]) << i;
+  EXPECT_EQ(p.params[3], addr(args.beta));
+  const uint64_t want[] = {448, 448, 132, 132}; // sq, sk, sg, sb
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(p.params[7 + i], want[i]) << i;
+  // v's stride goes to the scan, which reads v in place.
+  ASSERT_TRUE(fakeEvent(1, s));
+  EXPECT_EQ(s.name, "kda_chunk_scan_h");
+  EXPECT_EQ(s.params[0], addr(args.v));
+  EXPECT_EQ(s.params[12], 448u); // sv
   // Refused by name, before any launch.
   args.g_stride = 130; // 520 bytes
   int64_t before = fakeLaunches();
@@ -1863,8 +1868,8 @@ static void groupedHeads(kda2rt_kda_prefill_args &a) {
 TEST_F(FakePrefill, GroupedValueHeadsReachThePrepKernel) {
   char err[512], reason[512];
   groupedHeads(args);
-  // hqk (prep parameter 23, after tt) and the dense q/k row strides
-  // (parameters 8, 9) follow it; v, g and beta keep h = 8 heads.
+  // hqk (prep parameter 20, after tt) and the dense q/k row strides
+  // (parameters 7, 8) follow it; g and beta keep h = 8 heads.
   auto prepParams = [&](std::vector<uint64_t> &params) {
     fakeClearEvents();
     ASSERT_EQ(
@@ -1891,14 +1896,13 @@ TEST_F(FakePrefill, GroupedValueHeadsReachThePrepKernel) {
         << reason;
     std::vector<uint64_t> params;
     prepParams(params);
-    ASSERT_EQ(params.size(), 31u);
-    EXPECT_EQ(params[23], c.bound) << c.hqk;
-    EXPECT_EQ(params[24], 8u) << c.hqk; // h
+    ASSERT_EQ(params.size(), 27u);
+    EXPECT_EQ(params[20], c.bound) << c.hqk;
+    EXPECT_EQ(params[21], 8u) << c.hqk; // h
+    EXPECT_EQ(params[7], c.qkStride) << c.hqk;
     EXPECT_EQ(params[8], c.qkStride) << c.hqk;
-    EXPECT_EQ(params[9], c.qkStride) << c.hqk;
-    EXPECT_EQ(params[10], 1024u) << c.hqk; // v: h·V
-    EXPECT_EQ(params[11], 1024u) << c.hqk; // g: h·K
-    EXPECT_EQ(params[12], 8u) << c.hqk;    // beta: h
+    EXPECT_EQ(params[9], 1024u) << c.hqk; // g: h·K
+    EXPECT_EQ(params[10], 8u) << c.hqk;   // beta: h
   }
   // hqk must divide h; refused by name before any launch.
   const std::pair<int64_t, const char *> refused[] = {
@@ -1965,10 +1969,10 @@ TEST_F(FakePrefillOldPrep, TakesOnlyHqkZeroOrH) {
     FakeEvent p;
     ASSERT_TRUE(fakeEvent(2, p));
     ASSERT_EQ(p.name, "kda_chunk_prep");
-    ASSERT_EQ(p.params.size(), 30u); // no hqk parameter
-    EXPECT_EQ(p.params[8], 1024u);   // sq: h·K
-    EXPECT_EQ(p.params[22], 80u);    // tt
-    EXPECT_EQ(p.params[23], 8u);     // h
+    ASSERT_EQ(p.params.size(), 26u); // no hqk parameter
+    EXPECT_EQ(p.params[7], 1024u);   // sq: h·K
+    EXPECT_EQ(p.params[19], 80u);    // tt
+    EXPECT_EQ(p.params[20], 8u);     // h
   }
   args.hqk = 2;
   const char *want = "kernel 'kda_chunk_prep' reads q and k with h heads (no "
@@ -2025,8 +2029,8 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
   // The layout of KdaPrefill.WorkspaceLayout (n = 2, 80 tokens: ns = 4,
   // h = 1).
   const uint64_t qd = ws, kl = ws + 32768, wn = ws + 65536, tp = ws + 98304,
-                 pb = ws + 106496, gl = ws + 114688, vc = ws + 116736,
-                 hs = ws + 149504, us = ws + 280576;
+                 pb = ws + 106496, gl = ws + 114688, hs = ws + 116736,
+                 us = ws + 247808;
   fakeClearEvents();
   int64_t before = fakeLaunches();
   ASSERT_EQ(
@@ -2044,10 +2048,9 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
   EXPECT_EQ(p.name, "kda_chunk_prep");
   EXPECT_EQ(p.grid[0], 4u);
   EXPECT_EQ(p.grid[1], 1u);
-  ASSERT_EQ(p.params.size(), 31u);
+  ASSERT_EQ(p.params.size(), 27u);
   const uint64_t prepWant[] = {addr(args.q),
                                addr(args.k),
-                               addr(args.v),
                                addr(args.g),
                                addr(args.beta),
                                addr(args.cu_seqlens),
@@ -2055,7 +2058,6 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
                                0 /* scale */,
                                128 /* sq: dense h·K */,
                                128 /* sk */,
-                               128 /* sv: h·V */,
                                128 /* sg */,
                                1 /* sb: h */,
                                qd,
@@ -2064,9 +2066,8 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
                                tp,
                                pb,
                                gl,
-                               vc,
-                               ws + 313344 /* kc: 0 bytes */,
-                               ws + 313344 /* ec: 0 bytes */,
+                               ws + 280576 /* kc: 0 bytes */,
+                               ws + 280576 /* ec: 0 bytes */,
                                80 /* tt */,
                                1 /* hqk: 0 gives h */,
                                1 /* h */,
@@ -2074,25 +2075,24 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
                                2 /* n */,
                                0 /* m */,
                                4 /* ns */,
-                               64 /* nsv */,
                                0 /* nm */};
-  for (int i = 0; i < 31; ++i) {
-    if (i != 7) {
+  for (int i = 0; i < 27; ++i) {
+    if (i != 6) {
       EXPECT_EQ(p.params[i], prepWant[i]) << "prep parameter " << i;
     }
   }
   float scale = 0;
-  std::memcpy(&scale, &p.params[7], sizeof(scale));
+  std::memcpy(&scale, &p.params[6], sizeof(scale));
   EXPECT_EQ(scale, 0.125f);
   // kda_chunk_scan_h: grid (NVB = 16, n h); the fake tensor maps carry the
   // address of their tensor. No checkpoints: state_indices as the table of
   // one column (nc = 1) and as both offset tables (m = 0), boundaries = 0,
-  // blocks = 0, the pool as ckpt.
+  // blocks = 0, the pool as ckpt; v read in place (sv its dense row).
   EXPECT_EQ(s.name, "kda_chunk_scan_h");
   EXPECT_EQ(s.grid[0], 16u);
   EXPECT_EQ(s.grid[1], 2u);
-  ASSERT_EQ(s.params.size(), 30u);
-  const uint64_t scanWant[] = {vc,
+  ASSERT_EQ(s.params.size(), 31u);
+  const uint64_t scanWant[] = {addr(args.v),
                                kl,
                                wn,
                                tp,
@@ -2104,12 +2104,13 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
                                addr(args.state_indices) /* ckpt_offsets */,
                                addr(args.state_indices) /* offset_blocks */,
                                0 /* boundaries */,
+                               128 /* sv: h·V */,
                                addr(args.pool),
                                hs,
                                us,
                                addr(args.pool) /* ckpt */,
+                               80 /* tt */,
                                1 /* h */,
-                               64 /* nsv */,
                                4 /* ns */,
                                3 /* np1 */,
                                2 /* n */,
@@ -2121,8 +2122,8 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
                                wn,
                                tp,
                                gl,
-                               vc};
-  for (int i = 0; i < 30; ++i)
+                               addr(args.v)};
+  for (int i = 0; i < 31; ++i)
     EXPECT_EQ(s.params[i] & (i == 11 ? 0xFFFFFFFFu : ~uint64_t(0)),
               scanWant[i])
         << "scan parameter " << i;
@@ -2167,20 +2168,20 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
   EXPECT_FALSE(fakeEvent(3, none));
   ASSERT_TRUE(fakeEvent(2, p));
   EXPECT_EQ(p.name, "kda_chunk_prep");
-  for (int i = 0; i < 31; ++i) {
-    if (i != 7) {
+  for (int i = 0; i < 27; ++i) {
+    if (i != 6) {
       EXPECT_EQ(p.params[i], prepWant[i]) << "prep parameter " << i;
     }
   }
   ASSERT_TRUE(fakeEvent(1, s));
-  ASSERT_EQ(s.params.size(), 30u);
-  for (int i = 0; i < 30; ++i)
+  ASSERT_EQ(s.params.size(), 31u);
+  for (int i = 0; i < 31; ++i)
     EXPECT_EQ(s.params[i] & (i == 11 ? 0xFFFFFFFFu : ~uint64_t(0)),
               i == 8    ? addr(args.checkpoint_blocks)
               : i == 11 ? 1u /* boundaries */
-              : i == 15 ? addr(args.ckpt)
-              : i == 21 ? 2u
-              : i == 24 ? 8u
+              : i == 16 ? addr(args.ckpt)
+              : i == 22 ? 2u
+              : i == 25 ? 8u
                         : scanWant[i])
         << "scan parameter " << i;
   // A longer max_seqlen widens only the table (nc = 5).
@@ -2190,9 +2191,9 @@ TEST_F(FakePrefill, LaunchesThreeKernelsInOrder) {
       KDA2RT_OK)
       << err;
   ASSERT_TRUE(fakeEvent(1, s));
-  EXPECT_EQ(s.params[21], 5u);
+  EXPECT_EQ(s.params[22], 5u);
   ASSERT_TRUE(fakeEvent(2, p));
-  EXPECT_EQ(p.params[28], 4u); // ns
+  EXPECT_EQ(p.params[25], 4u); // ns
 }
 
 /// FakePrefill with the kernels of IX=i64: int64 cu_seqlens, state_indices
@@ -2217,14 +2218,14 @@ TEST_F(FakePrefillI64, PassesInt64StateIndicesAsTheTable) {
                                               err, sizeof(err)),
             KDA2RT_OK)
       << err;
-  EXPECT_EQ(bytes, 313344u);
+  EXPECT_EQ(bytes, 280576u);
   // ... and more than 2^31 - 1 tokens (ns = 2^26 + 2).
   ASSERT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2,
                                               int64_t(1) << 31, 1, &bytes, err,
                                               sizeof(err)),
             KDA2RT_OK)
       << err;
-  EXPECT_EQ(bytes, ((uint64_t(1) << 26) + 2) * 78336u);
+  EXPECT_EQ(bytes, ((uint64_t(1) << 26) + 2) * 70144u);
   fakeClearEvents();
   int64_t before = fakeLaunches();
   const char *refused = "argument 'index_dtype' is NULL (i32) but kernel "
@@ -2250,8 +2251,8 @@ TEST_F(FakePrefillI64, PassesInt64StateIndicesAsTheTable) {
   ASSERT_TRUE(fakeEvent(1, s));
   EXPECT_EQ(s.name, "kda_chunk_scan_h");
   EXPECT_EQ(s.params[8], addr(args.state_indices)); // the int64 table
-  EXPECT_EQ(s.params[21], 1u);                      // nc
-  EXPECT_EQ(s.params[24], 0u);                      // blocks
+  EXPECT_EQ(s.params[22], 1u);                      // nc
+  EXPECT_EQ(s.params[25], 0u);                      // blocks
   // cu_seqlens needs 8-byte alignment.
   args.cu_seqlens = static_cast<const char *>(args.cu_seqlens) + 4;
   EXPECT_EQ(
@@ -2336,8 +2337,8 @@ TEST_F(FakePrefillOldLayout, RefusedByTheCallTheQueryAndTheSize) {
   EXPECT_EQ(
       kda2rt_kda_prefill(newPrep, scan, out, &args, nullptr, err, sizeof(err)),
       KDA2RT_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(std::string(err).rfind("kernel 'kda_chunk_scan_h': argument 'vc' "
-                                   "is [n, h, ncv, 32, 8], per (sequence, "
+  EXPECT_EQ(std::string(err).rfind("kernel 'kda_chunk_scan_h': argument 'kl' "
+                                   "is [n, h, nc, 32, 128], per (sequence, "
                                    "head, chunk): ",
                                    0),
             0u)
@@ -2460,14 +2461,14 @@ TEST_F(FakePrefill, QueryAgreesWithTheCall) {
        KDA2RT_ERROR_INVALID_ARGUMENT,
        "argument 'workspace' is not 1024-byte aligned (the intermediates "
        "inside it are read with TMA)"},
-      {"workspace too small", [](A &a, char *) { a.workspace_bytes = 313343; },
+      {"workspace too small", [](A &a, char *) { a.workspace_bytes = 280575; },
        KDA2RT_ERROR_INVALID_ARGUMENT,
-       "workspace_bytes = 313343 is too small: n = 2 and total_tokens = 80 "
-       "with h = 1 need 313344 bytes (kda2rt_kda_prefill_workspace_size)"},
+       "workspace_bytes = 280575 is too small: n = 2 and total_tokens = 80 "
+       "with h = 1 need 280576 bytes (kda2rt_kda_prefill_workspace_size)"},
       {"one more slot than the workspace holds",
        [](A &a, char *) { a.total_tokens = 96; }, KDA2RT_ERROR_INVALID_ARGUMENT,
-       "workspace_bytes = 313344 is too small: n = 2 and total_tokens = 96 "
-       "with h = 1 need 392192 bytes (kda2rt_kda_prefill_workspace_size)"},
+       "workspace_bytes = 280576 is too small: n = 2 and total_tokens = 96 "
+       "with h = 1 need 351232 bytes (kda2rt_kda_prefill_workspace_size)"},
       {"o inside the pool", [](A &a, char *b) { a.o = b + (6 << 20) + 1024; },
        KDA2RT_ERROR_INVALID_ARGUMENT,
        nullptr /* arguments 'pool' and 'o' overlap */},
@@ -2554,29 +2555,29 @@ TEST_F(FakePrefill, WorkspaceSizeWithOffsets) {
             KDA2RT_OK)
       << err;
   EXPECT_EQ(bytes, old);
-  EXPECT_EQ(bytes, 313344u);
+  EXPECT_EQ(bytes, 280576u);
   // n = 2, m = 1, h = 1: kc [1, 2, 32, 128] bf16 (16384 bytes) and ec
-  // [1, 2, 128] f32 (1024) after us: 330752 bytes.
+  // [1, 2, 128] f32 (1024) after us: 297984 bytes.
   ASSERT_EQ(kda2rt_kda_prefill_workspace_size_offsets(
                 prep, scan, out, 2, 80, 1, 1, &bytes, err, sizeof(err)),
             KDA2RT_OK)
       << err;
-  EXPECT_EQ(bytes, 330752u);
-  // h = 3, m = 5 (nm = 10): 3 · 313344 + 3 · 10 · 8192 + 3 · 10 · 512.
+  EXPECT_EQ(bytes, 297984u);
+  // h = 3, m = 5 (nm = 10): 3 · 280576 + 3 · 10 · 8192 + 3 · 10 · 512.
   ASSERT_EQ(kda2rt_kda_prefill_workspace_size_offsets(
                 prep, scan, out, 2, 80, 3, 5, &bytes, err, sizeof(err)),
             KDA2RT_OK)
       << err;
-  EXPECT_EQ(bytes, 3u * 313344u + 245760u + 15360u);
+  EXPECT_EQ(bytes, 3u * 280576u + 245760u + 15360u);
   // The call needs the size for its own n, total_tokens, h and m: exactly
-  // 330752 passes, one byte less is refused by name, nothing launched.
+  // 297984 passes, one byte less is refused by name, nothing launched.
   kda2rt_kda_prefill_args a = withOffsets();
   EXPECT_EQ(
       kda2rt_kda_prefill_query(prep, scan, out, &a, reason, sizeof(reason)), 1)
       << reason;
-  a.workspace_bytes = 330751;
-  const char *small = "workspace_bytes = 330751 is too small: n = 2, "
-                      "total_tokens = 80 and m = 1 with h = 1 need 330752 "
+  a.workspace_bytes = 297983;
+  const char *small = "workspace_bytes = 297983 is too small: n = 2, "
+                      "total_tokens = 80 and m = 1 with h = 1 need 297984 "
                       "bytes (kda2rt_kda_prefill_workspace_size_offsets with "
                       "m_max >= m)";
   const int64_t before = fakeLaunches();
@@ -2631,7 +2632,7 @@ TEST_F(FakePrefill, LaunchesFourKernelsWithOffsetCheckpoints) {
   const uint64_t ws = addr(args.workspace);
   // KdaPrefill.WorkspaceLayout and WorkspaceWithOffsetCheckpoints (n = 2,
   // 80 tokens, h = 1, m = 1).
-  const uint64_t us = ws + 280576, kc = ws + 313344, ec = ws + 329728;
+  const uint64_t us = ws + 247808, kc = ws + 280576, ec = ws + 296960;
   kda2rt_kda_prefill_args a = withOffsets();
   // Three table cases: offsets only, offsets and chunk-boundary
   // checkpoints, then neither (three launches, as before).
@@ -2658,26 +2659,26 @@ TEST_F(FakePrefill, LaunchesFourKernelsWithOffsetCheckpoints) {
     EXPECT_EQ(s.name, "kda_chunk_scan_h");
     EXPECT_EQ(o.name, "kda_chunk_out");
     // prep: ckpt_offsets, kc, ec, n, m, nm.
-    ASSERT_EQ(p.params.size(), 31u);
-    EXPECT_EQ(p.params[6],
+    ASSERT_EQ(p.params.size(), 27u);
+    EXPECT_EQ(p.params[5],
               addr(offsets ? c.ckpt_offsets : c.state_indices));
-    EXPECT_EQ(p.params[20], kc);
-    EXPECT_EQ(p.params[21], offsets ? ec : kc);
-    EXPECT_EQ(p.params[26], 2u);
-    EXPECT_EQ(p.params[27], offsets ? 1u : 0u);
-    EXPECT_EQ(p.params[30], offsets ? 2u : 0u);
+    EXPECT_EQ(p.params[17], kc);
+    EXPECT_EQ(p.params[18], offsets ? ec : kc);
+    EXPECT_EQ(p.params[23], 2u);
+    EXPECT_EQ(p.params[24], offsets ? 1u : 0u);
+    EXPECT_EQ(p.params[26], offsets ? 2u : 0u);
     // scan: the table, both offset tables, boundaries, ckpt, nc, m, blocks.
-    ASSERT_EQ(s.params.size(), 30u);
+    ASSERT_EQ(s.params.size(), 31u);
     EXPECT_EQ(s.params[8],
               addr(boundaries ? c.checkpoint_blocks : c.state_indices));
     EXPECT_EQ(s.params[9], addr(offsets ? c.ckpt_offsets : c.state_indices));
     EXPECT_EQ(s.params[10],
               addr(offsets ? c.offset_blocks : c.state_indices));
     EXPECT_EQ(s.params[11] & 0xFFFFFFFFu, boundaries ? 1u : 0u) << tables;
-    EXPECT_EQ(s.params[15], addr(offsets ? c.ckpt : c.pool));
-    EXPECT_EQ(s.params[21], boundaries ? 2u : 1u); // nc
-    EXPECT_EQ(s.params[22], offsets ? 1u : 0u);    // m
-    EXPECT_EQ(s.params[24], offsets ? 8u : 0u);    // blocks
+    EXPECT_EQ(s.params[16], addr(offsets ? c.ckpt : c.pool));
+    EXPECT_EQ(s.params[22], boundaries ? 2u : 1u); // nc
+    EXPECT_EQ(s.params[23], offsets ? 1u : 0u);    // m
+    EXPECT_EQ(s.params[25], offsets ? 8u : 0u);    // blocks
     if (!offsets)
       continue;
     // kda_chunk_ckpt: grid (n·m, h) = (2, 1).
@@ -2839,9 +2840,9 @@ TEST_F(FakePrefill, OffsetCheckpointRefusalsAgreeWithTheQuery) {
        KDA2RT_ERROR_INVALID_ARGUMENT,
        "argument 'offset_blocks' is not 4-byte aligned (int32 elements)"},
       {"workspace without kc, ec",
-       [](A &a) { a.workspace_bytes = 313344; }, KDA2RT_ERROR_INVALID_ARGUMENT,
-       "workspace_bytes = 313344 is too small: n = 2, total_tokens = 80 and "
-       "m = 1 with h = 1 need 330752 bytes "
+       [](A &a) { a.workspace_bytes = 280576; }, KDA2RT_ERROR_INVALID_ARGUMENT,
+       "workspace_bytes = 280576 is too small: n = 2, total_tokens = 80 and "
+       "m = 1 with h = 1 need 297984 bytes "
        "(kda2rt_kda_prefill_workspace_size_offsets with m_max >= m)"},
       {"n·m past 2^31 - 1",
        [](A &a) {
@@ -2862,7 +2863,7 @@ TEST_F(FakePrefill, OffsetCheckpointRefusalsAgreeWithTheQuery) {
        "arguments 'o' and 'offset_blocks' overlap"},
       {"ckpt_offsets in the workspace (ec)",
        [](A &a) {
-         a.ckpt_offsets = static_cast<char *>(a.workspace) + 329728;
+         a.ckpt_offsets = static_cast<char *>(a.workspace) + 296960;
        },
        KDA2RT_ERROR_INVALID_ARGUMENT,
        "arguments 'workspace' and 'ckpt_offsets' overlap"},
@@ -3106,20 +3107,20 @@ TEST_F(FakePrefillPlan, CallsMatchTheGeneralPath) {
   same.max_seqlen = 20;
   EXPECT_EQ(general(same), want);
   EXPECT_EQ(prepared(same), want);
-  // A later call's sizes reach the kernels: tt (prep parameter 22).
+  // A later call's sizes reach the kernels: tt (prep parameter 19).
   A a = args;
   a.total_tokens = 30;
   prepared(a);
   FakeEvent p;
   ASSERT_TRUE(fakeEvent(2, p));
   ASSERT_EQ(p.name, "kda_chunk_prep");
-  EXPECT_EQ(p.params[22], 30u);
+  EXPECT_EQ(p.params[19], 30u);
 }
 
 // Each tensor map is encoded with its metadata line's swizzle
 // (CUtensorMapSwizzle: none 0, 32B 1, 64B 2, 128B 3): the scan's kl and wn
-// (256-byte rows) 128 bytes, tp (C x C, 64-byte rows) 64, gl and vc (VB =
-// 8: 16-byte rows) none; the output kernel's qd and hs 128, pb and us 64.
+// (256-byte rows) 128 bytes, tp (C x C, 64-byte rows) 64, gl and v's
+// windows (VB = 8: 16-byte rows) none; the output kernel's qd and hs 128, pb and us 64.
 TEST_F(FakePrefillPlan, TensorMapsCarryTheirSwizzle) {
   std::istringstream trace(general(args));
   std::string line, swizzles;
@@ -3152,8 +3153,8 @@ TEST_F(FakePrefillPlan, SecondCallHonoursAChangedHqk) {
     FakeEvent p;
     ASSERT_TRUE(fakeEvent(2, p));
     ASSERT_EQ(p.name, "kda_chunk_prep");
-    EXPECT_EQ(p.params[23], uint64_t(hqk ? hqk : 8)) << hqk;
-    EXPECT_EQ(p.params[8], uint64_t((hqk ? hqk : 8) * 128)) << hqk;
+    EXPECT_EQ(p.params[20], uint64_t(hqk ? hqk : 8)) << hqk;
+    EXPECT_EQ(p.params[7], uint64_t((hqk ? hqk : 8) * 128)) << hqk;
   }
   // A refused hqk after the plan exists: the same message, no launch.
   kda2rt_kda_prefill_args a = args;
@@ -3269,7 +3270,7 @@ TEST_F(FakePrefillPlan, LaterErrorsKeepTheirMessages) {
        "bytes (4 elements of f32)"},
       {[](A &a) { a.workspace_bytes = 1024; }, KDA2RT_ERROR_INVALID_ARGUMENT,
        "workspace_bytes = 1024 is too small: n = 2 and total_tokens = 80 "
-       "with h = 1 need 313344 bytes (kda2rt_kda_prefill_workspace_size)"},
+       "with h = 1 need 280576 bytes (kda2rt_kda_prefill_workspace_size)"},
       // Worded by the general path (computeLaunchConfig).
       {[](A &a) {
          a.n = 70000;
@@ -3505,11 +3506,11 @@ TEST_F(FakePrefillFused, LaunchesPrepThenTheFusedScan) {
   char err[512];
   const uint64_t ws = addr(args.workspace);
   // KdaPrefill.WorkspaceLayout without hs (0 bytes): us moves down to
-  // where hs was, kc and ec after it at 182272.
+  // where hs was, kc and ec after it at 149504.
   const uint64_t qd = ws, kl = ws + 32768, wn = ws + 65536, tp = ws + 98304,
-                 pb = ws + 106496, gl = ws + 114688, vc = ws + 116736,
-                 us = ws + 149504, kc = ws + 182272;
-  args.workspace_bytes = 182272; // the fused size is enough
+                 pb = ws + 106496, gl = ws + 114688, us = ws + 116736,
+                 kc = ws + 149504;
+  args.workspace_bytes = 149504; // the fused size is enough
   fakeClearEvents();
   const int64_t before = fakeLaunches();
   ASSERT_EQ(kda2rt_kda_prefill(prep, scanO, nullptr, &args, nullptr, err,
@@ -3526,10 +3527,10 @@ TEST_F(FakePrefillFused, LaunchesPrepThenTheFusedScan) {
   EXPECT_EQ(p.name, "kda_chunk_prep");
   EXPECT_EQ(p.grid[0], 4u); // ns
   EXPECT_EQ(p.grid[1], 1u); // h
-  ASSERT_EQ(p.params.size(), 31u);
-  const uint64_t prepBuffers[] = {qd, kl, wn, tp, pb, gl, vc, kc, kc};
-  for (int i = 0; i < 9; ++i)
-    EXPECT_EQ(p.params[13 + i], prepBuffers[i]) << "prep parameter " << 13 + i;
+  ASSERT_EQ(p.params.size(), 27u);
+  const uint64_t prepBuffers[] = {qd, kl, wn, tp, pb, gl, kc, kc};
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(p.params[11 + i], prepBuffers[i]) << "prep parameter " << 11 + i;
   // kda_chunk_scan_o: grid (NVB = 16, n·h); its pointers in `arg` order
   // (the fake tensor maps carry their tensor's address). No checkpoints:
   // state_indices as the table and both offset tables, boundaries = 0,
@@ -3537,7 +3538,7 @@ TEST_F(FakePrefillFused, LaunchesPrepThenTheFusedScan) {
   EXPECT_EQ(s.name, "kda_chunk_scan_o");
   EXPECT_EQ(s.grid[0], 16u);
   EXPECT_EQ(s.grid[1], 2u);
-  const uint64_t scanWant[] = {vc,
+  const uint64_t scanWant[] = {addr(args.v),
                                qd,
                                kl,
                                wn,
@@ -3551,19 +3552,19 @@ TEST_F(FakePrefillFused, LaunchesPrepThenTheFusedScan) {
                                addr(args.state_indices) /* ckpt_offsets */,
                                addr(args.state_indices) /* offset_blocks */,
                                0 /* boundaries */,
+                               128 /* sv: h·V */,
                                addr(args.pool),
                                addr(args.o),
                                us,
                                addr(args.pool) /* ckpt */,
+                               80 /* tt */,
                                1 /* h */,
-                               64 /* nsv */,
                                4 /* ns */,
                                3 /* np1 */,
                                2 /* n */,
                                1 /* nc */,
                                0 /* m */,
                                4 /* slots */,
-                               80 /* tt */,
                                0 /* blocks */,
                                qd,
                                kl,
@@ -3571,7 +3572,7 @@ TEST_F(FakePrefillFused, LaunchesPrepThenTheFusedScan) {
                                tp,
                                pb,
                                gl,
-                               vc};
+                               addr(args.v)};
   ASSERT_EQ(s.params.size(), std::size(scanWant));
   for (size_t i = 0; i < std::size(scanWant); ++i)
     EXPECT_EQ(s.params[i] & (i == 13 ? 0xFFFFFFFFu : ~uint64_t(0)),
@@ -3582,7 +3583,7 @@ TEST_F(FakePrefillFused, LaunchesPrepThenTheFusedScan) {
   // (grid (n·m, h)), which reads the fused scan's us; still no out.
   kda2rt_kda_prefill_args a = withOffsets();
   a.checkpoint_blocks = static_cast<char *>(buffer) + (5 << 20) + 20480;
-  a.workspace_bytes = 199680; // 182272 + kc 16384 + ec 1024
+  a.workspace_bytes = 166912; // 149504 + kc 16384 + ec 1024
   fakeClearEvents();
   ASSERT_EQ(
       kda2rt_kda_prefill(prep, scanO, nullptr, &a, nullptr, err, sizeof(err)),
@@ -3597,8 +3598,8 @@ TEST_F(FakePrefillFused, LaunchesPrepThenTheFusedScan) {
   EXPECT_EQ(p.name, "kda_chunk_prep");
   EXPECT_EQ(s.name, "kda_chunk_scan_o");
   EXPECT_EQ(k.name, "kda_chunk_ckpt");
-  EXPECT_EQ(p.params[20], kc);
-  EXPECT_EQ(p.params[21], kc + 16384); // ec
+  EXPECT_EQ(p.params[17], kc);
+  EXPECT_EQ(p.params[18], kc + 16384); // ec
   ASSERT_EQ(s.params.size(), std::size(scanWant));
   for (size_t i = 0; i < std::size(scanWant); ++i)
     EXPECT_EQ(s.params[i] & (i == 13 ? 0xFFFFFFFFu : ~uint64_t(0)),
@@ -3606,9 +3607,9 @@ TEST_F(FakePrefillFused, LaunchesPrepThenTheFusedScan) {
               : i == 11 ? addr(a.ckpt_offsets)
               : i == 12 ? addr(a.offset_blocks)
               : i == 13 ? 1u /* boundaries */
-              : i == 17 ? addr(a.ckpt)
-              : i == 23 ? 2u /* nc */
-              : i == 24 ? 1u /* m */
+              : i == 18 ? addr(a.ckpt)
+              : i == 24 ? 2u /* nc */
+              : i == 25 ? 1u /* m */
               : i == 27 ? 8u /* blocks */
                         : scanWant[i])
         << "scan parameter " << i;
@@ -3629,19 +3630,19 @@ TEST_F(FakePrefillFused, WorkspaceSizeHoldsNoHs) {
                                               &bytes, err, sizeof(err)),
             KDA2RT_OK)
       << err;
-  EXPECT_EQ(bytes, 182272u);
+  EXPECT_EQ(bytes, 149504u);
   ASSERT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, out, 2, 80, 1,
                                               &bytes, err, sizeof(err)),
             KDA2RT_OK)
       << err;
-  EXPECT_EQ(bytes, 313344u); // the three-kernel path's, unchanged
+  EXPECT_EQ(bytes, 280576u); // the three-kernel path's, unchanged
   const struct {
     int64_t h, m;
     size_t want;
-  } sizes[] = {{1, 0, 182272},
-               {1, 1, 199680},
-               {3, 5, 3 * 182272 + 245760 + 15360},
-               {2, 0, 2 * 182272}};
+  } sizes[] = {{1, 0, 149504},
+               {1, 1, 166912},
+               {3, 5, 3 * 149504 + 245760 + 15360},
+               {2, 0, 2 * 149504}};
   for (const auto &c : sizes) {
     ASSERT_EQ(kda2rt_kda_prefill_workspace_size_offsets(
                   prep, scanO, nullptr, 2, 80, c.h, c.m, &bytes, err,
@@ -3652,14 +3653,14 @@ TEST_F(FakePrefillFused, WorkspaceSizeHoldsNoHs) {
   }
   // The call checks the smaller size: exactly it passes, a byte less is
   // refused by name and launches nothing.
-  args.workspace_bytes = 182272;
+  args.workspace_bytes = 149504;
   EXPECT_EQ(kda2rt_kda_prefill_query(prep, scanO, nullptr, &args, reason,
                                      sizeof(reason)),
             1)
       << reason;
-  args.workspace_bytes = 182271;
-  const char *small = "workspace_bytes = 182271 is too small: n = 2 and "
-                      "total_tokens = 80 with h = 1 need 182272 bytes "
+  args.workspace_bytes = 149503;
+  const char *small = "workspace_bytes = 149503 is too small: n = 2 and "
+                      "total_tokens = 80 with h = 1 need 149504 bytes "
                       "(kda2rt_kda_prefill_workspace_size)";
   const int64_t before = fakeLaunches();
   EXPECT_EQ(kda2rt_kda_prefill(prep, scanO, nullptr, &args, nullptr, err,
@@ -3776,7 +3777,7 @@ TEST_F(FakePrefillFused, MistypedScanIsRefused) {
       {kda2::test::replaced(scanO, "arg ptr us bf16 out 4 h ns 128 32",
                     "arg ptr us bf16 out 4 h ns 32 128"),
        "kernel 'kda_chunk_scan_o': argument 'us' ends in [.., 32, 128], "
-       "expected [.., 128, 32] (C = 32, VB = 8, K = 128, V = 128 of kernel "
+       "expected [.., 128, 32] (C = 32, K = 128, V = 128 of kernel "
        "'kda_chunk_prep')"},
   };
   char err[512], reason[512];
@@ -3907,13 +3908,13 @@ std::string realMetadata(const char *name) {
 
 /// The activation prep's parameter slots (its metadata's order).
 enum PrepActParam : size_t {
-  kActG = 3,
-  kActALog = 5,
-  kActDtBias = 6,
-  kActCkptOffsets = 8,
-  kActScale = 9,
-  kActLowerBound = 10,
-  kActParams = 34
+  kActG = 2,
+  kActALog = 4,
+  kActDtBias = 5,
+  kActCkptOffsets = 7,
+  kActScale = 8,
+  kActLowerBound = 9,
+  kActParams = 30
 };
 
 float floatParam(uint64_t slot) {
@@ -4023,15 +4024,15 @@ TEST_F(FakePrefillAct, GateInputsReachThePrepKernel) {
   ASSERT_EQ(p.size(), size_t(kActParams));
   EXPECT_EQ(p[0], addr(args.q));
   EXPECT_EQ(p[kActG], addr(args.g));
-  EXPECT_EQ(p[4], addr(args.beta));
+  EXPECT_EQ(p[3], addr(args.beta));
   EXPECT_EQ(p[kActALog], addr(args.A_log));
   EXPECT_EQ(p[kActDtBias], addr(args.dt_bias));
-  EXPECT_EQ(p[7], addr(args.cu_seqlens));
+  EXPECT_EQ(p[6], addr(args.cu_seqlens));
   EXPECT_EQ(p[kActCkptOffsets], addr(args.state_indices)); // m = 0
   EXPECT_EQ(floatParam(p[kActScale]), 0.125f);
   EXPECT_EQ(floatParam(p[kActLowerBound]), -5.0f);
-  EXPECT_EQ(p[11], 128u); // sq, dense
-  EXPECT_EQ(p[25], 80u);  // tt
+  EXPECT_EQ(p[10], 128u); // sq, dense
+  EXPECT_EQ(p[22], 80u);  // tt
   // Each new value reaches the kernel as the general path passes it.
   char *b = static_cast<char *>(buffer);
   struct Change {
@@ -4269,7 +4270,7 @@ TEST_F(FakePrefillPlan, OldPrepIgnoresTheActivationFields) {
   EXPECT_EQ(prepared(a), want);
   FakeEvent p;
   ASSERT_TRUE(fakeEvent(2, p));
-  EXPECT_EQ(p.params.size(), 31u);
+  EXPECT_EQ(p.params.size(), 27u);
 }
 
 TEST(FakeKernel, PrefillActivationPrepMetadataIsChecked) {
@@ -4317,7 +4318,7 @@ TEST(FakeKernel, PrefillActivationPrepMetadataIsChecked) {
       {"dt_bias [h, 64]",
        edit(real, "arg ptr dt_bias f32 in 2 h 128", "arg ptr dt_bias f32 in 2 h 64"),
        "kernel 'kda_chunk_prep': argument 'dt_bias' ends in [.., 64], "
-       "expected [.., 128] (C = 32, VB = 8, K = 128, V = 128 of kernel "
+       "expected [.., 128] (C = 32, K = 128, V = 128 of kernel "
        "'kda_chunk_prep')"},
   };
   const char *names[] = {"kda_chunk_prep", "kda_chunk_scan_h", "kda_chunk_out"};

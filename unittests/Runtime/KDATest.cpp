@@ -1190,9 +1190,9 @@ TEST(KdaPrefill, FakeHelpersAreTheRealKernelsMetadata) {
   KdaPrefillWorkspace ws;
   Status st = kdaPrefillWorkspace(p, s, o, 2, 80, 1, ws);
   ASSERT_TRUE(st.ok()) << st.message();
-  EXPECT_EQ(ws.bytes, 313344u); // KdaPrefill.WorkspaceLayout
+  EXPECT_EQ(ws.bytes, 280576u); // KdaPrefill.WorkspaceLayout
   KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
-  a.workspaceBytes = 330752; // m = 1: KdaPrefill.WorkspaceWithOffsetCheckpoints
+  a.workspaceBytes = 297984; // m = 1: KdaPrefill.WorkspaceWithOffsetCheckpoints
   a.ckptOffsets = reinterpret_cast<void *>(uintptr_t(12) << 24);
   a.offsetBlocks = reinterpret_cast<void *>(uintptr_t(13) << 24);
   a.m = 1;
@@ -1207,26 +1207,23 @@ TEST(KdaPrefill, WorkspaceLayout) {
   const KernelInfo &prep = fake.prep, &scan = fake.scan, &out = fake.out;
   using B = KdaPrefillWorkspace;
   KdaPrefillWorkspace ws;
-  // K = V = 128, C = 32, VB = 8, bf16; n = 1, total_tokens = 1, h = 1: ns =
-  // floor(1 / 32) + 1 = 1 chunk slot, nsv = ns * V / VB = 16. Sizes, each
-  // buffer at the next multiple of 1024:
+  // K = V = 128, C = 32, bf16; n = 1, total_tokens = 1, h = 1: ns =
+  // floor(1 / 32) + 1 = 1 chunk slot. Sizes, each buffer at the next
+  // multiple of 1024 (no copy of the values: the scans read v in place):
   //   qd, kl, wn [1,1,32,128]  bf16 = 8192 at 0, 8192, 16384
   //   tp, pb     [1,1,32,32]   bf16 = 2048 at 24576, 26624
   //   gl         [1,1,128]     f32  =  512 at 28672 (end 29184 -> 29696)
-  //   vc         [1,16,32,8]   bf16 = 8192 at 29696
-  //   hs         [1,1,128,128] bf16 = 32768 at 37888
-  //   us         [1,1,32,128]  bf16 = 8192 at 70656 (end 78848)
+  //   hs         [1,1,128,128] bf16 = 32768 at 29696
+  //   us         [1,1,32,128]  bf16 = 8192 at 62464 (end 70656)
   ASSERT_TRUE(kdaPrefillWorkspace(prep, scan, out, 1, 1, 1, ws).ok());
   EXPECT_EQ(ws.chunk, 32);
-  EXPECT_EQ(ws.valueBlock, 8);
   EXPECT_EQ(ws.ns, 1);
-  EXPECT_EQ(ws.nsv, 16);
   // kc and ec (offset checkpoints) take no bytes with m = 0: the size
   // without them.
-  const uint64_t offsets[] = {0,     8192,  16384, 24576, 26624, 28672,
-                              29696, 37888, 70656, 78848, 78848};
-  const uint64_t sizes[] = {8192, 8192, 8192,  2048, 2048, 512,
-                            8192, 32768, 8192, 0,    0};
+  const uint64_t offsets[] = {0,     8192,  16384, 24576, 26624,
+                              28672, 29696, 62464, 70656, 70656};
+  const uint64_t sizes[] = {8192, 8192, 8192, 2048, 2048,
+                            512,  32768, 8192, 0,    0};
   static_assert(std::size(offsets) == B::Count);
   for (int b = 0; b < B::Count; ++b) {
     EXPECT_EQ(ws.offset[b], offsets[b])
@@ -1234,31 +1231,30 @@ TEST(KdaPrefill, WorkspaceLayout) {
     EXPECT_EQ(ws.size[b], sizes[b])
         << kdaPrefillBufferName(static_cast<B::Buffer>(b));
   }
-  EXPECT_EQ(ws.bytes, 78848u);
+  EXPECT_EQ(ws.bytes, 70656u);
   // No tokens: one slot per sequence all the same (ns = n).
   ASSERT_TRUE(kdaPrefillWorkspace(prep, scan, out, 1, 0, 1, ws).ok());
   EXPECT_EQ(ws.ns, 1);
-  EXPECT_EQ(ws.bytes, 78848u);
-  // n = 2, total_tokens = 80 (ns = 2 + 2 = 4, nsv = 64), h = 1: every
-  // buffer a multiple of 1024, 78336 bytes per slot: qd, kl, wn 32768
-  // each; tp, pb 8192; gl 2048; vc 32768; hs 131072; us 32768 at 280576,
-  // total 4 · 78336 = 313344.
+  EXPECT_EQ(ws.bytes, 70656u);
+  // n = 2, total_tokens = 80 (ns = 2 + 2 = 4), h = 1: every buffer a
+  // multiple of 1024, 70144 bytes per slot: qd, kl, wn 32768 each; tp, pb
+  // 8192; gl 2048; hs 131072; us 32768 at 247808, total 4 · 70144 =
+  // 280576.
   ASSERT_TRUE(kdaPrefillWorkspace(prep, scan, out, 2, 80, 1, ws).ok());
   EXPECT_EQ(ws.ns, 4);
-  EXPECT_EQ(ws.nsv, 64);
-  EXPECT_EQ(ws.offset[B::US], 280576u);
-  EXPECT_EQ(ws.bytes, 313344u);
-  EXPECT_STREQ(kdaPrefillBufferName(B::VC), "vc");
+  EXPECT_EQ(ws.offset[B::US], 247808u);
+  EXPECT_EQ(ws.bytes, 280576u);
+  EXPECT_STREQ(kdaPrefillBufferName(B::HS), "hs");
   EXPECT_STREQ(kdaPrefillBufferName(B::US), "us");
   EXPECT_STREQ(kdaPrefillBufferName(B::Count), "");
   // ns = floor(tt / C) + n: 95 tokens still 4 slots, 96 five; h scales
   // every buffer (h = 3: gl's 3 · 5 · 512 = 7680 bytes round up to 8192).
   ASSERT_TRUE(kdaPrefillWorkspace(prep, scan, out, 2, 95, 1, ws).ok());
-  EXPECT_EQ(ws.bytes, 313344u);
+  EXPECT_EQ(ws.bytes, 280576u);
   ASSERT_TRUE(kdaPrefillWorkspace(prep, scan, out, 2, 96, 3, ws).ok());
   EXPECT_EQ(ws.ns, 5);
   EXPECT_EQ(ws.size[B::GL], 7680u);
-  EXPECT_EQ(ws.bytes, 3u * 5u * 78336u + 512u);
+  EXPECT_EQ(ws.bytes, 3u * 5u * 70144u + 512u);
 
   auto error = [&](int64_t n, int64_t tt, int64_t h) {
     Status s = kdaPrefillWorkspace(prep, scan, out, n, tt, h, ws);
@@ -1295,15 +1291,15 @@ TEST(KdaPrefill, WorkspaceWithOffsetCheckpoints) {
   ASSERT_TRUE(kdaPrefillWorkspace(prep, scan, out, 2, 80, 1, 0, ws).ok());
   EXPECT_EQ(ws.bytes, base.bytes); // m = 0: the size without offsets
   EXPECT_EQ(ws.nm, 0);
-  // n = 2, m = 1 (nm = 2), h = 1: kc 2·32·128·2 = 16384 bytes at 313344,
-  // ec 2·128·4 = 1024 at 329728, 330752 in all.
+  // n = 2, m = 1 (nm = 2), h = 1: kc 2·32·128·2 = 16384 bytes at 280576,
+  // ec 2·128·4 = 1024 at 296960, 297984 in all.
   ASSERT_TRUE(kdaPrefillWorkspace(prep, scan, out, 2, 80, 1, 1, ws).ok());
   EXPECT_EQ(ws.nm, 2);
-  EXPECT_EQ(ws.offset[B::KC], 313344u);
+  EXPECT_EQ(ws.offset[B::KC], 280576u);
   EXPECT_EQ(ws.size[B::KC], 16384u);
-  EXPECT_EQ(ws.offset[B::EC], 329728u);
+  EXPECT_EQ(ws.offset[B::EC], 296960u);
   EXPECT_EQ(ws.size[B::EC], 1024u);
-  EXPECT_EQ(ws.bytes, 330752u);
+  EXPECT_EQ(ws.bytes, 297984u);
   EXPECT_STREQ(kdaPrefillBufferName(B::KC), "kc");
   EXPECT_STREQ(kdaPrefillBufferName(B::EC), "ec");
   // h = 3, m = 5 (nm = 10): kc 3·10·8192, ec 3·10·512 = 15360.
@@ -1338,8 +1334,8 @@ TEST(KdaPrefill, WorkspaceWithOffsetCheckpoints) {
 TEST(KdaPrefill, UnevenBatchNeedsTheTokensNotTheLongestSequence) {
   // One sequence of 16384 tokens and 255 of 64, h = 32, K = V = 128,
   // C = 32, bf16: tt = 32704, ns = floor(32704 / 32) + 256 = 1278 chunk
-  // slots of 78336 bytes per head (every buffer a multiple of 1024), about
-  // 3.2 GB, where a layout by the longest sequence (256 · 32 · 512 chunks)
+  // slots of 70144 bytes per head (every buffer a multiple of 1024), about
+  // 2.9 GB, where a layout by the longest sequence (256 · 32 · 512 chunks)
   // took 329 GB.
   const FakePrefillKernels fake;
   const KernelInfo &p = fake.prep, &s = fake.scan, &o = fake.out;
@@ -1347,12 +1343,11 @@ TEST(KdaPrefill, UnevenBatchNeedsTheTokensNotTheLongestSequence) {
   KdaPrefillWorkspace ws;
   ASSERT_TRUE(kdaPrefillWorkspace(p, s, o, n, tt, h, ws).ok());
   EXPECT_EQ(ws.ns, 1278);
-  EXPECT_EQ(ws.nsv, 1278 * 16);
   const uint64_t perSlot = 3 * 32 * 128 * 2 + 2 * 32 * 32 * 2 + 128 * 4 +
-                           32 * 128 * 2 + 128 * 128 * 2 + 32 * 128 * 2;
-  EXPECT_EQ(perSlot, 78336u);
+                           128 * 128 * 2 + 32 * 128 * 2;
+  EXPECT_EQ(perSlot, 70144u);
   EXPECT_EQ(ws.bytes, uint64_t(h) * 1278 * perSlot);
-  EXPECT_EQ(ws.bytes, 3203629056u);
+  EXPECT_EQ(ws.bytes, 2868609024u);
   EXPECT_EQ(ws.size[KdaPrefillWorkspace::HS], uint64_t(h) * 1278 * 32768);
   // The call passes the checks with that workspace (operands 16 GiB apart,
   // never dereferenced), whatever the longest sequence; grids (ns, h),
@@ -1374,8 +1369,8 @@ TEST(KdaPrefill, UnevenBatchNeedsTheTokensNotTheLongestSequence) {
   EXPECT_EQ(prefillLaunch(p, s, o, a, cfg), "");
   a.workspaceBytes = ws.bytes - 1;
   EXPECT_EQ(checkKdaPrefill(p, s, o, a).message(),
-            "workspace_bytes = 3203629055 is too small: n = 256 and "
-            "total_tokens = 32704 with h = 32 need 3203629056 bytes "
+            "workspace_bytes = 2868609023 is too small: n = 256 and "
+            "total_tokens = 32704 with h = 32 need 2868609024 bytes "
             "(kda2rt_kda_prefill_workspace_size)");
 }
 
@@ -1419,7 +1414,7 @@ TEST(KdaPrefill, GridsOverTheCudaLimits) {
 
 TEST(KdaPrefill, KernelsBeforeChunkSlotsAreRefused) {
   // Kernels built before the per-chunk-slot layout (qd [n, h, nc, C, K],
-  // vc [n, h, ncv, C, VB], ...): refused by name with what to rebuild, the
+  // ...): refused by name with what to rebuild, the
   // first old kernel of (prep, scan, out).
   using kda2::fake::prefillOutMetadata;
   using kda2::fake::prefillPrepMetadata;
@@ -1439,7 +1434,7 @@ TEST(KdaPrefill, KernelsBeforeChunkSlotsAreRefused) {
                 rebuild);
   EXPECT_EQ(prefillKernelsError(prefillPrepMetadata(), prefillScanMetadata(old),
                                 prefillOutMetadata(old)),
-            "kernel 'kda_chunk_scan_h': argument 'vc' is [n, h, ncv, 32, 8]" +
+            "kernel 'kda_chunk_scan_h': argument 'kl' is [n, h, nc, 32, 128]" +
                 rebuild);
   EXPECT_EQ(prefillKernelsError(prefillPrepMetadata(), prefillScanMetadata(),
                                 prefillOutMetadata(old)),
@@ -1466,11 +1461,26 @@ TEST(KdaPrefill, KernelsBeforeChunkSlotsAreRefused) {
                                          "arg ptr us bf16 in 4 h nsv 128 32")),
             "kernel 'kda_chunk_out': argument 'us' is [h, nsv, 128, 32], "
             "expected [h, ns, ..] (per head and chunk slot)");
-  EXPECT_EQ(prefillKernelsError(replaced(prep, "arg ptr vc bf16 out 4 h nsv",
-                                         "arg ptr vc bf16 out 4 h ns"),
-                                prefillScanMetadata(), prefillOutMetadata()),
-            "kernel 'kda_chunk_prep': argument 'vc' is [h, ns, 32, 8], "
-            "expected [h, nsv, ..] (per head and chunk slot)");
+  // Kernels built before the scans read v in place: the prep wrote a copy
+  // of the values (vc) that the scans read.
+  const std::string copied =
+      "takes 'vc', the values copied per chunk by prefill kernels built "
+      "before the scans read v in place; rebuild the prefill kernels from "
+      "templates/kda_chunk_split.tirx (or templates/kda_chunk_prep_act.tirx) "
+      "and templates/kda_chunk_h.tirx";
+  EXPECT_EQ(prefillKernelsError(
+                replaced(prep, "arg ptr gl f32 out 3 h ns 128\n",
+                         "arg ptr gl f32 out 3 h ns 128\n"
+                         "arg ptr vc bf16 out 4 h nsv 32 8\n"),
+                prefillScanMetadata(), prefillOutMetadata()),
+            "kernel 'kda_chunk_prep': " + copied);
+  EXPECT_EQ(prefillKernelsError(
+                prep,
+                replaced(prefillScanMetadata(), "arg ptr gl f32 in 3 h ns 128\n",
+                         "arg ptr gl f32 in 3 h ns 128\n"
+                         "arg ptr vc bf16 in 4 h nsv 32 8\n"),
+                prefillOutMetadata()),
+            "kernel 'kda_chunk_scan_h': " + copied);
 }
 
 TEST(KdaPrefill, KernelKindsAndAgreement) {
@@ -1486,7 +1496,7 @@ TEST(KdaPrefill, KernelKindsAndAgreement) {
             "prefill prep kernel (kda_chunk_prep) (no argument 'q')");
   EXPECT_EQ(prefillKernelsError(prep, out, out),
             "argument 'scan_kernel': kernel 'kda_chunk_out' is not a KDA "
-            "prefill state scan kernel (kda_chunk_scan_h) (no argument 'vc')");
+            "prefill state scan kernel (kda_chunk_scan_h) (no argument 'v')");
   EXPECT_EQ(prefillKernelsError(prep, scan, scan),
             "argument 'out_kernel': kernel 'kda_chunk_scan_h' is not a KDA "
             "prefill output kernel (kda_chunk_out) (no argument 'qd')");
@@ -1496,24 +1506,23 @@ TEST(KdaPrefill, KernelKindsAndAgreement) {
             "argument 'out_kernel': kernel 'kda_chunk_out' is not a KDA "
             "prefill output kernel (kda_chunk_out) (no integer scalar "
             "argument 'nslots')");
-  // Kernels of other bindings: chunk, value block, head size, types.
+  // Kernels of other bindings: chunk, head size, types. The value block is
+  // the scan's alone (the prep does not see it: the scans read v in place),
+  // so a scan of another VB works with the same prep.
   PrefillBinding c64;
   c64.c = 64;
   EXPECT_EQ(prefillKernelsError(prep, prefillScanMetadata(c64), out),
-            "kernel 'kda_chunk_scan_h': argument 'vc' ends in [.., 64, 8], "
-            "expected [.., 32, 8] (C = 32, VB = 8, K = 128, V = 128 of kernel "
+            "kernel 'kda_chunk_scan_h': argument 'kl' ends in [.., 64, 128], "
+            "expected [.., 32, 128] (C = 32, K = 128, V = 128 of kernel "
             "'kda_chunk_prep')");
   PrefillBinding vb16;
   vb16.vb = 16;
-  EXPECT_EQ(prefillKernelsError(prefillPrepMetadata(vb16), scan, out),
-            "kernel 'kda_chunk_scan_h': argument 'vc' ends in [.., 32, 8], "
-            "expected [.., 32, 16] (C = 32, VB = 16, K = 128, V = 128 of "
-            "kernel 'kda_chunk_prep')");
+  EXPECT_EQ(prefillKernelsError(prep, prefillScanMetadata(vb16), out), "");
   PrefillBinding v64;
   v64.v = 64;
   EXPECT_EQ(prefillKernelsError(prep, scan, prefillOutMetadata(v64)),
             "kernel 'kda_chunk_out': argument 'hs' ends in [.., 64, 128], "
-            "expected [.., 128, 128] (C = 32, VB = 8, K = 128, V = 128 of "
+            "expected [.., 128, 128] (C = 32, K = 128, V = 128 of "
             "kernel 'kda_chunk_prep')");
   PrefillBinding f16;
   f16.in = "f16";
@@ -1533,9 +1542,8 @@ TEST(KdaPrefill, KernelKindsAndAgreement) {
       prefillKernelsError(replaced(prep, "arg ptr qd bf16 out 4 h ns 32 128",
                                    "arg ptr qd bf16 out 4 h ns C 128"),
                           scan, out),
-      "kernel 'kda_chunk_prep': has no static chunk size, value block or "
-      "head dimensions (expected qd [h, ns, C, K], vc [h, nsv, C, VB] with "
-      "VB dividing V, q [.., K], v [.., V])");
+      "kernel 'kda_chunk_prep': has no static chunk size or key dimension "
+      "(expected qd [h, ns, C, K], q [.., K])");
   // The state: pool inout, ckpt of the pool's type, layout and shape.
   EXPECT_EQ(prefillKernelsError(
                 prep,
@@ -1602,8 +1610,8 @@ TEST(KdaPrefill, Int64IndexKernels) {
   KdaPrefillWorkspace ws, ws32;
   ASSERT_TRUE(kdaPrefillWorkspace(p, s, o, 2, 80, 1, ws).ok());
   ASSERT_TRUE(kdaPrefillWorkspace(p32, s32, o32, 2, 80, 1, ws32).ok());
-  EXPECT_EQ(ws.bytes, 313344u);
-  EXPECT_EQ(ws32.bytes, 313344u);
+  EXPECT_EQ(ws.bytes, 280576u);
+  EXPECT_EQ(ws32.bytes, 280576u);
   ASSERT_TRUE(kdaPrefillWorkspace(p, s, o, 1, int64_t(1) << 31, 1, ws).ok());
   EXPECT_EQ(ws.ns, (int64_t(1) << 26) + 1);
   EXPECT_FALSE(
@@ -1612,7 +1620,7 @@ TEST(KdaPrefill, Int64IndexKernels) {
   // A call: n = 2, 80 tokens, the longest 40 (nc = 2 for a checkpoint
   // table), h = 1, operands 16 MiB apart, the workspace 1024-aligned.
   KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
-  a.workspaceBytes = 313344;
+  a.workspaceBytes = 280576;
   auto error = [&](const KernelInfo &pp, const KernelInfo &ss,
                    const KernelInfo &oo) {
     Status st = checkKdaPrefill(pp, ss, oo, a);
@@ -1640,16 +1648,16 @@ TEST(KdaPrefill, Int64IndexKernels) {
     ASSERT_EQ(wide ? prefillLaunch(p, s, o, a, cfg)
                    : prefillLaunch(p32, s32, o32, a, cfg),
               "");
-    // vc kl wn tp gl cu_seqlens state_indices has_initial_state
-    // checkpoint_blocks ckpt_offsets offset_blocks boundaries pool hs us
-    // ckpt, then h nsv ns np1 n nc m slots blocks, five maps.
-    ASSERT_EQ(cfg[1].params.size(), 30u);
+    // v kl wn tp gl cu_seqlens state_indices has_initial_state
+    // checkpoint_blocks ckpt_offsets offset_blocks boundaries sv pool hs us
+    // ckpt, then tt h ns np1 n nc m slots blocks, five maps.
+    ASSERT_EQ(cfg[1].params.size(), 31u);
     EXPECT_EQ(cfg[1].params[8], uint64_t(7) << 24) << wide;
     EXPECT_EQ(cfg[1].params[11], 0u) << wide;                // boundaries
-    EXPECT_EQ(cfg[1].params[15], uint64_t(9) << 24) << wide; // ckpt: pool
-    EXPECT_EQ(cfg[1].params[21], 1u) << wide;                // nc
-    EXPECT_EQ(cfg[1].params[22], 0u) << wide;                // m
-    EXPECT_EQ(cfg[1].params[24], 0u) << wide;                // blocks
+    EXPECT_EQ(cfg[1].params[16], uint64_t(9) << 24) << wide; // ckpt: pool
+    EXPECT_EQ(cfg[1].params[22], 1u) << wide;                // nc
+    EXPECT_EQ(cfg[1].params[23], 0u) << wide;                // m
+    EXPECT_EQ(cfg[1].params[25], 0u) << wide;                // blocks
   }
   a.indexDtype = "i64";
   // 8-byte alignment of the index arrays; has_initial_state 4.
@@ -1676,9 +1684,9 @@ TEST(KdaPrefill, Int64IndexKernels) {
   ASSERT_EQ(prefillLaunch(p, s, o, a, cfg), "");
   EXPECT_EQ(cfg[1].params[8], (uint64_t(9) << 24) - 32);
   EXPECT_EQ(cfg[1].params[11], 1u); // boundaries
-  EXPECT_EQ(cfg[1].params[15], uint64_t(12) << 24);
-  EXPECT_EQ(cfg[1].params[21], 2u);
-  EXPECT_EQ(cfg[1].params[24], 4u);
+  EXPECT_EQ(cfg[1].params[16], uint64_t(12) << 24);
+  EXPECT_EQ(cfg[1].params[22], 2u);
+  EXPECT_EQ(cfg[1].params[25], 4u);
   // A longer max_seqlen widens only that table: 33 columns of 8 bytes
   // each reach into the pool now.
   a.maxSeqlen = 33 * 32;
@@ -1704,7 +1712,7 @@ TEST(KdaPrefill, Int64IndexKernels) {
   // Past 2^31 tokens: refused by the int32 kernels only (the int64 ones
   // then need a larger workspace, which is the next check).
   a.totalTokens = int64_t(1) << 31;
-  EXPECT_EQ(error(p, s, o).rfind("workspace_bytes = 313344 is too small: n "
+  EXPECT_EQ(error(p, s, o).rfind("workspace_bytes = 280576 is too small: n "
                                  "= 2 and total_tokens = 2147483648 with h = "
                                  "1 need ",
                                  0),
@@ -1745,13 +1753,19 @@ TEST(KdaPrefill, RowStridesReachThePrepKernel) {
     KdaPrefillLaunch launch;
     Status st = kdaPrefillLaunchArgs(p, s, o, a, launch);
     ASSERT_TRUE(st.ok()) << st.message();
-    LaunchConfig cfg;
+    LaunchConfig cfg, scanCfg;
     st = computeLaunchConfig(p, launch.prep, cfg);
     ASSERT_TRUE(st.ok()) << st.message();
-    // q .. cu_seqlens, ckpt_offsets, scale, then sq, sk, sv, sg, sb.
-    ASSERT_GE(cfg.params.size(), 13u);
+    // q, k, g, beta, cu_seqlens, ckpt_offsets, scale, then sq, sk, sg, sb;
+    // v's stride sv goes to the scan, which reads v (after v .. boundaries).
+    ASSERT_GE(cfg.params.size(), 11u);
+    st = computeLaunchConfig(s, launch.scan, scanCfg);
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_GE(scanCfg.params.size(), 13u);
+    const uint64_t got[] = {cfg.params[7], cfg.params[8], scanCfg.params[12],
+                            cfg.params[9], cfg.params[10]};
     for (int i = 0; i < 5; ++i)
-      out[i] = cfg.params[8 + i];
+      out[i] = got[i];
   };
   EXPECT_EQ(error(p), "");
   uint64_t got[5];
@@ -1823,8 +1837,9 @@ TEST(KdaPrefill, GroupedValueHeads) {
     Status st = checkKdaPrefill(pp, s, o, a);
     return st.ok() ? std::string() : st.message();
   };
-  // The prep kernel's parameters: q .. cu_seqlens, ckpt_offsets, scale, sq
-  // .. sb, qd .. vc, kc, ec, then the dimensions tt, hqk, h, ...
+  // The prep kernel's parameters: q, k, g, beta, cu_seqlens, ckpt_offsets,
+  // scale, sq, sk, sg, sb, qd .. gl, kc, ec, then the dimensions tt, hqk,
+  // h, ...
   auto prepParams = [&](const KernelInfo &pp, std::vector<uint64_t> &out) {
     KdaPrefillLaunch launch;
     Status st = kdaPrefillLaunchArgs(pp, s, o, a, launch);
@@ -1839,16 +1854,15 @@ TEST(KdaPrefill, GroupedValueHeads) {
     a.hqk = hqk;
     EXPECT_EQ(error(p), "") << hqk;
     prepParams(p, got);
-    ASSERT_EQ(got.size(), 31u);
+    ASSERT_EQ(got.size(), 27u);
     const uint64_t bound = hqk ? hqk : 8;
-    EXPECT_EQ(got[22], 50u);           // tt
-    EXPECT_EQ(got[23], bound) << hqk;  // hqk
-    EXPECT_EQ(got[24], 8u) << hqk;     // h
-    EXPECT_EQ(got[8], bound * 128);    // sq: dense hqk·K
-    EXPECT_EQ(got[9], bound * 128);    // sk
-    EXPECT_EQ(got[10], 1024u);         // sv: h·V
-    EXPECT_EQ(got[11], 1024u);         // sg: h·K
-    EXPECT_EQ(got[12], 8u);            // sb: h
+    EXPECT_EQ(got[19], 50u);           // tt
+    EXPECT_EQ(got[20], bound) << hqk;  // hqk
+    EXPECT_EQ(got[21], 8u) << hqk;     // h
+    EXPECT_EQ(got[7], bound * 128);    // sq: dense hqk·K
+    EXPECT_EQ(got[8], bound * 128);    // sk
+    EXPECT_EQ(got[9], 1024u);          // sg: h·K
+    EXPECT_EQ(got[10], 8u);            // sb: h
   }
   // The workspace does not depend on hqk.
   KdaPrefillWorkspace ws1, ws2;
@@ -1890,9 +1904,9 @@ TEST(KdaPrefill, GroupedValueHeads) {
     a.hqk = hqk;
     EXPECT_EQ(error(pOld), "") << hqk;
     prepParams(pOld, got);
-    ASSERT_EQ(got.size(), 30u);
-    EXPECT_EQ(got[8], 1024u);
-    EXPECT_EQ(got[23], 8u); // h
+    ASSERT_EQ(got.size(), 26u);
+    EXPECT_EQ(got[7], 1024u); // sq: h·K
+    EXPECT_EQ(got[20], 8u); // h
   }
   a.hqk = 2;
   EXPECT_EQ(error(pOld),
@@ -1971,7 +1985,7 @@ TEST(KdaPrefill, KernelsBeforeOffsetCheckpointsAreRefused) {
                          "arg ptr kc bf16 out 4 h nm 32 64"),
                 scan, out),
             "kernel 'kda_chunk_prep': argument 'kc' ends in [.., 32, 64], "
-            "expected [.., 32, 128] (C = 32, VB = 8, K = 128, V = 128 of "
+            "expected [.., 32, 128] (C = 32, K = 128, V = 128 of "
             "kernel 'kda_chunk_prep')");
   EXPECT_EQ(prefillKernelsError(replaced(prep, "arg ptr kc bf16 out 4 h nm",
                                          "arg ptr kc bf16 out 4 nm h"),
@@ -1993,7 +2007,7 @@ TEST(KdaPrefill, CheckpointKernelKindAndAgreement) {
   const FakePrefillKernels fake;
   const KernelInfo &p = fake.prep, &s = fake.scan, &o = fake.out;
   KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
-  a.workspaceBytes = 330752;
+  a.workspaceBytes = 297984;
   a.ckptOffsets = reinterpret_cast<void *>(uintptr_t(12) << 24);
   a.offsetBlocks = reinterpret_cast<void *>(uintptr_t(13) << 24);
   a.m = 1;
@@ -2022,14 +2036,14 @@ TEST(KdaPrefill, CheckpointKernelKindAndAgreement) {
   v64.v = 64;
   EXPECT_EQ(error(kda2::fake::prefillCkptMetadata(c64)),
             "kernel 'kda_chunk_ckpt': argument 'kc' ends in [.., 64, 128], "
-            "expected [.., 32, 128] (C = 32, VB = 8, K = 128, V = 128 of "
+            "expected [.., 32, 128] (C = 32, K = 128, V = 128 of "
             "kernel 'kda_chunk_prep')");
   EXPECT_EQ(error(kda2::fake::prefillCkptMetadata(f16)),
             "kernel 'kda_chunk_ckpt': argument 'kc' is f16, expected bf16 (the "
             "input type of kernel 'kda_chunk_prep')");
   EXPECT_EQ(error(kda2::fake::prefillCkptMetadata(v64)),
             "kernel 'kda_chunk_ckpt': argument 'us' ends in [.., 64, 32], "
-            "expected [.., 128, 32] (C = 32, VB = 8, K = 128, V = 128 of "
+            "expected [.., 128, 32] (C = 32, K = 128, V = 128 of "
             "kernel 'kda_chunk_prep')");
   EXPECT_EQ(error(kda2::fake::prefillCkptMetadata(i64)),
             "kernel 'kda_chunk_ckpt': argument 'cu_seqlens' is i64, expected "
@@ -2076,9 +2090,9 @@ TEST(KdaPrefill, OffsetCheckpointArgumentsAreChecked) {
   const KernelInfo &p = fake.prep, &s = fake.scan, &o = fake.out,
                    &c = fake.ckpt;
   // n = 2, 80 tokens, h = 1, operands 16 MiB apart; one offset per
-  // sequence (m = 1): a workspace of 330752 bytes.
+  // sequence (m = 1): a workspace of 297984 bytes.
   KdaPrefillArgs base = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
-  base.workspaceBytes = 330752;
+  base.workspaceBytes = 297984;
   KdaPrefillArgs a = base;
   a.ckptOffsets = reinterpret_cast<void *>(uintptr_t(12) << 24);
   a.offsetBlocks = reinterpret_cast<void *>(uintptr_t(13) << 24);
@@ -2153,13 +2167,13 @@ TEST(KdaPrefill, OffsetCheckpointArgumentsAreChecked) {
        },
        "argument 'offset_blocks' is not 4-byte aligned (int32 elements)"},
       {"workspace for m = 0",
-       [](KdaPrefillArgs &x) { x.workspaceBytes = 313344; },
-       "workspace_bytes = 313344 is too small: n = 2, total_tokens = 80 and "
-       "m = 1 with h = 1 need 330752 bytes "
+       [](KdaPrefillArgs &x) { x.workspaceBytes = 280576; },
+       "workspace_bytes = 280576 is too small: n = 2, total_tokens = 80 and "
+       "m = 1 with h = 1 need 297984 bytes "
        "(kda2rt_kda_prefill_workspace_size_offsets with m_max >= m)"},
-      {"one byte less", [](KdaPrefillArgs &x) { x.workspaceBytes = 330751; },
-       "workspace_bytes = 330751 is too small: n = 2, total_tokens = 80 and "
-       "m = 1 with h = 1 need 330752 bytes "
+      {"one byte less", [](KdaPrefillArgs &x) { x.workspaceBytes = 297983; },
+       "workspace_bytes = 297983 is too small: n = 2, total_tokens = 80 and "
+       "m = 1 with h = 1 need 297984 bytes "
        "(kda2rt_kda_prefill_workspace_size_offsets with m_max >= m)"},
       {"n·m past 2^31 - 1",
        [](KdaPrefillArgs &x) { x.m = int64_t(1) << 30; },
@@ -2184,10 +2198,10 @@ TEST(KdaPrefill, OffsetCheckpointArgumentsAreChecked) {
        "not share memory with another operand"},
       {"offset_blocks in the workspace's kc",
        [](KdaPrefillArgs &x) {
-         x.offsetBlocks = static_cast<const char *>(x.workspace) + 313344;
+         x.offsetBlocks = static_cast<const char *>(x.workspace) + 280576;
        },
        "arguments 'workspace' and 'offset_blocks' overlap (workspace at "
-       "0xb000000, 330752 bytes; offset_blocks at 0xb04c800, 8 bytes): "
+       "0xb000000, 297984 bytes; offset_blocks at 0xb044800, 8 bytes): "
        "'workspace' is written and must not share memory with another "
        "operand"},
       {"ckpt over ckpt_offsets",
@@ -2247,16 +2261,16 @@ TEST(KdaPrefill, OffsetCheckpointsReachTheKernels) {
                    &c = fake.ckpt;
   const uint64_t M = uint64_t(1) << 24;
   KdaPrefillArgs a = prefillCall(2, 80, 40, 1, M);
-  a.workspaceBytes = 3 * 330752;
+  a.workspaceBytes = 3 * 297984;
   a.ckptOffsets = reinterpret_cast<void *>(uintptr_t(12) << 24);
   a.offsetBlocks = reinterpret_cast<void *>(uintptr_t(13) << 24);
   a.m = 3;
   a.ckpt = reinterpret_cast<void *>(uintptr_t(14) << 24);
   a.blocks = 5;
   const uint64_t ws = 11 * M;
-  // n = 2, 80 tokens, m = 3 (nm = 6): kc [1, 6, 32, 128] bf16 at 313344,
-  // ec [1, 6, 128] f32 at 313344 + 49152.
-  const uint64_t us = ws + 280576, kc = ws + 313344, ec = kc + 49152;
+  // n = 2, 80 tokens, m = 3 (nm = 6): kc [1, 6, 32, 128] bf16 at 280576,
+  // ec [1, 6, 128] f32 at 280576 + 49152.
+  const uint64_t us = ws + 247808, kc = ws + 280576, ec = kc + 49152;
   for (int tables = 0; tables < 3; ++tables) {
     KdaPrefillArgs x = a;
     const bool boundaries = tables == 1, offsets = tables < 2;
@@ -2276,26 +2290,26 @@ TEST(KdaPrefill, OffsetCheckpointsReachTheKernels) {
     ASSERT_TRUE(computeLaunchConfig(p, launch.prep, cp).ok());
     ASSERT_TRUE(computeLaunchConfig(s, launch.scan, cs).ok());
     ASSERT_TRUE(computeLaunchConfig(o, launch.out, co).ok());
-    // prep: ckpt_offsets (6; state_indices without), kc (20), ec (21),
-    // then tt hqk h np1 n m ns nsv nm (22..30).
-    ASSERT_EQ(cp.params.size(), 31u);
-    EXPECT_EQ(cp.params[6], offsets ? 12 * M : 7 * M) << tables;
-    EXPECT_EQ(cp.params[20], kc) << tables;
-    EXPECT_EQ(cp.params[21], offsets ? ec : kc) << tables; // 0 bytes
-    EXPECT_EQ(cp.params[26], 2u);                          // n
-    EXPECT_EQ(cp.params[27], offsets ? 3u : 0u) << tables; // m
-    EXPECT_EQ(cp.params[30], offsets ? 6u : 0u) << tables; // nm
+    // prep: ckpt_offsets (5; state_indices without), kc (17), ec (18),
+    // then tt hqk h np1 n m ns nm (19..26).
+    ASSERT_EQ(cp.params.size(), 27u);
+    EXPECT_EQ(cp.params[5], offsets ? 12 * M : 7 * M) << tables;
+    EXPECT_EQ(cp.params[17], kc) << tables;
+    EXPECT_EQ(cp.params[18], offsets ? ec : kc) << tables; // 0 bytes
+    EXPECT_EQ(cp.params[23], 2u);                          // n
+    EXPECT_EQ(cp.params[24], offsets ? 3u : 0u) << tables; // m
+    EXPECT_EQ(cp.params[26], offsets ? 6u : 0u) << tables; // nm
     // scan: table (8), ckpt_offsets, offset_blocks (9, 10), boundaries
-    // (11), ckpt (15), nc (21), m (22), blocks (24).
-    ASSERT_EQ(cs.params.size(), 30u);
+    // (11), sv (12), ckpt (16), nc (22), m (23), blocks (25).
+    ASSERT_EQ(cs.params.size(), 31u);
     EXPECT_EQ(cs.params[8], boundaries ? 15 * M : 7 * M) << tables;
     EXPECT_EQ(cs.params[9], offsets ? 12 * M : 7 * M) << tables;
     EXPECT_EQ(cs.params[10], offsets ? 13 * M : 7 * M) << tables;
     EXPECT_EQ(cs.params[11] & 0xFFFFFFFF, boundaries ? 1u : 0u) << tables;
-    EXPECT_EQ(cs.params[15], offsets ? 14 * M : 9 * M) << tables;
-    EXPECT_EQ(cs.params[21], boundaries ? 2u : 1u) << tables;
-    EXPECT_EQ(cs.params[22], offsets ? 3u : 0u) << tables;
-    EXPECT_EQ(cs.params[24], offsets ? 5u : 0u) << tables;
+    EXPECT_EQ(cs.params[16], offsets ? 14 * M : 9 * M) << tables;
+    EXPECT_EQ(cs.params[22], boundaries ? 2u : 1u) << tables;
+    EXPECT_EQ(cs.params[23], offsets ? 3u : 0u) << tables;
+    EXPECT_EQ(cs.params[25], offsets ? 5u : 0u) << tables;
     if (!offsets)
       continue;
     // The checkpoint kernel: grid (nm, h); kc ec us cu_seqlens
@@ -2352,7 +2366,7 @@ TEST(KdaPrefillFused, FakeHelperIsTheRealKernelsMetadata) {
   ASSERT_FALSE(real.empty()) << "no kda_chunk_scan_o in chunk_h.meta";
   EXPECT_EQ(kda2::fake::prefillScanOMetadata(served), real);
   // The runtime takes it with the real prep and checkpoint kernels, and no
-  // output kernel; the workspace holds no hs (313344 - 131072 bytes).
+  // output kernel; the workspace holds no hs (280576 - 131072 bytes).
   const KernelInfo p = realServingPrep(),
                    s = parsed(real),
                    c = parsed(realKernelMetadata("chunk_h", "kda_chunk_ckpt"));
@@ -2360,9 +2374,9 @@ TEST(KdaPrefillFused, FakeHelperIsTheRealKernelsMetadata) {
   KdaPrefillWorkspace ws;
   Status st = kdaPrefillWorkspace(p, s, nullptr, 2, 80, 1, 0, ws);
   ASSERT_TRUE(st.ok()) << st.message();
-  EXPECT_EQ(ws.bytes, 182272u);
+  EXPECT_EQ(ws.bytes, 149504u);
   KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
-  a.workspaceBytes = 199680; // m = 1: kc 16384 and ec 1024 bytes more
+  a.workspaceBytes = 166912; // m = 1: kc 16384 and ec 1024 bytes more
   a.ckptOffsets = reinterpret_cast<void *>(uintptr_t(12) << 24);
   a.offsetBlocks = reinterpret_cast<void *>(uintptr_t(13) << 24);
   a.m = 1;
@@ -2370,10 +2384,10 @@ TEST(KdaPrefillFused, FakeHelperIsTheRealKernelsMetadata) {
   a.blocks = 2;
   st = checkKdaPrefill(p, s, nullptr, &c, a);
   EXPECT_TRUE(st.ok()) << st.message();
-  a.workspaceBytes = 199679;
+  a.workspaceBytes = 166911;
   EXPECT_EQ(checkKdaPrefill(p, s, nullptr, &c, a).message(),
-            "workspace_bytes = 199679 is too small: n = 2, total_tokens = 80 "
-            "and m = 1 with h = 1 need 199680 bytes "
+            "workspace_bytes = 166911 is too small: n = 2, total_tokens = 80 "
+            "and m = 1 with h = 1 need 166912 bytes "
             "(kda2rt_kda_prefill_workspace_size_offsets with m_max >= m)");
 }
 
@@ -2398,7 +2412,7 @@ TEST(KdaPrefillFused, KeySplitScanIsAFusedScan) {
   KdaPrefillWorkspace ws;
   Status st = kdaPrefillWorkspace(p, s, nullptr, 2, 80, 1, 0, ws);
   ASSERT_TRUE(st.ok()) << st.message();
-  EXPECT_EQ(ws.bytes, 182272u); // as kda_chunk_scan_o's
+  EXPECT_EQ(ws.bytes, 149504u); // as kda_chunk_scan_o's
   KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
   a.workspaceBytes = ws.bytes;
   KdaPrefillLaunch launch;
@@ -2435,7 +2449,7 @@ TEST(KdaPrefill, KeySplitStateScanIsAStateScan) {
   KdaPrefillWorkspace ws;
   Status st = kdaPrefillWorkspace(p, s, o, 2, 80, 1, ws);
   ASSERT_TRUE(st.ok()) << st.message();
-  EXPECT_EQ(ws.bytes, 313344u); // as kda_chunk_scan_h's
+  EXPECT_EQ(ws.bytes, 280576u); // as kda_chunk_scan_h's
   KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
   a.workspaceBytes = ws.bytes;
   LaunchConfig cfg[3];
@@ -2458,7 +2472,7 @@ static void expectWorkspaceAgainstBf16(
   Status st = kdaPrefillWorkspace(p, s, nullptr, 2, 80, 1, 0, ws);
   ASSERT_TRUE(st.ok()) << st.message();
   ASSERT_TRUE(kdaPrefillWorkspace(p16, s16, nullptr, 2, 80, 1, 0, ws16).ok());
-  for (B::Buffer b : {B::QD, B::KL, B::WN, B::TP, B::PB, B::GL, B::VC, B::US})
+  for (B::Buffer b : {B::QD, B::KL, B::WN, B::TP, B::PB, B::GL, B::US})
     EXPECT_EQ(ws.size[b],
               (std::find(doubled.begin(), doubled.end(), b) != doubled.end()
                    ? 2
@@ -2579,7 +2593,7 @@ TEST(KdaPrefillFused, RecognisedByItsArguments) {
   // is named as what it is.
   EXPECT_EQ(fusedKernelsError(prefillOutMetadata(), prefillOutMetadata()),
             "argument 'scan_kernel': kernel 'kda_chunk_out' is not a KDA "
-            "prefill state scan kernel (kda_chunk_scan_h) (no argument 'vc')");
+            "prefill state scan kernel (kda_chunk_scan_h) (no argument 'v')");
   EXPECT_EQ(fusedKernelsError(replaced(scanO, "arg ptr us ", "arg ptr ux ")),
             "argument 'scan_kernel': kernel 'kda_chunk_scan_o' is not a KDA "
             "prefill fused-output state scan kernel (kda_chunk_scan_o) (no "
@@ -2657,7 +2671,6 @@ TEST(KdaPrefillFused, WorkspaceHoldsNoHs) {
       Status st = kdaPrefillWorkspace(fake.prep, s, nullptr, n, tt, h, m, fused);
       ASSERT_TRUE(st.ok()) << st.message();
       EXPECT_EQ(fused.ns, split.ns);
-      EXPECT_EQ(fused.nsv, split.nsv);
       EXPECT_EQ(fused.nm, split.nm);
       EXPECT_EQ(fused.size[B::HS], 0u);
       EXPECT_EQ(split.size[B::HS], uint64_t(h) * split.ns * 128 * 128 * 2);
@@ -2676,16 +2689,16 @@ TEST(KdaPrefillFused, WorkspaceHoldsNoHs) {
   }
   KdaPrefillWorkspace ws;
   ASSERT_TRUE(kdaPrefillWorkspace(fake.prep, s, nullptr, 2, 80, 1, 0, ws).ok());
-  EXPECT_EQ(ws.bytes, 182272u); // 313344 - 4 · 32768
-  EXPECT_EQ(ws.offset[B::US], 149504u);
+  EXPECT_EQ(ws.bytes, 149504u); // 280576 - 4 · 32768
+  EXPECT_EQ(ws.offset[B::US], 116736u);
   // The value checks' messages on the smaller size.
   KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
-  a.workspaceBytes = 182272;
+  a.workspaceBytes = 149504;
   EXPECT_TRUE(checkKdaPrefill(fake.prep, s, nullptr, nullptr, a).ok());
-  a.workspaceBytes = 182271;
+  a.workspaceBytes = 149503;
   EXPECT_EQ(checkKdaPrefill(fake.prep, s, nullptr, nullptr, a).message(),
-            "workspace_bytes = 182271 is too small: n = 2 and total_tokens = "
-            "80 with h = 1 need 182272 bytes "
+            "workspace_bytes = 149503 is too small: n = 2 and total_tokens = "
+            "80 with h = 1 need 149504 bytes "
             "(kda2rt_kda_prefill_workspace_size)");
 }
 
@@ -2695,12 +2708,11 @@ TEST(KdaPrefillFused, ScanKernelIsChecked) {
   using namespace kda2::fake;
   const std::string scanO = prefillScanOMetadata();
   const char *of =
-      " (C = 32, VB = 8, K = 128, V = 128 of kernel 'kda_chunk_prep')";
-  PrefillBinding c64, i64, bf16, vb16, oldLayout;
+      " (C = 32, K = 128, V = 128 of kernel 'kda_chunk_prep')";
+  PrefillBinding c64, i64, bf16, oldLayout;
   c64.c = 64;
   i64.ix = "i64";
   bf16.state = "bf16";
-  vb16.vb = 16;
   oldLayout.chunkSlots = false;
   const std::pair<std::string, std::string> cases[] = {
       {replaced(scanO, "arg ptr o bf16", "arg ptr o f16"),
@@ -2737,7 +2749,7 @@ TEST(KdaPrefillFused, ScanKernelIsChecked) {
        "kernel 'kda_chunk_scan_o': argument 'qd' is [ns, h, 32, 128], "
        "expected [h, ns, ..] (per head and chunk slot)"},
       {prefillScanOMetadata(oldLayout),
-       "kernel 'kda_chunk_scan_o': argument 'vc' is [n, h, ncv, 32, 8], per "
+       "kernel 'kda_chunk_scan_o': argument 'qd' is [n, h, nc, 32, 128], per "
        "(sequence, head, chunk): the layout of prefill kernels built before "
        "chunk slots; rebuild the three kernels from "
        "templates/kda_chunk_split.tirx (or templates/kda_chunk_prep_act.tirx) "
@@ -2749,12 +2761,8 @@ TEST(KdaPrefillFused, ScanKernelIsChecked) {
                    "128], expected [.., 128, 32]") +
            of},
       {prefillScanOMetadata(c64),
-       std::string("kernel 'kda_chunk_scan_o': argument 'vc' ends in [.., 64, "
-                   "8], expected [.., 32, 8]") +
-           of},
-      {prefillScanOMetadata(vb16),
-       std::string("kernel 'kda_chunk_scan_o': argument 'vc' ends in [.., 32, "
-                   "16], expected [.., 32, 8]") +
+       std::string("kernel 'kda_chunk_scan_o': argument 'qd' ends in [.., 64, "
+                   "128], expected [.., 32, 128]") +
            of},
       {prefillScanOMetadata(i64),
        "kernel 'kda_chunk_scan_o': argument 'cu_seqlens' is i64, expected "
@@ -2790,7 +2798,8 @@ TEST(KdaPrefillFused, ScanKernelIsChecked) {
                 "arg ptr qd bf16 in 4 h ns 32 128\n",
                 "arg ptr qd bf16 in 4 h ns 32 128\nstride qd sqd\n"),
        "kernel 'kda_chunk_scan_o': argument 'qd' has a runtime row stride "
-       "(parameter 'sqd'), which the prefill entry point does not pass"},
+       "(parameter 'sqd'), which the prefill entry point does not pass (it "
+       "strides q, k, v, g and beta only)"},
   };
   for (const auto &[metadata, want] : cases)
     EXPECT_EQ(fusedKernelsError(metadata), want);
@@ -2844,32 +2853,32 @@ TEST(KdaPrefillFused, LaunchArgsOfPrepAndTheFusedScan) {
   ASSERT_TRUE(
       kdaPrefillLaunchArgs(p, fake.scan, &fake.out, &c, a, split).ok());
   EXPECT_TRUE(split.withOut);
-  // Without hs: us at 149504, kc at 182272, ec 6 · 32 · 128 · 2 later.
-  const uint64_t us = ws + 149504, kc = ws + 182272, ec = kc + 49152;
+  // Without hs: us at 116736, kc at 149504, ec 6 · 32 · 128 · 2 later.
+  const uint64_t us = ws + 116736, kc = ws + 149504, ec = kc + 49152;
   LaunchConfig cp, cs, cc;
   ASSERT_TRUE(computeLaunchConfig(p, launch.prep, cp).ok());
   ASSERT_TRUE(computeLaunchConfig(s, launch.scan, cs).ok());
   ASSERT_TRUE(computeLaunchConfig(c, launch.ckpt, cc).ok());
-  ASSERT_EQ(cp.params.size(), 31u);
-  EXPECT_EQ(cp.params[13], ws);       // qd
-  EXPECT_EQ(cp.params[19], ws + 116736); // vc
-  EXPECT_EQ(cp.params[20], kc);
-  EXPECT_EQ(cp.params[21], ec);
+  ASSERT_EQ(cp.params.size(), 27u);
+  EXPECT_EQ(cp.params[11], ws);       // qd
+  EXPECT_EQ(cp.params[16], ws + 114688); // gl
+  EXPECT_EQ(cp.params[17], kc);
+  EXPECT_EQ(cp.params[18], ec);
   // The scan: grid (V / VB, n·h); its pointers, scalar and sizes in `arg`
   // order, then the seven tensor maps.
   EXPECT_EQ(cs.grid[0], 16u);
   EXPECT_EQ(cs.grid[1], 2u);
   const uint64_t scanWant[] = {
-      ws + 116736 /* vc */, ws /* qd */,   ws + 32768 /* kl */,
+      3 * M /* v, in place */, ws /* qd */,   ws + 32768 /* kl */,
       ws + 65536 /* wn */,  ws + 98304 /* tp */,
       ws + 106496 /* pb */, ws + 114688 /* gl */,
       6 * M /* cu_seqlens */, 7 * M /* state_indices */,
       8 * M /* has_initial_state */, 15 * M /* checkpoint_blocks */,
       12 * M /* ckpt_offsets */, 13 * M /* offset_blocks */,
-      1 /* boundaries */, 9 * M /* pool */, 10 * M /* o */, us,
-      14 * M /* ckpt */, 1 /* h */, 64 /* nsv */, 4 /* ns */, 3 /* np1 */,
-      2 /* n */, 2 /* nc */, 3 /* m */, 4 /* slots */, 80 /* tt */,
-      5 /* blocks */};
+      1 /* boundaries */, 128 /* sv: dense, h·V */, 9 * M /* pool */,
+      10 * M /* o */, us, 14 * M /* ckpt */, 80 /* tt */, 1 /* h */,
+      4 /* ns */, 3 /* np1 */, 2 /* n */, 2 /* nc */, 3 /* m */,
+      4 /* slots */, 5 /* blocks */};
   ASSERT_EQ(cs.params.size(), std::size(scanWant) + 7);
   for (size_t i = 0; i < std::size(scanWant); ++i)
     EXPECT_EQ(cs.params[i] & (i == 13 ? 0xFFFFFFFFu : ~uint64_t(0)),

@@ -378,12 +378,11 @@ inline constexpr uint64_t kKdaPrefillAlignment = 1024;
 /// With a fused-output scan (kda_chunk_scan_o) hs has zero bytes (offset
 /// that of us): the scan keeps the chunks' states in registers.
 struct KdaPrefillWorkspace {
-  enum Buffer { QD, KL, WN, TP, PB, GL, VC, HS, US, KC, EC, Count };
-  /// The chunk size C, the value-column block VB (from the prep kernel's
-  /// metadata), the chunk slots ns = floor(total_tokens / C) + n, the
-  /// value-block slots nsv = ns * V / VB (vc) and the offset entries nm =
-  /// n * m (kc, ec).
-  int64_t chunk = 0, valueBlock = 0, ns = 0, nsv = 0, nm = 0;
+  enum Buffer { QD, KL, WN, TP, PB, GL, HS, US, KC, EC, Count };
+  /// The chunk size C (from the prep kernel's metadata), the chunk slots
+  /// ns = floor(total_tokens / C) + n and the offset entries nm = n * m
+  /// (kc, ec).
+  int64_t chunk = 0, ns = 0, nm = 0;
   uint64_t offset[Count] = {}, size[Count] = {};
   /// Total bytes (the end of the last buffer, rounded up to the alignment).
   uint64_t bytes = 0;
@@ -400,7 +399,7 @@ KDA2RT_API const char *kdaPrefillBufferName(KdaPrefillWorkspace::Buffer b);
 KDA2RT_API bool isKdaPrefillFusedScan(const KernelInfo &scan);
 
 /// Checks that prep, scan and out are the three prefill kernels, built
-/// with per-chunk-slot intermediates, and agree with each other (C, VB, K,
+/// with per-chunk-slot intermediates, and agree with each other (C, K,
 /// V, element types, state type and layout), then lays out the workspace
 /// of a call with n sequences of totalTokens tokens in all (the call's
 /// total_tokens, padding included; an engine passes its most) and h heads,
@@ -501,7 +500,7 @@ KDA2RT_API Status kdaPrefillLaunchArgs(const KernelInfo &prep,
 /// kda2rt_kda_prefill_query answers): the kernels loaded (args.ckptKernel
 /// too), the arguments (kdaPrefillLaunchArgs) and every launch
 /// configuration (grids over the CUDA limits: prep and out (ns, h), the
-/// scan (V / VB, n·h), the checkpoint kernel (n·m, h)). `launch` receives
+/// scan (NVB, n·h), the checkpoint kernel (n·m, h)). `launch` receives
 /// the launches.
 KDA2RT_API Status prepareKdaPrefill(const Kernel &prep, const Kernel &scan,
                                     const Kernel &out,
@@ -707,8 +706,8 @@ struct KdaPrefillFacts {
   /// The checkpoint kernel (kda_chunk_ckpt) when one was resolved with the
   /// others (plans made with one; the checks of calls that pass one).
   const KernelInfo *ckpt = nullptr;
-  /// Chunk size, value-column block, head dimensions (from prep).
-  int64_t chunk = 0, valueBlock = 0, kDim = 0, vDim = 0;
+  /// Chunk size, head dimensions (from prep; V from the scan's v).
+  int64_t chunk = 0, kDim = 0, vDim = 0;
   /// Element type of q, k, v, o and the intermediates; of pool and ckpt;
   /// of the index arrays (cu_seqlens, state_indices, checkpoint_blocks:
   /// the template's IX, i32 or i64, from prep's cu_seqlens).

@@ -3336,6 +3336,13 @@ KernelLowering::windowLimits(LoadOp load) {
 void KernelLowering::clearPastLimits(StoreOp store) {
   LoadOp load = tileCopies.lookup(store);
   SmallVector<std::tuple<int64_t, Value, Value>> limits = windowLimits(load);
+  // A limit at a static dimension's end says what TMA does anyway.
+  auto srcType = cast<KDA2TensorType>(load.getSource().getType());
+  llvm::erase_if(limits, [&](const auto &limit) {
+    auto [d, start, stop] = limit;
+    std::optional<int64_t> value = getConstantIntValue(stop);
+    return value && srcType.getShape()[d] == *value;
+  });
   if (limits.empty())
     return;
   Location loc = store.getLoc();
@@ -3358,18 +3365,48 @@ void KernelLowering::clearPastLimits(StoreOp store) {
     crosses = crosses ? arith::OrIOp::create(b, loc, crosses, over) : over;
     valid.push_back({tileDim.lookup(d), count});
   }
+  // The branch's barrier would wait for products in flight only where it
+  // runs: wait for them here, on every path.
+  flushWgmma(loc);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(
       scf::IfOp::create(b, loc, TypeRange(), crosses, false).thenBlock());
   int64_t rank = copy.rank, rows = copy.rows, cols = copy.cols;
-  auto pieces = scf::ForOp::create(b, loc, threadId, c(rows * cols), c(blockX));
+  TensorInfo &dst = *copy.dst;
+  bool swizzled = swizzledBuffers.contains(store.getDest());
+  auto dstShape = cast<MemRefType>(dst.memref.getType()).getShape();
+  // Pieces of 16 bytes when no limit runs along the rows' own dimension and
+  // the rows keep 16-byte alignment (a swizzle moves whole 16-byte pieces);
+  // else elements.
+  int64_t vec = 16 / copy.eb;
+  bool innerLimit = llvm::any_of(
+      valid, [&](const auto &v) { return v.first == rank - 1; });
+  if (innerLimit || cols % vec != 0 ||
+      (!swizzled && (dstShape.back() * copy.eb) % 16 != 0))
+    vec = 1;
+  // A constant trip count per thread (short ones unroll; a loop from the
+  // thread's index kept ptxas from holding the kernel's other values).
+  int64_t total = rows * cols / vec, perThread = (total + blockX - 1) / blockX;
+  auto pieces = scf::ForOp::create(b, loc, c(0), c(perThread), c(1));
   {
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPoint(pieces.getBody()->getTerminator());
-    Value element = pieces.getInductionVar();
+    Value piece = arith::AddIOp::create(
+        b, loc, threadId,
+        arith::MulIOp::create(b, loc, pieces.getInductionVar(), c(blockX)));
+    if (total % blockX != 0)
+      b.setInsertionPointToStart(
+          scf::IfOp::create(b, loc, TypeRange(),
+                            arith::CmpIOp::create(b, loc,
+                                                  arith::CmpIPredicate::ult,
+                                                  piece, c(total)),
+                            false)
+              .thenBlock());
     SmallVector<Value> coords(rank);
-    coords[rank - 1] = arith::RemUIOp::create(b, loc, element, c(cols));
-    Value row = arith::DivUIOp::create(b, loc, element, c(cols));
+    int64_t perRow = cols / vec;
+    coords[rank - 1] = arith::MulIOp::create(
+        b, loc, arith::RemUIOp::create(b, loc, piece, c(perRow)), c(vec));
+    Value row = arith::DivUIOp::create(b, loc, piece, c(perRow));
     for (int64_t d = rank - 2; d >= 0; --d) {
       Value size = c(copy.tile.getShape()[d]);
       coords[d] = d == 0 ? row : arith::RemUIOp::create(b, loc, row, size);
@@ -3384,16 +3421,17 @@ void KernelLowering::clearPastLimits(StoreOp store) {
     }
     b.setInsertionPointToStart(
         scf::IfOp::create(b, loc, TypeRange(), past, false).thenBlock());
-    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(copy.element));
-    TensorInfo &dst = *copy.dst;
-    if (swizzledBuffers.contains(store.getDest())) {
+    auto vecType = VectorType::get({vec}, copy.element);
+    Value zero = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vecType, b.getZeroAttr(copy.element)));
+    if (swizzled) {
       auto [flat, at] = swizzledElement(dst.memref, copy.dstPrefix, coords[0],
                                         coords[1], loc);
-      memref::StoreOp::create(b, loc, zero, flat, ValueRange{at});
+      vector::StoreOp::create(b, loc, zero, flat, ValueRange{at});
     } else {
       SmallVector<Value> at(copy.dstPrefix);
       at.append(coords.begin(), coords.end());
-      memref::StoreOp::create(b, loc, zero, dst.memref, at);
+      vector::StoreOp::create(b, loc, zero, dst.memref, at);
     }
   }
   NVVM::FenceProxyOp::create(

@@ -1,6 +1,7 @@
 module attributes {kda2.target = "H200-SXM"} {
-  kda2.kernel @kda_chunk_scan_h(%vc: !kda2.tensor<[h, nsv, 32, 16], bf16>, %kl: !kda2.tensor<[h, ns, 32, 128], bf16>, %wn: !kda2.tensor<[h, ns, 32, 128], bf16>, %tp: !kda2.tensor<[h, ns, 32, 32], bf16>, %gl: !kda2.tensor<[h, ns, 128], f32>, %cu_seqlens: !kda2.tensor<[np1], i32>, %state_indices: !kda2.tensor<[n], i32>, %has_initial_state: !kda2.tensor<[n], i32>, %checkpoint_blocks: !kda2.tensor<[n, nc], i32>, %ckpt_offsets: !kda2.tensor<[n, m], i32>, %offset_blocks: !kda2.tensor<[n, m], i32>, %boundaries: i32, %pool: !kda2.tensor<[slots, h, 128, 128], f32> {kda2.io = #kda2.io<inout>, kda2.state = #kda2.state<kv>}, %hs: !kda2.tensor<[h, ns, 128, 128], bf16> {kda2.io = #kda2.io<out>}, %us: !kda2.tensor<[h, ns, 128, 32], bf16> {kda2.io = #kda2.io<out>}, %ckpt: !kda2.tensor<[blocks, h, 128, 128], f32> {kda2.io = #kda2.io<out>, kda2.state = #kda2.state<kv>}) attributes {arg_names = ["vc", "kl", "wn", "tp", "gl", "cu_seqlens", "state_indices", "has_initial_state", "checkpoint_blocks", "ckpt_offsets", "offset_blocks", "boundaries", "pool", "hs", "us", "ckpt"], grid = ["n", "h"], kda2.bindings = {C = 32 : i64, K = 128 : i64, NVB = 8 : i64, V = 128 : i64, VB = 16 : i64}} {
-    kda2.gmem %vc, %kl, %wn, %tp, %gl, %hs, %us, %cu_seqlens layout(row_major) packing(none) : !kda2.tensor<[h, nsv, 32, 16], bf16>, !kda2.tensor<[h, ns, 32, 128], bf16>, !kda2.tensor<[h, ns, 32, 128], bf16>, !kda2.tensor<[h, ns, 32, 32], bf16>, !kda2.tensor<[h, ns, 128], f32>, !kda2.tensor<[h, ns, 128, 128], bf16>, !kda2.tensor<[h, ns, 128, 32], bf16>, !kda2.tensor<[np1], i32>
+  kda2.kernel @kda_chunk_scan_h(%v: !kda2.tensor<[tt, h, 128], bf16> {kda2.stride = 12 : i64}, %kl: !kda2.tensor<[h, ns, 32, 128], bf16>, %wn: !kda2.tensor<[h, ns, 32, 128], bf16>, %tp: !kda2.tensor<[h, ns, 32, 32], bf16>, %gl: !kda2.tensor<[h, ns, 128], f32>, %cu_seqlens: !kda2.tensor<[np1], i32>, %state_indices: !kda2.tensor<[n], i32>, %has_initial_state: !kda2.tensor<[n], i32>, %checkpoint_blocks: !kda2.tensor<[n, nc], i32>, %ckpt_offsets: !kda2.tensor<[n, m], i32>, %offset_blocks: !kda2.tensor<[n, m], i32>, %boundaries: i32, %sv: i64, %pool: !kda2.tensor<[slots, h, 128, 128], f32> {kda2.io = #kda2.io<inout>, kda2.state = #kda2.state<kv>}, %hs: !kda2.tensor<[h, ns, 128, 128], bf16> {kda2.io = #kda2.io<out>}, %us: !kda2.tensor<[h, ns, 128, 32], bf16> {kda2.io = #kda2.io<out>}, %ckpt: !kda2.tensor<[blocks, h, 128, 128], f32> {kda2.io = #kda2.io<out>, kda2.state = #kda2.state<kv>}) attributes {arg_names = ["v", "kl", "wn", "tp", "gl", "cu_seqlens", "state_indices", "has_initial_state", "checkpoint_blocks", "ckpt_offsets", "offset_blocks", "boundaries", "sv", "pool", "hs", "us", "ckpt"], grid = ["n", "h"], kda2.bindings = {C = 32 : i64, K = 128 : i64, NVB = 8 : i64, V = 128 : i64, VB = 16 : i64}} {
+    kda2.gmem %v layout(row_major) packing(none) : !kda2.tensor<[tt, h, 128], bf16>
+    kda2.gmem %kl, %wn, %tp, %gl, %hs, %us, %cu_seqlens layout(row_major) packing(none) : !kda2.tensor<[h, ns, 32, 128], bf16>, !kda2.tensor<[h, ns, 32, 128], bf16>, !kda2.tensor<[h, ns, 32, 32], bf16>, !kda2.tensor<[h, ns, 128], f32>, !kda2.tensor<[h, ns, 128, 128], bf16>, !kda2.tensor<[h, ns, 128, 32], bf16>, !kda2.tensor<[np1], i32>
     kda2.gmem %state_indices, %has_initial_state, %checkpoint_blocks layout(row_major) packing(none) : !kda2.tensor<[n], i32>, !kda2.tensor<[n], i32>, !kda2.tensor<[n, nc], i32>
     kda2.gmem %ckpt_offsets, %offset_blocks layout(row_major) packing(none) : !kda2.tensor<[n, m], i32>, !kda2.tensor<[n, m], i32>
     kda2.gmem %pool, %ckpt layout(KV) packing(none) : !kda2.tensor<[slots, h, 128, 128], f32>, !kda2.tensor<[blocks, h, 128, 128], f32>
@@ -116,184 +117,189 @@ module attributes {kda2.target = "H200-SXM"} {
         %40 = kda2.add %8, %c : index, index -> index
         %41 = kda2.load %gl[%40] : !kda2.tensor<[h, ns, 128], f32> -> tensor<128xf32>
         kda2.store %41, %Gl[] : tensor<128xf32>, !kda2.tensor<[128], f32, smem>
-        %42 = kda2.add %8, %c : index, index -> index
-        %c8_12 = arith.constant 8 : index
-        %43 = kda2.mul %42, %c8_12 : index, index -> index
-        %44 = kda2.add %43, %vb : index, index -> index
-        %45 = kda2.load %vc[%44] : !kda2.tensor<[h, nsv, 32, 16], bf16> -> tensor<32x16xbf16>
-        kda2.store %45, %Vs[] : tensor<32x16xbf16>, !kda2.tensor<[32, 16], bf16, smem>
+        %42 = kda2.add %2, %5 : i32, i32 -> i32
+        %43 = kda2.cast %42 : i32 -> index
+        %c32_12 = arith.constant 32 : index
+        %44 = kda2.mul %c, %c32_12 : index, index -> index
+        %45 = kda2.cast %2 : i32 -> index
+        %46 = kda2.add %45, %44 : index, index -> index
+        %c16 = arith.constant 16 : index
+        %47 = kda2.mul %vb, %c16 : index, index -> index
+        %c128 = arith.constant 128 : index
+        %48 = kda2.load %v[%46, %1, %47] limits(%43, %c128) {windows = array<i64: 32, 0, 16>} : !kda2.tensor<[tt, h, 128], bf16> -> tensor<32x16xbf16>
+        kda2.store %48, %Vs[] : tensor<32x16xbf16>, !kda2.tensor<[32, 16], bf16, smem>
         %c0_13 = arith.constant 0 : index
-        %46 = kda2.load %nb[%c0_13] : !kda2.tensor<[1], i32, reg> -> i32
+        %49 = kda2.load %nb[%c0_13] : !kda2.tensor<[1], i32, reg> -> i32
         %c0_14 = arith.constant 0 : index
         %c1_15 = arith.constant 1 : index
-        %47 = kda2.add %c, %c1_15 : index, index -> index
-        %48 = kda2.dim "nc" : index
+        %50 = kda2.add %c, %c1_15 : index, index -> index
+        %51 = kda2.dim "nc" : index
         %c1_16 = arith.constant 1 : index
-        %49 = kda2.sub %48, %c1_16 : index, index -> index
-        %50 = kda2.min %47, %49 : index, index -> index
-        %51 = kda2.load %checkpoint_blocks[%50] : !kda2.tensor<[n, nc], i32> -> i32
-        kda2.store %51, %nb[%c0_14] : i32, !kda2.tensor<[1], i32, reg>
+        %52 = kda2.sub %51, %c1_16 : index, index -> index
+        %53 = kda2.min %50, %52 : index, index -> index
+        %54 = kda2.load %checkpoint_blocks[%53] : !kda2.tensor<[n, nc], i32> -> i32
+        kda2.store %54, %nb[%c0_14] : i32, !kda2.tensor<[1], i32, reg>
         %c0_17 = arith.constant 0 : index
-        %52 = kda2.load %nx[%c0_17] : !kda2.tensor<[1], i32, reg> -> i32
-        %53 = kda2.cast %52 : i32 -> index
-        %54 = kda2.cmp eq %c, %53 : index, index -> i1
-        kda2.if %54 {
-          %76 = kda2.dim "m" : index
-          kda2.loop serial %j to %76 {
-            %77 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
-            %78 = kda2.load %offset_blocks[%j] : !kda2.tensor<[n, m], i32> -> i32
+        %55 = kda2.load %nx[%c0_17] : !kda2.tensor<[1], i32, reg> -> i32
+        %56 = kda2.cast %55 : i32 -> index
+        %57 = kda2.cmp eq %c, %56 : index, index -> i1
+        kda2.if %57 {
+          %79 = kda2.dim "m" : index
+          kda2.loop serial %j to %79 {
+            %80 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
+            %81 = kda2.load %offset_blocks[%j] : !kda2.tensor<[n, m], i32> -> i32
             %c1_i32 = arith.constant 1 : i32
-            %79 = kda2.cmp ge %77, %c1_i32 : i32, i32 -> i1
+            %82 = kda2.cmp ge %80, %c1_i32 : i32, i32 -> i1
             %false_24 = arith.constant false
-            %80 = kda2.select %14, %79, %false_24 : i1, i1, i1 -> i1
-            %81 = kda2.cmp le %77, %5 : i32, i32 -> i1
+            %83 = kda2.select %14, %82, %false_24 : i1, i1, i1 -> i1
+            %84 = kda2.cmp le %80, %5 : i32, i32 -> i1
             %false_25 = arith.constant false
-            %82 = kda2.select %80, %81, %false_25 : i1, i1, i1 -> i1
+            %85 = kda2.select %83, %84, %false_25 : i1, i1, i1 -> i1
             %c1_i32_26 = arith.constant 1 : i32
-            %83 = kda2.sub %77, %c1_i32_26 : i32, i32 -> i32
+            %86 = kda2.sub %80, %c1_i32_26 : i32, i32 -> i32
             %c32_27 = arith.constant 32 : index
-            %84 = kda2.cast %83 : i32 -> index
-            %85 = kda2.div %84, %c32_27 : index, index -> index
-            %86 = kda2.cmp eq %85, %c : index, index -> i1
+            %87 = kda2.cast %86 : i32 -> index
+            %88 = kda2.div %87, %c32_27 : index, index -> index
+            %89 = kda2.cmp eq %88, %c : index, index -> i1
             %false_28 = arith.constant false
-            %87 = kda2.select %82, %86, %false_28 : i1, i1, i1 -> i1
+            %90 = kda2.select %85, %89, %false_28 : i1, i1, i1 -> i1
             %c0_i32_29 = arith.constant 0 : i32
-            %88 = kda2.cmp ge %78, %c0_i32_29 : i32, i32 -> i1
+            %91 = kda2.cmp ge %81, %c0_i32_29 : i32, i32 -> i1
             %false_30 = arith.constant false
-            %89 = kda2.select %87, %88, %false_30 : i1, i1, i1 -> i1
-            %90 = kda2.dim "blocks" : index
-            %91 = kda2.cast %78 : i32 -> index
-            %92 = kda2.cmp lt %91, %90 : index, index -> i1
+            %92 = kda2.select %90, %91, %false_30 : i1, i1, i1 -> i1
+            %93 = kda2.dim "blocks" : index
+            %94 = kda2.cast %81 : i32 -> index
+            %95 = kda2.cmp lt %94, %93 : index, index -> i1
             %false_31 = arith.constant false
-            %93 = kda2.select %89, %92, %false_31 : i1, i1, i1 -> i1
-            kda2.if %93 {
+            %96 = kda2.select %92, %95, %false_31 : i1, i1, i1 -> i1
+            kda2.if %96 {
               %c2048_32 = arith.constant 2048 : index
               kda2.loop fragment %arg0 to %c2048_32 columns(128) {
-                %c128 = arith.constant 128 : index
-                %94 = kda2.div %arg0, %c128 : index, index -> index
-                %95 = kda2.rem %arg0, %c128 : index, index -> index
-                %96 = kda2.cast %78 : i32 -> index
-                %c16 = arith.constant 16 : index
-                %97 = kda2.mul %vb, %c16 : index, index -> index
-                %98 = kda2.add %97, %94 : index, index -> index
-                %99 = kda2.load %St[%94, %95] : !kda2.tensor<[16, 128], f32, reg> -> f32
-                kda2.store %99, %ckpt[%96, %1, %95, %98] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
+                %c128_33 = arith.constant 128 : index
+                %97 = kda2.div %arg0, %c128_33 : index, index -> index
+                %98 = kda2.rem %arg0, %c128_33 : index, index -> index
+                %99 = kda2.cast %81 : i32 -> index
+                %c16_34 = arith.constant 16 : index
+                %100 = kda2.mul %vb, %c16_34 : index, index -> index
+                %101 = kda2.add %100, %97 : index, index -> index
+                %102 = kda2.load %St[%97, %98] : !kda2.tensor<[16, 128], f32, reg> -> f32
+                kda2.store %102, %ckpt[%99, %1, %98, %101] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
               }
             }
           }
         }
-        %55 = kda2.load %Vs[] : !kda2.tensor<[32, 16], bf16, smem> -> tensor<32x16xbf16>
-        %56 = kda2.load %Tp[] : !kda2.tensor<[32, 32], bf16, smem> -> tensor<32x32xbf16>
-        %57 = kda2.matmul %55, %56 {transpose_a, transpose_b} : tensor<32x16xbf16>, tensor<32x32xbf16> -> tensor<16x32xf32>
-        kda2.store %57, %Ut[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
-        %58 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
-        %59 = kda2.cast %58 : tensor<16x128xf32> -> tensor<16x128xbf16>
-        %60 = kda2.load %Wn[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
-        %61 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
-        %62 = kda2.matmul %59, %60 acc(%61) {transpose_b} : tensor<16x128xbf16>, tensor<32x128xbf16>, tensor<16x32xf32> -> tensor<16x32xf32>
-        kda2.store %62, %Ut[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
+        %58 = kda2.load %Vs[] : !kda2.tensor<[32, 16], bf16, smem> -> tensor<32x16xbf16>
+        %59 = kda2.load %Tp[] : !kda2.tensor<[32, 32], bf16, smem> -> tensor<32x32xbf16>
+        %60 = kda2.matmul %58, %59 {transpose_a, transpose_b} : tensor<32x16xbf16>, tensor<32x32xbf16> -> tensor<16x32xf32>
+        kda2.store %60, %Ut[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
+        %61 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
+        %62 = kda2.cast %61 : tensor<16x128xf32> -> tensor<16x128xbf16>
+        %63 = kda2.load %Wn[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
+        %64 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
+        %65 = kda2.matmul %62, %63 acc(%64) {transpose_b} : tensor<16x128xbf16>, tensor<32x128xbf16>, tensor<16x32xf32> -> tensor<16x32xf32>
+        kda2.store %65, %Ut[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
         %c2048_18 = arith.constant 2048 : index
         kda2.loop fragment %arg0 to %c2048_18 columns(128) {
-          %c128 = arith.constant 128 : index
-          %76 = kda2.div %arg0, %c128 : index, index -> index
-          %77 = kda2.rem %arg0, %c128 : index, index -> index
-          %78 = kda2.load %St[%76, %77] : !kda2.tensor<[16, 128], f32, reg> -> f32
-          %79 = kda2.add %8, %c : index, index -> index
-          %c16 = arith.constant 16 : index
-          %80 = kda2.mul %vb, %c16 : index, index -> index
-          %81 = kda2.add %80, %76 : index, index -> index
-          %82 = kda2.cast %78 : f32 -> bf16
-          kda2.store %82, %hs[%79, %81, %77] : bf16, !kda2.tensor<[h, ns, 128, 128], bf16>
-          %83 = kda2.load %Gl[%77] : !kda2.tensor<[128], f32, smem> -> f32
-          %84 = kda2.mul %78, %83 : f32, f32 -> f32
-          kda2.store %84, %St[%76, %77] : f32, !kda2.tensor<[16, 128], f32, reg>
+          %c128_24 = arith.constant 128 : index
+          %79 = kda2.div %arg0, %c128_24 : index, index -> index
+          %80 = kda2.rem %arg0, %c128_24 : index, index -> index
+          %81 = kda2.load %St[%79, %80] : !kda2.tensor<[16, 128], f32, reg> -> f32
+          %82 = kda2.add %8, %c : index, index -> index
+          %c16_25 = arith.constant 16 : index
+          %83 = kda2.mul %vb, %c16_25 : index, index -> index
+          %84 = kda2.add %83, %79 : index, index -> index
+          %85 = kda2.cast %81 : f32 -> bf16
+          kda2.store %85, %hs[%82, %84, %80] : bf16, !kda2.tensor<[h, ns, 128, 128], bf16>
+          %86 = kda2.load %Gl[%80] : !kda2.tensor<[128], f32, smem> -> f32
+          %87 = kda2.mul %81, %86 : f32, f32 -> f32
+          kda2.store %87, %St[%79, %80] : f32, !kda2.tensor<[16, 128], f32, reg>
         }
-        %63 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
-        %64 = kda2.cast %63 : tensor<16x32xf32> -> tensor<16x32xbf16>
-        %65 = kda2.load %Kl[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
-        %66 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
-        %67 = kda2.matmul %64, %65 acc(%66) : tensor<16x32xbf16>, tensor<32x128xbf16>, tensor<16x128xf32> -> tensor<16x128xf32>
-        kda2.store %67, %St[] : tensor<16x128xf32>, !kda2.tensor<[16, 128], f32, reg>
+        %66 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
+        %67 = kda2.cast %66 : tensor<16x32xf32> -> tensor<16x32xbf16>
+        %68 = kda2.load %Kl[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
+        %69 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
+        %70 = kda2.matmul %67, %68 acc(%69) : tensor<16x32xbf16>, tensor<32x128xbf16>, tensor<16x128xf32> -> tensor<16x128xf32>
+        kda2.store %70, %St[] : tensor<16x128xf32>, !kda2.tensor<[16, 128], f32, reg>
         %c512 = arith.constant 512 : index
         kda2.loop fragment %arg0 to %c512 columns(32) {
           %c32_24 = arith.constant 32 : index
-          %76 = kda2.div %arg0, %c32_24 : index, index -> index
-          %77 = kda2.rem %arg0, %c32_24 : index, index -> index
-          %78 = kda2.add %8, %c : index, index -> index
-          %c16 = arith.constant 16 : index
-          %79 = kda2.mul %vb, %c16 : index, index -> index
-          %80 = kda2.add %79, %76 : index, index -> index
-          %81 = kda2.load %Ut[%76, %77] : !kda2.tensor<[16, 32], f32, reg> -> f32
-          %82 = kda2.cast %81 : f32 -> bf16
-          kda2.store %82, %us[%78, %80, %77] : bf16, !kda2.tensor<[h, ns, 128, 32], bf16>
+          %79 = kda2.div %arg0, %c32_24 : index, index -> index
+          %80 = kda2.rem %arg0, %c32_24 : index, index -> index
+          %81 = kda2.add %8, %c : index, index -> index
+          %c16_25 = arith.constant 16 : index
+          %82 = kda2.mul %vb, %c16_25 : index, index -> index
+          %83 = kda2.add %82, %79 : index, index -> index
+          %84 = kda2.load %Ut[%79, %80] : !kda2.tensor<[16, 32], f32, reg> -> f32
+          %85 = kda2.cast %84 : f32 -> bf16
+          kda2.store %85, %us[%81, %83, %80] : bf16, !kda2.tensor<[h, ns, 128, 32], bf16>
         }
         %c0_i32_19 = arith.constant 0 : i32
-        %68 = kda2.cmp ne %boundaries, %c0_i32_19 : i32, i32 -> i1
+        %71 = kda2.cmp ne %boundaries, %c0_i32_19 : i32, i32 -> i1
         %false_20 = arith.constant false
-        %69 = kda2.select %14, %68, %false_20 : i1, i1, i1 -> i1
+        %72 = kda2.select %14, %71, %false_20 : i1, i1, i1 -> i1
         %c0_i32_21 = arith.constant 0 : i32
-        %70 = kda2.cmp ge %46, %c0_i32_21 : i32, i32 -> i1
+        %73 = kda2.cmp ge %49, %c0_i32_21 : i32, i32 -> i1
         %false_22 = arith.constant false
-        %71 = kda2.select %69, %70, %false_22 : i1, i1, i1 -> i1
-        %72 = kda2.dim "blocks" : index
-        %73 = kda2.cast %46 : i32 -> index
-        %74 = kda2.cmp lt %73, %72 : index, index -> i1
+        %74 = kda2.select %72, %73, %false_22 : i1, i1, i1 -> i1
+        %75 = kda2.dim "blocks" : index
+        %76 = kda2.cast %49 : i32 -> index
+        %77 = kda2.cmp lt %76, %75 : index, index -> i1
         %false_23 = arith.constant false
-        %75 = kda2.select %71, %74, %false_23 : i1, i1, i1 -> i1
-        kda2.if %75 {
+        %78 = kda2.select %74, %77, %false_23 : i1, i1, i1 -> i1
+        kda2.if %78 {
           %c2048_24 = arith.constant 2048 : index
           kda2.loop fragment %arg0 to %c2048_24 columns(128) {
-            %c128 = arith.constant 128 : index
-            %76 = kda2.div %arg0, %c128 : index, index -> index
-            %77 = kda2.rem %arg0, %c128 : index, index -> index
-            %78 = kda2.cast %46 : i32 -> index
-            %c16 = arith.constant 16 : index
-            %79 = kda2.mul %vb, %c16 : index, index -> index
-            %80 = kda2.add %79, %76 : index, index -> index
-            %81 = kda2.load %St[%76, %77] : !kda2.tensor<[16, 128], f32, reg> -> f32
-            kda2.store %81, %ckpt[%78, %1, %77, %80] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
+            %c128_25 = arith.constant 128 : index
+            %79 = kda2.div %arg0, %c128_25 : index, index -> index
+            %80 = kda2.rem %arg0, %c128_25 : index, index -> index
+            %81 = kda2.cast %49 : i32 -> index
+            %c16_26 = arith.constant 16 : index
+            %82 = kda2.mul %vb, %c16_26 : index, index -> index
+            %83 = kda2.add %82, %79 : index, index -> index
+            %84 = kda2.load %St[%79, %80] : !kda2.tensor<[16, 128], f32, reg> -> f32
+            kda2.store %84, %ckpt[%81, %1, %80, %83] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
           }
         }
-        kda2.if %54 {
+        kda2.if %57 {
           %c0_24 = arith.constant 0 : index
           %c32_25 = arith.constant 32 : index
-          %76 = kda2.cast %5 : i32 -> index
-          %77 = kda2.add %76, %c32_25 : index, index -> index
+          %79 = kda2.cast %5 : i32 -> index
+          %80 = kda2.add %79, %c32_25 : index, index -> index
           %c1_26 = arith.constant 1 : index
-          %78 = kda2.sub %77, %c1_26 : index, index -> index
+          %81 = kda2.sub %80, %c1_26 : index, index -> index
           %c32_27 = arith.constant 32 : index
-          %79 = kda2.div %78, %c32_27 : index, index -> index
-          %80 = kda2.cast %79 : index -> i32
-          kda2.store %80, %nx[%c0_24] : i32, !kda2.tensor<[1], i32, reg>
-          %81 = kda2.dim "m" : index
-          kda2.loop serial %j to %81 {
-            %82 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
+          %82 = kda2.div %81, %c32_27 : index, index -> index
+          %83 = kda2.cast %82 : index -> i32
+          kda2.store %83, %nx[%c0_24] : i32, !kda2.tensor<[1], i32, reg>
+          %84 = kda2.dim "m" : index
+          kda2.loop serial %j to %84 {
+            %85 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
             %c1_i32 = arith.constant 1 : i32
-            %83 = kda2.cmp ge %82, %c1_i32 : i32, i32 -> i1
-            %84 = kda2.cmp le %82, %5 : i32, i32 -> i1
+            %86 = kda2.cmp ge %85, %c1_i32 : i32, i32 -> i1
+            %87 = kda2.cmp le %85, %5 : i32, i32 -> i1
             %false_28 = arith.constant false
-            %85 = kda2.select %83, %84, %false_28 : i1, i1, i1 -> i1
+            %88 = kda2.select %86, %87, %false_28 : i1, i1, i1 -> i1
             %c1_i32_29 = arith.constant 1 : i32
-            %86 = kda2.sub %82, %c1_i32_29 : i32, i32 -> i32
+            %89 = kda2.sub %85, %c1_i32_29 : i32, i32 -> i32
             %c32_30 = arith.constant 32 : index
-            %87 = kda2.cast %86 : i32 -> index
-            %88 = kda2.div %87, %c32_30 : index, index -> index
-            %89 = kda2.cmp gt %88, %c : index, index -> i1
+            %90 = kda2.cast %89 : i32 -> index
+            %91 = kda2.div %90, %c32_30 : index, index -> index
+            %92 = kda2.cmp gt %91, %c : index, index -> i1
             %false_31 = arith.constant false
-            %90 = kda2.select %85, %89, %false_31 : i1, i1, i1 -> i1
-            kda2.if %90 {
+            %93 = kda2.select %88, %92, %false_31 : i1, i1, i1 -> i1
+            kda2.if %93 {
               %c0_32 = arith.constant 0 : index
               %c0_33 = arith.constant 0 : index
-              %91 = kda2.load %nx[%c0_33] : !kda2.tensor<[1], i32, reg> -> i32
+              %94 = kda2.load %nx[%c0_33] : !kda2.tensor<[1], i32, reg> -> i32
               %c1_i32_34 = arith.constant 1 : i32
-              %92 = kda2.sub %82, %c1_i32_34 : i32, i32 -> i32
+              %95 = kda2.sub %85, %c1_i32_34 : i32, i32 -> i32
               %c32_35 = arith.constant 32 : index
-              %93 = kda2.cast %92 : i32 -> index
-              %94 = kda2.div %93, %c32_35 : index, index -> index
-              %95 = kda2.cast %91 : i32 -> index
-              %96 = kda2.min %95, %94 : index, index -> index
-              %97 = kda2.cast %96 : index -> i32
-              kda2.store %97, %nx[%c0_32] : i32, !kda2.tensor<[1], i32, reg>
+              %96 = kda2.cast %95 : i32 -> index
+              %97 = kda2.div %96, %c32_35 : index, index -> index
+              %98 = kda2.cast %94 : i32 -> index
+              %99 = kda2.min %98, %97 : index, index -> index
+              %100 = kda2.cast %99 : index -> i32
+              kda2.store %100, %nx[%c0_32] : i32, !kda2.tensor<[1], i32, reg>
             }
           }
         }
@@ -315,8 +321,9 @@ module attributes {kda2.target = "H200-SXM"} {
     }
     kda2.return
   }
-  kda2.kernel @kda_chunk_scan_hk(%vc: !kda2.tensor<[h, nsv, 32, 16], bf16>, %kl: !kda2.tensor<[h, ns, 32, 128], bf16>, %wn: !kda2.tensor<[h, ns, 32, 128], bf16>, %tp: !kda2.tensor<[h, ns, 32, 32], bf16>, %gl: !kda2.tensor<[h, ns, 128], f32>, %cu_seqlens: !kda2.tensor<[np1], i32>, %state_indices: !kda2.tensor<[n], i32>, %has_initial_state: !kda2.tensor<[n], i32>, %checkpoint_blocks: !kda2.tensor<[n, nc], i32>, %ckpt_offsets: !kda2.tensor<[n, m], i32>, %offset_blocks: !kda2.tensor<[n, m], i32>, %boundaries: i32, %pool: !kda2.tensor<[slots, h, 128, 128], f32> {kda2.io = #kda2.io<inout>, kda2.state = #kda2.state<kv>}, %hs: !kda2.tensor<[h, ns, 128, 128], bf16> {kda2.io = #kda2.io<out>}, %us: !kda2.tensor<[h, ns, 128, 32], bf16> {kda2.io = #kda2.io<out>}, %ckpt: !kda2.tensor<[blocks, h, 128, 128], f32> {kda2.io = #kda2.io<out>, kda2.state = #kda2.state<kv>}) attributes {arg_names = ["vc", "kl", "wn", "tp", "gl", "cu_seqlens", "state_indices", "has_initial_state", "checkpoint_blocks", "ckpt_offsets", "offset_blocks", "boundaries", "pool", "hs", "us", "ckpt"], grid = ["n", "h"], kda2.bindings = {C = 32 : i64, K = 128 : i64, NVB = 8 : i64, V = 128 : i64, VB = 16 : i64}} {
-    kda2.gmem %vc, %kl, %wn, %tp, %gl, %hs, %us, %cu_seqlens layout(row_major) packing(none) : !kda2.tensor<[h, nsv, 32, 16], bf16>, !kda2.tensor<[h, ns, 32, 128], bf16>, !kda2.tensor<[h, ns, 32, 128], bf16>, !kda2.tensor<[h, ns, 32, 32], bf16>, !kda2.tensor<[h, ns, 128], f32>, !kda2.tensor<[h, ns, 128, 128], bf16>, !kda2.tensor<[h, ns, 128, 32], bf16>, !kda2.tensor<[np1], i32>
+  kda2.kernel @kda_chunk_scan_hk(%v: !kda2.tensor<[tt, h, 128], bf16> {kda2.stride = 12 : i64}, %kl: !kda2.tensor<[h, ns, 32, 128], bf16>, %wn: !kda2.tensor<[h, ns, 32, 128], bf16>, %tp: !kda2.tensor<[h, ns, 32, 32], bf16>, %gl: !kda2.tensor<[h, ns, 128], f32>, %cu_seqlens: !kda2.tensor<[np1], i32>, %state_indices: !kda2.tensor<[n], i32>, %has_initial_state: !kda2.tensor<[n], i32>, %checkpoint_blocks: !kda2.tensor<[n, nc], i32>, %ckpt_offsets: !kda2.tensor<[n, m], i32>, %offset_blocks: !kda2.tensor<[n, m], i32>, %boundaries: i32, %sv: i64, %pool: !kda2.tensor<[slots, h, 128, 128], f32> {kda2.io = #kda2.io<inout>, kda2.state = #kda2.state<kv>}, %hs: !kda2.tensor<[h, ns, 128, 128], bf16> {kda2.io = #kda2.io<out>}, %us: !kda2.tensor<[h, ns, 128, 32], bf16> {kda2.io = #kda2.io<out>}, %ckpt: !kda2.tensor<[blocks, h, 128, 128], f32> {kda2.io = #kda2.io<out>, kda2.state = #kda2.state<kv>}) attributes {arg_names = ["v", "kl", "wn", "tp", "gl", "cu_seqlens", "state_indices", "has_initial_state", "checkpoint_blocks", "ckpt_offsets", "offset_blocks", "boundaries", "sv", "pool", "hs", "us", "ckpt"], grid = ["n", "h"], kda2.bindings = {C = 32 : i64, K = 128 : i64, NVB = 8 : i64, V = 128 : i64, VB = 16 : i64}} {
+    kda2.gmem %v layout(row_major) packing(none) : !kda2.tensor<[tt, h, 128], bf16>
+    kda2.gmem %kl, %wn, %tp, %gl, %hs, %us, %cu_seqlens layout(row_major) packing(none) : !kda2.tensor<[h, ns, 32, 128], bf16>, !kda2.tensor<[h, ns, 32, 128], bf16>, !kda2.tensor<[h, ns, 32, 32], bf16>, !kda2.tensor<[h, ns, 128], f32>, !kda2.tensor<[h, ns, 128, 128], bf16>, !kda2.tensor<[h, ns, 128, 32], bf16>, !kda2.tensor<[np1], i32>
     kda2.gmem %state_indices, %has_initial_state, %checkpoint_blocks layout(row_major) packing(none) : !kda2.tensor<[n], i32>, !kda2.tensor<[n], i32>, !kda2.tensor<[n, nc], i32>
     kda2.gmem %ckpt_offsets, %offset_blocks layout(row_major) packing(none) : !kda2.tensor<[n, m], i32>, !kda2.tensor<[n, m], i32>
     kda2.gmem %pool, %ckpt layout(KV) packing(none) : !kda2.tensor<[slots, h, 128, 128], f32>, !kda2.tensor<[blocks, h, 128, 128], f32>
@@ -432,184 +439,189 @@ module attributes {kda2.target = "H200-SXM"} {
         %40 = kda2.add %8, %c : index, index -> index
         %41 = kda2.load %gl[%40] : !kda2.tensor<[h, ns, 128], f32> -> tensor<128xf32>
         kda2.store %41, %Gl[] : tensor<128xf32>, !kda2.tensor<[128], f32, smem>
-        %42 = kda2.add %8, %c : index, index -> index
-        %c8_12 = arith.constant 8 : index
-        %43 = kda2.mul %42, %c8_12 : index, index -> index
-        %44 = kda2.add %43, %vb : index, index -> index
-        %45 = kda2.load %vc[%44] : !kda2.tensor<[h, nsv, 32, 16], bf16> -> tensor<32x16xbf16>
-        kda2.store %45, %Vs[] : tensor<32x16xbf16>, !kda2.tensor<[32, 16], bf16, smem>
+        %42 = kda2.add %2, %5 : i32, i32 -> i32
+        %43 = kda2.cast %42 : i32 -> index
+        %c32_12 = arith.constant 32 : index
+        %44 = kda2.mul %c, %c32_12 : index, index -> index
+        %45 = kda2.cast %2 : i32 -> index
+        %46 = kda2.add %45, %44 : index, index -> index
+        %c16 = arith.constant 16 : index
+        %47 = kda2.mul %vb, %c16 : index, index -> index
+        %c128 = arith.constant 128 : index
+        %48 = kda2.load %v[%46, %1, %47] limits(%43, %c128) {windows = array<i64: 32, 0, 16>} : !kda2.tensor<[tt, h, 128], bf16> -> tensor<32x16xbf16>
+        kda2.store %48, %Vs[] : tensor<32x16xbf16>, !kda2.tensor<[32, 16], bf16, smem>
         %c0_13 = arith.constant 0 : index
-        %46 = kda2.load %nb[%c0_13] : !kda2.tensor<[1], i32, reg> -> i32
+        %49 = kda2.load %nb[%c0_13] : !kda2.tensor<[1], i32, reg> -> i32
         %c0_14 = arith.constant 0 : index
         %c1_15 = arith.constant 1 : index
-        %47 = kda2.add %c, %c1_15 : index, index -> index
-        %48 = kda2.dim "nc" : index
+        %50 = kda2.add %c, %c1_15 : index, index -> index
+        %51 = kda2.dim "nc" : index
         %c1_16 = arith.constant 1 : index
-        %49 = kda2.sub %48, %c1_16 : index, index -> index
-        %50 = kda2.min %47, %49 : index, index -> index
-        %51 = kda2.load %checkpoint_blocks[%50] : !kda2.tensor<[n, nc], i32> -> i32
-        kda2.store %51, %nb[%c0_14] : i32, !kda2.tensor<[1], i32, reg>
+        %52 = kda2.sub %51, %c1_16 : index, index -> index
+        %53 = kda2.min %50, %52 : index, index -> index
+        %54 = kda2.load %checkpoint_blocks[%53] : !kda2.tensor<[n, nc], i32> -> i32
+        kda2.store %54, %nb[%c0_14] : i32, !kda2.tensor<[1], i32, reg>
         %c0_17 = arith.constant 0 : index
-        %52 = kda2.load %nx[%c0_17] : !kda2.tensor<[1], i32, reg> -> i32
-        %53 = kda2.cast %52 : i32 -> index
-        %54 = kda2.cmp eq %c, %53 : index, index -> i1
-        kda2.if %54 {
-          %76 = kda2.dim "m" : index
-          kda2.loop serial %j to %76 {
-            %77 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
-            %78 = kda2.load %offset_blocks[%j] : !kda2.tensor<[n, m], i32> -> i32
+        %55 = kda2.load %nx[%c0_17] : !kda2.tensor<[1], i32, reg> -> i32
+        %56 = kda2.cast %55 : i32 -> index
+        %57 = kda2.cmp eq %c, %56 : index, index -> i1
+        kda2.if %57 {
+          %79 = kda2.dim "m" : index
+          kda2.loop serial %j to %79 {
+            %80 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
+            %81 = kda2.load %offset_blocks[%j] : !kda2.tensor<[n, m], i32> -> i32
             %c1_i32 = arith.constant 1 : i32
-            %79 = kda2.cmp ge %77, %c1_i32 : i32, i32 -> i1
+            %82 = kda2.cmp ge %80, %c1_i32 : i32, i32 -> i1
             %false_24 = arith.constant false
-            %80 = kda2.select %14, %79, %false_24 : i1, i1, i1 -> i1
-            %81 = kda2.cmp le %77, %5 : i32, i32 -> i1
+            %83 = kda2.select %14, %82, %false_24 : i1, i1, i1 -> i1
+            %84 = kda2.cmp le %80, %5 : i32, i32 -> i1
             %false_25 = arith.constant false
-            %82 = kda2.select %80, %81, %false_25 : i1, i1, i1 -> i1
+            %85 = kda2.select %83, %84, %false_25 : i1, i1, i1 -> i1
             %c1_i32_26 = arith.constant 1 : i32
-            %83 = kda2.sub %77, %c1_i32_26 : i32, i32 -> i32
+            %86 = kda2.sub %80, %c1_i32_26 : i32, i32 -> i32
             %c32_27 = arith.constant 32 : index
-            %84 = kda2.cast %83 : i32 -> index
-            %85 = kda2.div %84, %c32_27 : index, index -> index
-            %86 = kda2.cmp eq %85, %c : index, index -> i1
+            %87 = kda2.cast %86 : i32 -> index
+            %88 = kda2.div %87, %c32_27 : index, index -> index
+            %89 = kda2.cmp eq %88, %c : index, index -> i1
             %false_28 = arith.constant false
-            %87 = kda2.select %82, %86, %false_28 : i1, i1, i1 -> i1
+            %90 = kda2.select %85, %89, %false_28 : i1, i1, i1 -> i1
             %c0_i32_29 = arith.constant 0 : i32
-            %88 = kda2.cmp ge %78, %c0_i32_29 : i32, i32 -> i1
+            %91 = kda2.cmp ge %81, %c0_i32_29 : i32, i32 -> i1
             %false_30 = arith.constant false
-            %89 = kda2.select %87, %88, %false_30 : i1, i1, i1 -> i1
-            %90 = kda2.dim "blocks" : index
-            %91 = kda2.cast %78 : i32 -> index
-            %92 = kda2.cmp lt %91, %90 : index, index -> i1
+            %92 = kda2.select %90, %91, %false_30 : i1, i1, i1 -> i1
+            %93 = kda2.dim "blocks" : index
+            %94 = kda2.cast %81 : i32 -> index
+            %95 = kda2.cmp lt %94, %93 : index, index -> i1
             %false_31 = arith.constant false
-            %93 = kda2.select %89, %92, %false_31 : i1, i1, i1 -> i1
-            kda2.if %93 {
+            %96 = kda2.select %92, %95, %false_31 : i1, i1, i1 -> i1
+            kda2.if %96 {
               %c2048_32 = arith.constant 2048 : index
               kda2.loop fragment %arg0 to %c2048_32 columns(128) split(cols) {
-                %c128 = arith.constant 128 : index
-                %94 = kda2.div %arg0, %c128 : index, index -> index
-                %95 = kda2.rem %arg0, %c128 : index, index -> index
-                %96 = kda2.cast %78 : i32 -> index
-                %c16 = arith.constant 16 : index
-                %97 = kda2.mul %vb, %c16 : index, index -> index
-                %98 = kda2.add %97, %94 : index, index -> index
-                %99 = kda2.load %St[%94, %95] : !kda2.tensor<[16, 128], f32, reg> -> f32
-                kda2.store %99, %ckpt[%96, %1, %95, %98] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
+                %c128_33 = arith.constant 128 : index
+                %97 = kda2.div %arg0, %c128_33 : index, index -> index
+                %98 = kda2.rem %arg0, %c128_33 : index, index -> index
+                %99 = kda2.cast %81 : i32 -> index
+                %c16_34 = arith.constant 16 : index
+                %100 = kda2.mul %vb, %c16_34 : index, index -> index
+                %101 = kda2.add %100, %97 : index, index -> index
+                %102 = kda2.load %St[%97, %98] : !kda2.tensor<[16, 128], f32, reg> -> f32
+                kda2.store %102, %ckpt[%99, %1, %98, %101] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
               }
             }
           }
         }
-        %55 = kda2.load %Vs[] : !kda2.tensor<[32, 16], bf16, smem> -> tensor<32x16xbf16>
-        %56 = kda2.load %Tp[] : !kda2.tensor<[32, 32], bf16, smem> -> tensor<32x32xbf16>
-        %57 = kda2.matmul %55, %56 {transpose_a, transpose_b} : tensor<32x16xbf16>, tensor<32x32xbf16> -> tensor<16x32xf32>
-        kda2.store %57, %Ut[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
-        %58 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
-        %59 = kda2.cast %58 : tensor<16x128xf32> -> tensor<16x128xbf16>
-        %60 = kda2.load %Wn[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
-        %61 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
-        %62 = kda2.matmul %59, %60 acc(%61) {transpose_b} : tensor<16x128xbf16>, tensor<32x128xbf16>, tensor<16x32xf32> -> tensor<16x32xf32>
-        kda2.store %62, %Ut[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
+        %58 = kda2.load %Vs[] : !kda2.tensor<[32, 16], bf16, smem> -> tensor<32x16xbf16>
+        %59 = kda2.load %Tp[] : !kda2.tensor<[32, 32], bf16, smem> -> tensor<32x32xbf16>
+        %60 = kda2.matmul %58, %59 {transpose_a, transpose_b} : tensor<32x16xbf16>, tensor<32x32xbf16> -> tensor<16x32xf32>
+        kda2.store %60, %Ut[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
+        %61 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
+        %62 = kda2.cast %61 : tensor<16x128xf32> -> tensor<16x128xbf16>
+        %63 = kda2.load %Wn[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
+        %64 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
+        %65 = kda2.matmul %62, %63 acc(%64) {transpose_b} : tensor<16x128xbf16>, tensor<32x128xbf16>, tensor<16x32xf32> -> tensor<16x32xf32>
+        kda2.store %65, %Ut[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
         %c2048_18 = arith.constant 2048 : index
         kda2.loop fragment %arg0 to %c2048_18 columns(128) split(cols) {
-          %c128 = arith.constant 128 : index
-          %76 = kda2.div %arg0, %c128 : index, index -> index
-          %77 = kda2.rem %arg0, %c128 : index, index -> index
-          %78 = kda2.load %St[%76, %77] : !kda2.tensor<[16, 128], f32, reg> -> f32
-          %79 = kda2.add %8, %c : index, index -> index
-          %c16 = arith.constant 16 : index
-          %80 = kda2.mul %vb, %c16 : index, index -> index
-          %81 = kda2.add %80, %76 : index, index -> index
-          %82 = kda2.cast %78 : f32 -> bf16
-          kda2.store %82, %hs[%79, %81, %77] : bf16, !kda2.tensor<[h, ns, 128, 128], bf16>
-          %83 = kda2.load %Gl[%77] : !kda2.tensor<[128], f32, smem> -> f32
-          %84 = kda2.mul %78, %83 : f32, f32 -> f32
-          kda2.store %84, %St[%76, %77] : f32, !kda2.tensor<[16, 128], f32, reg>
+          %c128_24 = arith.constant 128 : index
+          %79 = kda2.div %arg0, %c128_24 : index, index -> index
+          %80 = kda2.rem %arg0, %c128_24 : index, index -> index
+          %81 = kda2.load %St[%79, %80] : !kda2.tensor<[16, 128], f32, reg> -> f32
+          %82 = kda2.add %8, %c : index, index -> index
+          %c16_25 = arith.constant 16 : index
+          %83 = kda2.mul %vb, %c16_25 : index, index -> index
+          %84 = kda2.add %83, %79 : index, index -> index
+          %85 = kda2.cast %81 : f32 -> bf16
+          kda2.store %85, %hs[%82, %84, %80] : bf16, !kda2.tensor<[h, ns, 128, 128], bf16>
+          %86 = kda2.load %Gl[%80] : !kda2.tensor<[128], f32, smem> -> f32
+          %87 = kda2.mul %81, %86 : f32, f32 -> f32
+          kda2.store %87, %St[%79, %80] : f32, !kda2.tensor<[16, 128], f32, reg>
         }
-        %63 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
-        %64 = kda2.cast %63 : tensor<16x32xf32> -> tensor<16x32xbf16>
-        %65 = kda2.load %Kl[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
-        %66 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
-        %67 = kda2.matmul %64, %65 acc(%66) : tensor<16x32xbf16>, tensor<32x128xbf16>, tensor<16x128xf32> -> tensor<16x128xf32>
-        kda2.store %67, %St[] : tensor<16x128xf32>, !kda2.tensor<[16, 128], f32, reg>
+        %66 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
+        %67 = kda2.cast %66 : tensor<16x32xf32> -> tensor<16x32xbf16>
+        %68 = kda2.load %Kl[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
+        %69 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
+        %70 = kda2.matmul %67, %68 acc(%69) : tensor<16x32xbf16>, tensor<32x128xbf16>, tensor<16x128xf32> -> tensor<16x128xf32>
+        kda2.store %70, %St[] : tensor<16x128xf32>, !kda2.tensor<[16, 128], f32, reg>
         %c512 = arith.constant 512 : index
         kda2.loop fragment %arg0 to %c512 columns(32) split(none) {
           %c32_24 = arith.constant 32 : index
-          %76 = kda2.div %arg0, %c32_24 : index, index -> index
-          %77 = kda2.rem %arg0, %c32_24 : index, index -> index
-          %78 = kda2.add %8, %c : index, index -> index
-          %c16 = arith.constant 16 : index
-          %79 = kda2.mul %vb, %c16 : index, index -> index
-          %80 = kda2.add %79, %76 : index, index -> index
-          %81 = kda2.load %Ut[%76, %77] : !kda2.tensor<[16, 32], f32, reg> -> f32
-          %82 = kda2.cast %81 : f32 -> bf16
-          kda2.store %82, %us[%78, %80, %77] : bf16, !kda2.tensor<[h, ns, 128, 32], bf16>
+          %79 = kda2.div %arg0, %c32_24 : index, index -> index
+          %80 = kda2.rem %arg0, %c32_24 : index, index -> index
+          %81 = kda2.add %8, %c : index, index -> index
+          %c16_25 = arith.constant 16 : index
+          %82 = kda2.mul %vb, %c16_25 : index, index -> index
+          %83 = kda2.add %82, %79 : index, index -> index
+          %84 = kda2.load %Ut[%79, %80] : !kda2.tensor<[16, 32], f32, reg> -> f32
+          %85 = kda2.cast %84 : f32 -> bf16
+          kda2.store %85, %us[%81, %83, %80] : bf16, !kda2.tensor<[h, ns, 128, 32], bf16>
         }
         %c0_i32_19 = arith.constant 0 : i32
-        %68 = kda2.cmp ne %boundaries, %c0_i32_19 : i32, i32 -> i1
+        %71 = kda2.cmp ne %boundaries, %c0_i32_19 : i32, i32 -> i1
         %false_20 = arith.constant false
-        %69 = kda2.select %14, %68, %false_20 : i1, i1, i1 -> i1
+        %72 = kda2.select %14, %71, %false_20 : i1, i1, i1 -> i1
         %c0_i32_21 = arith.constant 0 : i32
-        %70 = kda2.cmp ge %46, %c0_i32_21 : i32, i32 -> i1
+        %73 = kda2.cmp ge %49, %c0_i32_21 : i32, i32 -> i1
         %false_22 = arith.constant false
-        %71 = kda2.select %69, %70, %false_22 : i1, i1, i1 -> i1
-        %72 = kda2.dim "blocks" : index
-        %73 = kda2.cast %46 : i32 -> index
-        %74 = kda2.cmp lt %73, %72 : index, index -> i1
+        %74 = kda2.select %72, %73, %false_22 : i1, i1, i1 -> i1
+        %75 = kda2.dim "blocks" : index
+        %76 = kda2.cast %49 : i32 -> index
+        %77 = kda2.cmp lt %76, %75 : index, index -> i1
         %false_23 = arith.constant false
-        %75 = kda2.select %71, %74, %false_23 : i1, i1, i1 -> i1
-        kda2.if %75 {
+        %78 = kda2.select %74, %77, %false_23 : i1, i1, i1 -> i1
+        kda2.if %78 {
           %c2048_24 = arith.constant 2048 : index
           kda2.loop fragment %arg0 to %c2048_24 columns(128) split(cols) {
-            %c128 = arith.constant 128 : index
-            %76 = kda2.div %arg0, %c128 : index, index -> index
-            %77 = kda2.rem %arg0, %c128 : index, index -> index
-            %78 = kda2.cast %46 : i32 -> index
-            %c16 = arith.constant 16 : index
-            %79 = kda2.mul %vb, %c16 : index, index -> index
-            %80 = kda2.add %79, %76 : index, index -> index
-            %81 = kda2.load %St[%76, %77] : !kda2.tensor<[16, 128], f32, reg> -> f32
-            kda2.store %81, %ckpt[%78, %1, %77, %80] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
+            %c128_25 = arith.constant 128 : index
+            %79 = kda2.div %arg0, %c128_25 : index, index -> index
+            %80 = kda2.rem %arg0, %c128_25 : index, index -> index
+            %81 = kda2.cast %49 : i32 -> index
+            %c16_26 = arith.constant 16 : index
+            %82 = kda2.mul %vb, %c16_26 : index, index -> index
+            %83 = kda2.add %82, %79 : index, index -> index
+            %84 = kda2.load %St[%79, %80] : !kda2.tensor<[16, 128], f32, reg> -> f32
+            kda2.store %84, %ckpt[%81, %1, %80, %83] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
           }
         }
-        kda2.if %54 {
+        kda2.if %57 {
           %c0_24 = arith.constant 0 : index
           %c32_25 = arith.constant 32 : index
-          %76 = kda2.cast %5 : i32 -> index
-          %77 = kda2.add %76, %c32_25 : index, index -> index
+          %79 = kda2.cast %5 : i32 -> index
+          %80 = kda2.add %79, %c32_25 : index, index -> index
           %c1_26 = arith.constant 1 : index
-          %78 = kda2.sub %77, %c1_26 : index, index -> index
+          %81 = kda2.sub %80, %c1_26 : index, index -> index
           %c32_27 = arith.constant 32 : index
-          %79 = kda2.div %78, %c32_27 : index, index -> index
-          %80 = kda2.cast %79 : index -> i32
-          kda2.store %80, %nx[%c0_24] : i32, !kda2.tensor<[1], i32, reg>
-          %81 = kda2.dim "m" : index
-          kda2.loop serial %j to %81 {
-            %82 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
+          %82 = kda2.div %81, %c32_27 : index, index -> index
+          %83 = kda2.cast %82 : index -> i32
+          kda2.store %83, %nx[%c0_24] : i32, !kda2.tensor<[1], i32, reg>
+          %84 = kda2.dim "m" : index
+          kda2.loop serial %j to %84 {
+            %85 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
             %c1_i32 = arith.constant 1 : i32
-            %83 = kda2.cmp ge %82, %c1_i32 : i32, i32 -> i1
-            %84 = kda2.cmp le %82, %5 : i32, i32 -> i1
+            %86 = kda2.cmp ge %85, %c1_i32 : i32, i32 -> i1
+            %87 = kda2.cmp le %85, %5 : i32, i32 -> i1
             %false_28 = arith.constant false
-            %85 = kda2.select %83, %84, %false_28 : i1, i1, i1 -> i1
+            %88 = kda2.select %86, %87, %false_28 : i1, i1, i1 -> i1
             %c1_i32_29 = arith.constant 1 : i32
-            %86 = kda2.sub %82, %c1_i32_29 : i32, i32 -> i32
+            %89 = kda2.sub %85, %c1_i32_29 : i32, i32 -> i32
             %c32_30 = arith.constant 32 : index
-            %87 = kda2.cast %86 : i32 -> index
-            %88 = kda2.div %87, %c32_30 : index, index -> index
-            %89 = kda2.cmp gt %88, %c : index, index -> i1
+            %90 = kda2.cast %89 : i32 -> index
+            %91 = kda2.div %90, %c32_30 : index, index -> index
+            %92 = kda2.cmp gt %91, %c : index, index -> i1
             %false_31 = arith.constant false
-            %90 = kda2.select %85, %89, %false_31 : i1, i1, i1 -> i1
-            kda2.if %90 {
+            %93 = kda2.select %88, %92, %false_31 : i1, i1, i1 -> i1
+            kda2.if %93 {
               %c0_32 = arith.constant 0 : index
               %c0_33 = arith.constant 0 : index
-              %91 = kda2.load %nx[%c0_33] : !kda2.tensor<[1], i32, reg> -> i32
+              %94 = kda2.load %nx[%c0_33] : !kda2.tensor<[1], i32, reg> -> i32
               %c1_i32_34 = arith.constant 1 : i32
-              %92 = kda2.sub %82, %c1_i32_34 : i32, i32 -> i32
+              %95 = kda2.sub %85, %c1_i32_34 : i32, i32 -> i32
               %c32_35 = arith.constant 32 : index
-              %93 = kda2.cast %92 : i32 -> index
-              %94 = kda2.div %93, %c32_35 : index, index -> index
-              %95 = kda2.cast %91 : i32 -> index
-              %96 = kda2.min %95, %94 : index, index -> index
-              %97 = kda2.cast %96 : index -> i32
-              kda2.store %97, %nx[%c0_32] : i32, !kda2.tensor<[1], i32, reg>
+              %96 = kda2.cast %95 : i32 -> index
+              %97 = kda2.div %96, %c32_35 : index, index -> index
+              %98 = kda2.cast %94 : i32 -> index
+              %99 = kda2.min %98, %97 : index, index -> index
+              %100 = kda2.cast %99 : index -> i32
+              kda2.store %100, %nx[%c0_32] : i32, !kda2.tensor<[1], i32, reg>
             }
           }
         }
@@ -631,8 +643,9 @@ module attributes {kda2.target = "H200-SXM"} {
     }
     kda2.return
   }
-  kda2.kernel @kda_chunk_scan_o(%vc: !kda2.tensor<[h, nsv, 32, 16], bf16>, %qd: !kda2.tensor<[h, ns, 32, 128], bf16>, %kl: !kda2.tensor<[h, ns, 32, 128], bf16>, %wn: !kda2.tensor<[h, ns, 32, 128], bf16>, %tp: !kda2.tensor<[h, ns, 32, 32], bf16>, %pb: !kda2.tensor<[h, ns, 32, 32], bf16>, %gl: !kda2.tensor<[h, ns, 128], f32>, %cu_seqlens: !kda2.tensor<[np1], i32>, %state_indices: !kda2.tensor<[n], i32>, %has_initial_state: !kda2.tensor<[n], i32>, %checkpoint_blocks: !kda2.tensor<[n, nc], i32>, %ckpt_offsets: !kda2.tensor<[n, m], i32>, %offset_blocks: !kda2.tensor<[n, m], i32>, %boundaries: i32, %pool: !kda2.tensor<[slots, h, 128, 128], f32> {kda2.io = #kda2.io<inout>, kda2.state = #kda2.state<kv>}, %o: !kda2.tensor<[tt, h, 128], bf16> {kda2.io = #kda2.io<out>}, %us: !kda2.tensor<[h, ns, 128, 32], bf16> {kda2.io = #kda2.io<out>}, %ckpt: !kda2.tensor<[blocks, h, 128, 128], f32> {kda2.io = #kda2.io<out>, kda2.state = #kda2.state<kv>}) attributes {arg_names = ["vc", "qd", "kl", "wn", "tp", "pb", "gl", "cu_seqlens", "state_indices", "has_initial_state", "checkpoint_blocks", "ckpt_offsets", "offset_blocks", "boundaries", "pool", "o", "us", "ckpt"], grid = ["n", "h"], kda2.bindings = {C = 32 : i64, K = 128 : i64, NVB = 8 : i64, OB = 0 : i64, V = 128 : i64, VB = 16 : i64}} {
-    kda2.gmem %vc, %qd, %kl, %wn, %tp, %pb, %gl, %o, %us, %cu_seqlens layout(row_major) packing(none) : !kda2.tensor<[h, nsv, 32, 16], bf16>, !kda2.tensor<[h, ns, 32, 128], bf16>, !kda2.tensor<[h, ns, 32, 128], bf16>, !kda2.tensor<[h, ns, 32, 128], bf16>, !kda2.tensor<[h, ns, 32, 32], bf16>, !kda2.tensor<[h, ns, 32, 32], bf16>, !kda2.tensor<[h, ns, 128], f32>, !kda2.tensor<[tt, h, 128], bf16>, !kda2.tensor<[h, ns, 128, 32], bf16>, !kda2.tensor<[np1], i32>
+  kda2.kernel @kda_chunk_scan_o(%v: !kda2.tensor<[tt, h, 128], bf16> {kda2.stride = 14 : i64}, %qd: !kda2.tensor<[h, ns, 32, 128], bf16>, %kl: !kda2.tensor<[h, ns, 32, 128], bf16>, %wn: !kda2.tensor<[h, ns, 32, 128], bf16>, %tp: !kda2.tensor<[h, ns, 32, 32], bf16>, %pb: !kda2.tensor<[h, ns, 32, 32], bf16>, %gl: !kda2.tensor<[h, ns, 128], f32>, %cu_seqlens: !kda2.tensor<[np1], i32>, %state_indices: !kda2.tensor<[n], i32>, %has_initial_state: !kda2.tensor<[n], i32>, %checkpoint_blocks: !kda2.tensor<[n, nc], i32>, %ckpt_offsets: !kda2.tensor<[n, m], i32>, %offset_blocks: !kda2.tensor<[n, m], i32>, %boundaries: i32, %sv: i64, %pool: !kda2.tensor<[slots, h, 128, 128], f32> {kda2.io = #kda2.io<inout>, kda2.state = #kda2.state<kv>}, %o: !kda2.tensor<[tt, h, 128], bf16> {kda2.io = #kda2.io<out>}, %us: !kda2.tensor<[h, ns, 128, 32], bf16> {kda2.io = #kda2.io<out>}, %ckpt: !kda2.tensor<[blocks, h, 128, 128], f32> {kda2.io = #kda2.io<out>, kda2.state = #kda2.state<kv>}) attributes {arg_names = ["v", "qd", "kl", "wn", "tp", "pb", "gl", "cu_seqlens", "state_indices", "has_initial_state", "checkpoint_blocks", "ckpt_offsets", "offset_blocks", "boundaries", "sv", "pool", "o", "us", "ckpt"], grid = ["n", "h"], kda2.bindings = {C = 32 : i64, K = 128 : i64, NVB = 8 : i64, OB = 0 : i64, V = 128 : i64, VB = 16 : i64}} {
+    kda2.gmem %v layout(row_major) packing(none) : !kda2.tensor<[tt, h, 128], bf16>
+    kda2.gmem %qd, %kl, %wn, %tp, %pb, %gl, %o, %us, %cu_seqlens layout(row_major) packing(none) : !kda2.tensor<[h, ns, 32, 128], bf16>, !kda2.tensor<[h, ns, 32, 128], bf16>, !kda2.tensor<[h, ns, 32, 128], bf16>, !kda2.tensor<[h, ns, 32, 32], bf16>, !kda2.tensor<[h, ns, 32, 32], bf16>, !kda2.tensor<[h, ns, 128], f32>, !kda2.tensor<[tt, h, 128], bf16>, !kda2.tensor<[h, ns, 128, 32], bf16>, !kda2.tensor<[np1], i32>
     kda2.gmem %state_indices, %has_initial_state, %checkpoint_blocks layout(row_major) packing(none) : !kda2.tensor<[n], i32>, !kda2.tensor<[n], i32>, !kda2.tensor<[n, nc], i32>
     kda2.gmem %ckpt_offsets, %offset_blocks layout(row_major) packing(none) : !kda2.tensor<[n, m], i32>, !kda2.tensor<[n, m], i32>
     kda2.gmem %pool, %ckpt layout(KV) packing(none) : !kda2.tensor<[slots, h, 128, 128], f32>, !kda2.tensor<[blocks, h, 128, 128], f32>
@@ -757,217 +770,222 @@ module attributes {kda2.target = "H200-SXM"} {
         %44 = kda2.add %8, %c : index, index -> index
         %45 = kda2.load %gl[%44] : !kda2.tensor<[h, ns, 128], f32> -> tensor<128xf32>
         kda2.store %45, %Gl[] : tensor<128xf32>, !kda2.tensor<[128], f32, smem>
-        %46 = kda2.add %8, %c : index, index -> index
-        %c8_12 = arith.constant 8 : index
-        %47 = kda2.mul %46, %c8_12 : index, index -> index
-        %48 = kda2.add %47, %vb : index, index -> index
-        %49 = kda2.load %vc[%48] : !kda2.tensor<[h, nsv, 32, 16], bf16> -> tensor<32x16xbf16>
-        kda2.store %49, %Vs[] : tensor<32x16xbf16>, !kda2.tensor<[32, 16], bf16, smem>
+        %46 = kda2.add %2, %5 : i32, i32 -> i32
+        %47 = kda2.cast %46 : i32 -> index
+        %c32_12 = arith.constant 32 : index
+        %48 = kda2.mul %c, %c32_12 : index, index -> index
+        %49 = kda2.cast %2 : i32 -> index
+        %50 = kda2.add %49, %48 : index, index -> index
+        %c16 = arith.constant 16 : index
+        %51 = kda2.mul %vb, %c16 : index, index -> index
+        %c128 = arith.constant 128 : index
+        %52 = kda2.load %v[%50, %1, %51] limits(%47, %c128) {windows = array<i64: 32, 0, 16>} : !kda2.tensor<[tt, h, 128], bf16> -> tensor<32x16xbf16>
+        kda2.store %52, %Vs[] : tensor<32x16xbf16>, !kda2.tensor<[32, 16], bf16, smem>
         %c0_13 = arith.constant 0 : index
-        %50 = kda2.load %nb[%c0_13] : !kda2.tensor<[1], i32, reg> -> i32
+        %53 = kda2.load %nb[%c0_13] : !kda2.tensor<[1], i32, reg> -> i32
         %c0_14 = arith.constant 0 : index
         %c1_15 = arith.constant 1 : index
-        %51 = kda2.add %c, %c1_15 : index, index -> index
-        %52 = kda2.dim "nc" : index
+        %54 = kda2.add %c, %c1_15 : index, index -> index
+        %55 = kda2.dim "nc" : index
         %c1_16 = arith.constant 1 : index
-        %53 = kda2.sub %52, %c1_16 : index, index -> index
-        %54 = kda2.min %51, %53 : index, index -> index
-        %55 = kda2.load %checkpoint_blocks[%54] : !kda2.tensor<[n, nc], i32> -> i32
-        kda2.store %55, %nb[%c0_14] : i32, !kda2.tensor<[1], i32, reg>
+        %56 = kda2.sub %55, %c1_16 : index, index -> index
+        %57 = kda2.min %54, %56 : index, index -> index
+        %58 = kda2.load %checkpoint_blocks[%57] : !kda2.tensor<[n, nc], i32> -> i32
+        kda2.store %58, %nb[%c0_14] : i32, !kda2.tensor<[1], i32, reg>
         %c0_17 = arith.constant 0 : index
-        %56 = kda2.load %nx[%c0_17] : !kda2.tensor<[1], i32, reg> -> i32
-        %57 = kda2.cast %56 : i32 -> index
-        %58 = kda2.cmp eq %c, %57 : index, index -> i1
-        kda2.if %58 {
-          %89 = kda2.dim "m" : index
-          kda2.loop serial %j to %89 {
-            %90 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
-            %91 = kda2.load %offset_blocks[%j] : !kda2.tensor<[n, m], i32> -> i32
+        %59 = kda2.load %nx[%c0_17] : !kda2.tensor<[1], i32, reg> -> i32
+        %60 = kda2.cast %59 : i32 -> index
+        %61 = kda2.cmp eq %c, %60 : index, index -> i1
+        kda2.if %61 {
+          %92 = kda2.dim "m" : index
+          kda2.loop serial %j to %92 {
+            %93 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
+            %94 = kda2.load %offset_blocks[%j] : !kda2.tensor<[n, m], i32> -> i32
             %c1_i32 = arith.constant 1 : i32
-            %92 = kda2.cmp ge %90, %c1_i32 : i32, i32 -> i1
+            %95 = kda2.cmp ge %93, %c1_i32 : i32, i32 -> i1
             %false_24 = arith.constant false
-            %93 = kda2.select %14, %92, %false_24 : i1, i1, i1 -> i1
-            %94 = kda2.cmp le %90, %5 : i32, i32 -> i1
+            %96 = kda2.select %14, %95, %false_24 : i1, i1, i1 -> i1
+            %97 = kda2.cmp le %93, %5 : i32, i32 -> i1
             %false_25 = arith.constant false
-            %95 = kda2.select %93, %94, %false_25 : i1, i1, i1 -> i1
+            %98 = kda2.select %96, %97, %false_25 : i1, i1, i1 -> i1
             %c1_i32_26 = arith.constant 1 : i32
-            %96 = kda2.sub %90, %c1_i32_26 : i32, i32 -> i32
+            %99 = kda2.sub %93, %c1_i32_26 : i32, i32 -> i32
             %c32_27 = arith.constant 32 : index
-            %97 = kda2.cast %96 : i32 -> index
-            %98 = kda2.div %97, %c32_27 : index, index -> index
-            %99 = kda2.cmp eq %98, %c : index, index -> i1
+            %100 = kda2.cast %99 : i32 -> index
+            %101 = kda2.div %100, %c32_27 : index, index -> index
+            %102 = kda2.cmp eq %101, %c : index, index -> i1
             %false_28 = arith.constant false
-            %100 = kda2.select %95, %99, %false_28 : i1, i1, i1 -> i1
+            %103 = kda2.select %98, %102, %false_28 : i1, i1, i1 -> i1
             %c0_i32_29 = arith.constant 0 : i32
-            %101 = kda2.cmp ge %91, %c0_i32_29 : i32, i32 -> i1
+            %104 = kda2.cmp ge %94, %c0_i32_29 : i32, i32 -> i1
             %false_30 = arith.constant false
-            %102 = kda2.select %100, %101, %false_30 : i1, i1, i1 -> i1
-            %103 = kda2.dim "blocks" : index
-            %104 = kda2.cast %91 : i32 -> index
-            %105 = kda2.cmp lt %104, %103 : index, index -> i1
+            %105 = kda2.select %103, %104, %false_30 : i1, i1, i1 -> i1
+            %106 = kda2.dim "blocks" : index
+            %107 = kda2.cast %94 : i32 -> index
+            %108 = kda2.cmp lt %107, %106 : index, index -> i1
             %false_31 = arith.constant false
-            %106 = kda2.select %102, %105, %false_31 : i1, i1, i1 -> i1
-            kda2.if %106 {
+            %109 = kda2.select %105, %108, %false_31 : i1, i1, i1 -> i1
+            kda2.if %109 {
               %c2048_32 = arith.constant 2048 : index
               kda2.loop fragment %arg0 to %c2048_32 columns(128) {
-                %c128 = arith.constant 128 : index
-                %107 = kda2.div %arg0, %c128 : index, index -> index
-                %108 = kda2.rem %arg0, %c128 : index, index -> index
-                %109 = kda2.cast %91 : i32 -> index
-                %c16 = arith.constant 16 : index
-                %110 = kda2.mul %vb, %c16 : index, index -> index
-                %111 = kda2.add %110, %107 : index, index -> index
-                %112 = kda2.load %St[%107, %108] : !kda2.tensor<[16, 128], f32, reg> -> f32
-                kda2.store %112, %ckpt[%109, %1, %108, %111] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
+                %c128_33 = arith.constant 128 : index
+                %110 = kda2.div %arg0, %c128_33 : index, index -> index
+                %111 = kda2.rem %arg0, %c128_33 : index, index -> index
+                %112 = kda2.cast %94 : i32 -> index
+                %c16_34 = arith.constant 16 : index
+                %113 = kda2.mul %vb, %c16_34 : index, index -> index
+                %114 = kda2.add %113, %110 : index, index -> index
+                %115 = kda2.load %St[%110, %111] : !kda2.tensor<[16, 128], f32, reg> -> f32
+                kda2.store %115, %ckpt[%112, %1, %111, %114] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
               }
             }
           }
         }
-        %59 = kda2.load %Vs[] : !kda2.tensor<[32, 16], bf16, smem> -> tensor<32x16xbf16>
-        %60 = kda2.load %Tp[] : !kda2.tensor<[32, 32], bf16, smem> -> tensor<32x32xbf16>
-        %61 = kda2.matmul %59, %60 {transpose_a, transpose_b} : tensor<32x16xbf16>, tensor<32x32xbf16> -> tensor<16x32xf32>
-        kda2.store %61, %Ut[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
-        %62 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
-        %63 = kda2.cast %62 : tensor<16x128xf32> -> tensor<16x128xbf16>
-        %64 = kda2.load %Qd[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
-        %65 = kda2.matmul %63, %64 {transpose_b} : tensor<16x128xbf16>, tensor<32x128xbf16> -> tensor<16x32xf32>
-        kda2.store %65, %Ot[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
-        %66 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
-        %67 = kda2.cast %66 : tensor<16x128xf32> -> tensor<16x128xbf16>
-        %68 = kda2.load %Wn[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
-        %69 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
-        %70 = kda2.matmul %67, %68 acc(%69) {transpose_b} : tensor<16x128xbf16>, tensor<32x128xbf16>, tensor<16x32xf32> -> tensor<16x32xf32>
-        kda2.store %70, %Ut[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
+        %62 = kda2.load %Vs[] : !kda2.tensor<[32, 16], bf16, smem> -> tensor<32x16xbf16>
+        %63 = kda2.load %Tp[] : !kda2.tensor<[32, 32], bf16, smem> -> tensor<32x32xbf16>
+        %64 = kda2.matmul %62, %63 {transpose_a, transpose_b} : tensor<32x16xbf16>, tensor<32x32xbf16> -> tensor<16x32xf32>
+        kda2.store %64, %Ut[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
+        %65 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
+        %66 = kda2.cast %65 : tensor<16x128xf32> -> tensor<16x128xbf16>
+        %67 = kda2.load %Qd[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
+        %68 = kda2.matmul %66, %67 {transpose_b} : tensor<16x128xbf16>, tensor<32x128xbf16> -> tensor<16x32xf32>
+        kda2.store %68, %Ot[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
+        %69 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
+        %70 = kda2.cast %69 : tensor<16x128xf32> -> tensor<16x128xbf16>
+        %71 = kda2.load %Wn[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
+        %72 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
+        %73 = kda2.matmul %70, %71 acc(%72) {transpose_b} : tensor<16x128xbf16>, tensor<32x128xbf16>, tensor<16x32xf32> -> tensor<16x32xf32>
+        kda2.store %73, %Ut[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
         %c2048_18 = arith.constant 2048 : index
         kda2.loop fragment %arg0 to %c2048_18 columns(128) {
-          %c128 = arith.constant 128 : index
-          %89 = kda2.div %arg0, %c128 : index, index -> index
-          %90 = kda2.rem %arg0, %c128 : index, index -> index
-          %91 = kda2.load %St[%89, %90] : !kda2.tensor<[16, 128], f32, reg> -> f32
-          %92 = kda2.load %Gl[%90] : !kda2.tensor<[128], f32, smem> -> f32
-          %93 = kda2.mul %91, %92 : f32, f32 -> f32
-          kda2.store %93, %St[%89, %90] : f32, !kda2.tensor<[16, 128], f32, reg>
+          %c128_24 = arith.constant 128 : index
+          %92 = kda2.div %arg0, %c128_24 : index, index -> index
+          %93 = kda2.rem %arg0, %c128_24 : index, index -> index
+          %94 = kda2.load %St[%92, %93] : !kda2.tensor<[16, 128], f32, reg> -> f32
+          %95 = kda2.load %Gl[%93] : !kda2.tensor<[128], f32, smem> -> f32
+          %96 = kda2.mul %94, %95 : f32, f32 -> f32
+          kda2.store %96, %St[%92, %93] : f32, !kda2.tensor<[16, 128], f32, reg>
         }
-        %71 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
-        %72 = kda2.cast %71 : tensor<16x32xf32> -> tensor<16x32xbf16>
-        %73 = kda2.load %Kl[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
-        %74 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
-        %75 = kda2.matmul %72, %73 acc(%74) : tensor<16x32xbf16>, tensor<32x128xbf16>, tensor<16x128xf32> -> tensor<16x128xf32>
-        kda2.store %75, %St[] : tensor<16x128xf32>, !kda2.tensor<[16, 128], f32, reg>
-        %76 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
-        %77 = kda2.cast %76 : tensor<16x32xf32> -> tensor<16x32xbf16>
-        %78 = kda2.load %Pb[] : !kda2.tensor<[32, 32], bf16, smem> -> tensor<32x32xbf16>
-        %79 = kda2.load %Ot[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
-        %80 = kda2.matmul %77, %78 acc(%79) {transpose_b} : tensor<16x32xbf16>, tensor<32x32xbf16>, tensor<16x32xf32> -> tensor<16x32xf32>
-        kda2.store %80, %Ot[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
+        %74 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
+        %75 = kda2.cast %74 : tensor<16x32xf32> -> tensor<16x32xbf16>
+        %76 = kda2.load %Kl[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
+        %77 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
+        %78 = kda2.matmul %75, %76 acc(%77) : tensor<16x32xbf16>, tensor<32x128xbf16>, tensor<16x128xf32> -> tensor<16x128xf32>
+        kda2.store %78, %St[] : tensor<16x128xf32>, !kda2.tensor<[16, 128], f32, reg>
+        %79 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
+        %80 = kda2.cast %79 : tensor<16x32xf32> -> tensor<16x32xbf16>
+        %81 = kda2.load %Pb[] : !kda2.tensor<[32, 32], bf16, smem> -> tensor<32x32xbf16>
+        %82 = kda2.load %Ot[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
+        %83 = kda2.matmul %80, %81 acc(%82) {transpose_b} : tensor<16x32xbf16>, tensor<32x32xbf16>, tensor<16x32xf32> -> tensor<16x32xf32>
+        kda2.store %83, %Ot[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
         %c512 = arith.constant 512 : index
         kda2.loop fragment %arg0 to %c512 columns(32) {
           %c32_24 = arith.constant 32 : index
-          %89 = kda2.div %arg0, %c32_24 : index, index -> index
-          %90 = kda2.rem %arg0, %c32_24 : index, index -> index
+          %92 = kda2.div %arg0, %c32_24 : index, index -> index
+          %93 = kda2.rem %arg0, %c32_24 : index, index -> index
           %c32_25 = arith.constant 32 : index
-          %91 = kda2.mul %c, %c32_25 : index, index -> index
-          %92 = kda2.add %91, %90 : index, index -> index
-          %93 = kda2.cast %5 : i32 -> index
-          %94 = kda2.cmp lt %92, %93 : index, index -> i1
-          kda2.if %94 {
+          %94 = kda2.mul %c, %c32_25 : index, index -> index
+          %95 = kda2.add %94, %93 : index, index -> index
+          %96 = kda2.cast %5 : i32 -> index
+          %97 = kda2.cmp lt %95, %96 : index, index -> i1
+          kda2.if %97 {
             %c32_26 = arith.constant 32 : index
-            %95 = kda2.mul %c, %c32_26 : index, index -> index
-            %96 = kda2.cast %2 : i32 -> index
-            %97 = kda2.add %96, %95 : index, index -> index
-            %98 = kda2.add %97, %90 : index, index -> index
-            %c16 = arith.constant 16 : index
-            %99 = kda2.mul %vb, %c16 : index, index -> index
-            %100 = kda2.add %99, %89 : index, index -> index
-            %101 = kda2.load %Ot[%89, %90] : !kda2.tensor<[16, 32], f32, reg> -> f32
-            %102 = kda2.cast %101 : f32 -> bf16
-            %cst = arith.constant 0.000000e+00 : f32
-            %103 = kda2.cast %102 : bf16 -> f32
-            %104 = kda2.select %14, %103, %cst : i1, f32, f32 -> f32
+            %98 = kda2.mul %c, %c32_26 : index, index -> index
+            %99 = kda2.cast %2 : i32 -> index
+            %100 = kda2.add %99, %98 : index, index -> index
+            %101 = kda2.add %100, %93 : index, index -> index
+            %c16_27 = arith.constant 16 : index
+            %102 = kda2.mul %vb, %c16_27 : index, index -> index
+            %103 = kda2.add %102, %92 : index, index -> index
+            %104 = kda2.load %Ot[%92, %93] : !kda2.tensor<[16, 32], f32, reg> -> f32
             %105 = kda2.cast %104 : f32 -> bf16
-            kda2.store %105, %o[%98, %1, %100] : bf16, !kda2.tensor<[tt, h, 128], bf16>
+            %cst = arith.constant 0.000000e+00 : f32
+            %106 = kda2.cast %105 : bf16 -> f32
+            %107 = kda2.select %14, %106, %cst : i1, f32, f32 -> f32
+            %108 = kda2.cast %107 : f32 -> bf16
+            kda2.store %108, %o[%101, %1, %103] : bf16, !kda2.tensor<[tt, h, 128], bf16>
           }
         }
         %c0_i32_19 = arith.constant 0 : i32
-        %81 = kda2.cmp ne %boundaries, %c0_i32_19 : i32, i32 -> i1
+        %84 = kda2.cmp ne %boundaries, %c0_i32_19 : i32, i32 -> i1
         %false_20 = arith.constant false
-        %82 = kda2.select %14, %81, %false_20 : i1, i1, i1 -> i1
+        %85 = kda2.select %14, %84, %false_20 : i1, i1, i1 -> i1
         %c0_i32_21 = arith.constant 0 : i32
-        %83 = kda2.cmp ge %50, %c0_i32_21 : i32, i32 -> i1
+        %86 = kda2.cmp ge %53, %c0_i32_21 : i32, i32 -> i1
         %false_22 = arith.constant false
-        %84 = kda2.select %82, %83, %false_22 : i1, i1, i1 -> i1
-        %85 = kda2.dim "blocks" : index
-        %86 = kda2.cast %50 : i32 -> index
-        %87 = kda2.cmp lt %86, %85 : index, index -> i1
+        %87 = kda2.select %85, %86, %false_22 : i1, i1, i1 -> i1
+        %88 = kda2.dim "blocks" : index
+        %89 = kda2.cast %53 : i32 -> index
+        %90 = kda2.cmp lt %89, %88 : index, index -> i1
         %false_23 = arith.constant false
-        %88 = kda2.select %84, %87, %false_23 : i1, i1, i1 -> i1
-        kda2.if %88 {
+        %91 = kda2.select %87, %90, %false_23 : i1, i1, i1 -> i1
+        kda2.if %91 {
           %c2048_24 = arith.constant 2048 : index
           kda2.loop fragment %arg0 to %c2048_24 columns(128) {
-            %c128 = arith.constant 128 : index
-            %89 = kda2.div %arg0, %c128 : index, index -> index
-            %90 = kda2.rem %arg0, %c128 : index, index -> index
-            %91 = kda2.cast %50 : i32 -> index
-            %c16 = arith.constant 16 : index
-            %92 = kda2.mul %vb, %c16 : index, index -> index
-            %93 = kda2.add %92, %89 : index, index -> index
-            %94 = kda2.load %St[%89, %90] : !kda2.tensor<[16, 128], f32, reg> -> f32
-            kda2.store %94, %ckpt[%91, %1, %90, %93] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
+            %c128_25 = arith.constant 128 : index
+            %92 = kda2.div %arg0, %c128_25 : index, index -> index
+            %93 = kda2.rem %arg0, %c128_25 : index, index -> index
+            %94 = kda2.cast %53 : i32 -> index
+            %c16_26 = arith.constant 16 : index
+            %95 = kda2.mul %vb, %c16_26 : index, index -> index
+            %96 = kda2.add %95, %92 : index, index -> index
+            %97 = kda2.load %St[%92, %93] : !kda2.tensor<[16, 128], f32, reg> -> f32
+            kda2.store %97, %ckpt[%94, %1, %93, %96] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
           }
         }
-        kda2.if %58 {
+        kda2.if %61 {
           %c512_24 = arith.constant 512 : index
           kda2.loop fragment %arg0 to %c512_24 columns(32) {
             %c32_29 = arith.constant 32 : index
-            %95 = kda2.div %arg0, %c32_29 : index, index -> index
-            %96 = kda2.rem %arg0, %c32_29 : index, index -> index
-            %97 = kda2.add %8, %c : index, index -> index
-            %c16 = arith.constant 16 : index
-            %98 = kda2.mul %vb, %c16 : index, index -> index
-            %99 = kda2.add %98, %95 : index, index -> index
-            %100 = kda2.load %Ut[%95, %96] : !kda2.tensor<[16, 32], f32, reg> -> f32
-            %101 = kda2.cast %100 : f32 -> bf16
-            kda2.store %101, %us[%97, %99, %96] : bf16, !kda2.tensor<[h, ns, 128, 32], bf16>
+            %98 = kda2.div %arg0, %c32_29 : index, index -> index
+            %99 = kda2.rem %arg0, %c32_29 : index, index -> index
+            %100 = kda2.add %8, %c : index, index -> index
+            %c16_30 = arith.constant 16 : index
+            %101 = kda2.mul %vb, %c16_30 : index, index -> index
+            %102 = kda2.add %101, %98 : index, index -> index
+            %103 = kda2.load %Ut[%98, %99] : !kda2.tensor<[16, 32], f32, reg> -> f32
+            %104 = kda2.cast %103 : f32 -> bf16
+            kda2.store %104, %us[%100, %102, %99] : bf16, !kda2.tensor<[h, ns, 128, 32], bf16>
           }
           %c0_25 = arith.constant 0 : index
           %c32_26 = arith.constant 32 : index
-          %89 = kda2.cast %5 : i32 -> index
-          %90 = kda2.add %89, %c32_26 : index, index -> index
+          %92 = kda2.cast %5 : i32 -> index
+          %93 = kda2.add %92, %c32_26 : index, index -> index
           %c1_27 = arith.constant 1 : index
-          %91 = kda2.sub %90, %c1_27 : index, index -> index
+          %94 = kda2.sub %93, %c1_27 : index, index -> index
           %c32_28 = arith.constant 32 : index
-          %92 = kda2.div %91, %c32_28 : index, index -> index
-          %93 = kda2.cast %92 : index -> i32
-          kda2.store %93, %nx[%c0_25] : i32, !kda2.tensor<[1], i32, reg>
-          %94 = kda2.dim "m" : index
-          kda2.loop serial %j to %94 {
-            %95 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
+          %95 = kda2.div %94, %c32_28 : index, index -> index
+          %96 = kda2.cast %95 : index -> i32
+          kda2.store %96, %nx[%c0_25] : i32, !kda2.tensor<[1], i32, reg>
+          %97 = kda2.dim "m" : index
+          kda2.loop serial %j to %97 {
+            %98 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
             %c1_i32 = arith.constant 1 : i32
-            %96 = kda2.cmp ge %95, %c1_i32 : i32, i32 -> i1
-            %97 = kda2.cmp le %95, %5 : i32, i32 -> i1
+            %99 = kda2.cmp ge %98, %c1_i32 : i32, i32 -> i1
+            %100 = kda2.cmp le %98, %5 : i32, i32 -> i1
             %false_29 = arith.constant false
-            %98 = kda2.select %96, %97, %false_29 : i1, i1, i1 -> i1
+            %101 = kda2.select %99, %100, %false_29 : i1, i1, i1 -> i1
             %c1_i32_30 = arith.constant 1 : i32
-            %99 = kda2.sub %95, %c1_i32_30 : i32, i32 -> i32
+            %102 = kda2.sub %98, %c1_i32_30 : i32, i32 -> i32
             %c32_31 = arith.constant 32 : index
-            %100 = kda2.cast %99 : i32 -> index
-            %101 = kda2.div %100, %c32_31 : index, index -> index
-            %102 = kda2.cmp gt %101, %c : index, index -> i1
+            %103 = kda2.cast %102 : i32 -> index
+            %104 = kda2.div %103, %c32_31 : index, index -> index
+            %105 = kda2.cmp gt %104, %c : index, index -> i1
             %false_32 = arith.constant false
-            %103 = kda2.select %98, %102, %false_32 : i1, i1, i1 -> i1
-            kda2.if %103 {
+            %106 = kda2.select %101, %105, %false_32 : i1, i1, i1 -> i1
+            kda2.if %106 {
               %c0_33 = arith.constant 0 : index
               %c0_34 = arith.constant 0 : index
-              %104 = kda2.load %nx[%c0_34] : !kda2.tensor<[1], i32, reg> -> i32
+              %107 = kda2.load %nx[%c0_34] : !kda2.tensor<[1], i32, reg> -> i32
               %c1_i32_35 = arith.constant 1 : i32
-              %105 = kda2.sub %95, %c1_i32_35 : i32, i32 -> i32
+              %108 = kda2.sub %98, %c1_i32_35 : i32, i32 -> i32
               %c32_36 = arith.constant 32 : index
-              %106 = kda2.cast %105 : i32 -> index
-              %107 = kda2.div %106, %c32_36 : index, index -> index
-              %108 = kda2.cast %104 : i32 -> index
-              %109 = kda2.min %108, %107 : index, index -> index
-              %110 = kda2.cast %109 : index -> i32
-              kda2.store %110, %nx[%c0_33] : i32, !kda2.tensor<[1], i32, reg>
+              %109 = kda2.cast %108 : i32 -> index
+              %110 = kda2.div %109, %c32_36 : index, index -> index
+              %111 = kda2.cast %107 : i32 -> index
+              %112 = kda2.min %111, %110 : index, index -> index
+              %113 = kda2.cast %112 : index -> i32
+              kda2.store %113, %nx[%c0_33] : i32, !kda2.tensor<[1], i32, reg>
             }
           }
         }
@@ -989,8 +1007,9 @@ module attributes {kda2.target = "H200-SXM"} {
     }
     kda2.return
   }
-  kda2.kernel @kda_chunk_scan_ok(%vc: !kda2.tensor<[h, nsv, 32, 16], bf16>, %qd: !kda2.tensor<[h, ns, 32, 128], bf16>, %kl: !kda2.tensor<[h, ns, 32, 128], bf16>, %wn: !kda2.tensor<[h, ns, 32, 128], bf16>, %tp: !kda2.tensor<[h, ns, 32, 32], bf16>, %pb: !kda2.tensor<[h, ns, 32, 32], bf16>, %gl: !kda2.tensor<[h, ns, 128], f32>, %cu_seqlens: !kda2.tensor<[np1], i32>, %state_indices: !kda2.tensor<[n], i32>, %has_initial_state: !kda2.tensor<[n], i32>, %checkpoint_blocks: !kda2.tensor<[n, nc], i32>, %ckpt_offsets: !kda2.tensor<[n, m], i32>, %offset_blocks: !kda2.tensor<[n, m], i32>, %boundaries: i32, %pool: !kda2.tensor<[slots, h, 128, 128], f32> {kda2.io = #kda2.io<inout>, kda2.state = #kda2.state<kv>}, %o: !kda2.tensor<[tt, h, 128], bf16> {kda2.io = #kda2.io<out>}, %us: !kda2.tensor<[h, ns, 128, 32], bf16> {kda2.io = #kda2.io<out>}, %ckpt: !kda2.tensor<[blocks, h, 128, 128], f32> {kda2.io = #kda2.io<out>, kda2.state = #kda2.state<kv>}) attributes {arg_names = ["vc", "qd", "kl", "wn", "tp", "pb", "gl", "cu_seqlens", "state_indices", "has_initial_state", "checkpoint_blocks", "ckpt_offsets", "offset_blocks", "boundaries", "pool", "o", "us", "ckpt"], grid = ["n", "h"], kda2.bindings = {C = 32 : i64, K = 128 : i64, NVB = 8 : i64, OKB = 2 : i64, V = 128 : i64, VB = 16 : i64}} {
-    kda2.gmem %vc, %qd, %kl, %wn, %tp, %pb, %gl, %o, %us, %cu_seqlens layout(row_major) packing(none) : !kda2.tensor<[h, nsv, 32, 16], bf16>, !kda2.tensor<[h, ns, 32, 128], bf16>, !kda2.tensor<[h, ns, 32, 128], bf16>, !kda2.tensor<[h, ns, 32, 128], bf16>, !kda2.tensor<[h, ns, 32, 32], bf16>, !kda2.tensor<[h, ns, 32, 32], bf16>, !kda2.tensor<[h, ns, 128], f32>, !kda2.tensor<[tt, h, 128], bf16>, !kda2.tensor<[h, ns, 128, 32], bf16>, !kda2.tensor<[np1], i32>
+  kda2.kernel @kda_chunk_scan_ok(%v: !kda2.tensor<[tt, h, 128], bf16> {kda2.stride = 14 : i64}, %qd: !kda2.tensor<[h, ns, 32, 128], bf16>, %kl: !kda2.tensor<[h, ns, 32, 128], bf16>, %wn: !kda2.tensor<[h, ns, 32, 128], bf16>, %tp: !kda2.tensor<[h, ns, 32, 32], bf16>, %pb: !kda2.tensor<[h, ns, 32, 32], bf16>, %gl: !kda2.tensor<[h, ns, 128], f32>, %cu_seqlens: !kda2.tensor<[np1], i32>, %state_indices: !kda2.tensor<[n], i32>, %has_initial_state: !kda2.tensor<[n], i32>, %checkpoint_blocks: !kda2.tensor<[n, nc], i32>, %ckpt_offsets: !kda2.tensor<[n, m], i32>, %offset_blocks: !kda2.tensor<[n, m], i32>, %boundaries: i32, %sv: i64, %pool: !kda2.tensor<[slots, h, 128, 128], f32> {kda2.io = #kda2.io<inout>, kda2.state = #kda2.state<kv>}, %o: !kda2.tensor<[tt, h, 128], bf16> {kda2.io = #kda2.io<out>}, %us: !kda2.tensor<[h, ns, 128, 32], bf16> {kda2.io = #kda2.io<out>}, %ckpt: !kda2.tensor<[blocks, h, 128, 128], f32> {kda2.io = #kda2.io<out>, kda2.state = #kda2.state<kv>}) attributes {arg_names = ["v", "qd", "kl", "wn", "tp", "pb", "gl", "cu_seqlens", "state_indices", "has_initial_state", "checkpoint_blocks", "ckpt_offsets", "offset_blocks", "boundaries", "sv", "pool", "o", "us", "ckpt"], grid = ["n", "h"], kda2.bindings = {C = 32 : i64, K = 128 : i64, NVB = 8 : i64, OKB = 2 : i64, V = 128 : i64, VB = 16 : i64}} {
+    kda2.gmem %v layout(row_major) packing(none) : !kda2.tensor<[tt, h, 128], bf16>
+    kda2.gmem %qd, %kl, %wn, %tp, %pb, %gl, %o, %us, %cu_seqlens layout(row_major) packing(none) : !kda2.tensor<[h, ns, 32, 128], bf16>, !kda2.tensor<[h, ns, 32, 128], bf16>, !kda2.tensor<[h, ns, 32, 128], bf16>, !kda2.tensor<[h, ns, 32, 32], bf16>, !kda2.tensor<[h, ns, 32, 32], bf16>, !kda2.tensor<[h, ns, 128], f32>, !kda2.tensor<[tt, h, 128], bf16>, !kda2.tensor<[h, ns, 128, 32], bf16>, !kda2.tensor<[np1], i32>
     kda2.gmem %state_indices, %has_initial_state, %checkpoint_blocks layout(row_major) packing(none) : !kda2.tensor<[n], i32>, !kda2.tensor<[n], i32>, !kda2.tensor<[n, nc], i32>
     kda2.gmem %ckpt_offsets, %offset_blocks layout(row_major) packing(none) : !kda2.tensor<[n, m], i32>, !kda2.tensor<[n, m], i32>
     kda2.gmem %pool, %ckpt layout(KV) packing(none) : !kda2.tensor<[slots, h, 128, 128], f32>, !kda2.tensor<[blocks, h, 128, 128], f32>
@@ -1115,217 +1134,222 @@ module attributes {kda2.target = "H200-SXM"} {
         %44 = kda2.add %8, %c : index, index -> index
         %45 = kda2.load %gl[%44] : !kda2.tensor<[h, ns, 128], f32> -> tensor<128xf32>
         kda2.store %45, %Gl[] : tensor<128xf32>, !kda2.tensor<[128], f32, smem>
-        %46 = kda2.add %8, %c : index, index -> index
-        %c8_12 = arith.constant 8 : index
-        %47 = kda2.mul %46, %c8_12 : index, index -> index
-        %48 = kda2.add %47, %vb : index, index -> index
-        %49 = kda2.load %vc[%48] : !kda2.tensor<[h, nsv, 32, 16], bf16> -> tensor<32x16xbf16>
-        kda2.store %49, %Vs[] : tensor<32x16xbf16>, !kda2.tensor<[32, 16], bf16, smem>
+        %46 = kda2.add %2, %5 : i32, i32 -> i32
+        %47 = kda2.cast %46 : i32 -> index
+        %c32_12 = arith.constant 32 : index
+        %48 = kda2.mul %c, %c32_12 : index, index -> index
+        %49 = kda2.cast %2 : i32 -> index
+        %50 = kda2.add %49, %48 : index, index -> index
+        %c16 = arith.constant 16 : index
+        %51 = kda2.mul %vb, %c16 : index, index -> index
+        %c128 = arith.constant 128 : index
+        %52 = kda2.load %v[%50, %1, %51] limits(%47, %c128) {windows = array<i64: 32, 0, 16>} : !kda2.tensor<[tt, h, 128], bf16> -> tensor<32x16xbf16>
+        kda2.store %52, %Vs[] : tensor<32x16xbf16>, !kda2.tensor<[32, 16], bf16, smem>
         %c0_13 = arith.constant 0 : index
-        %50 = kda2.load %nb[%c0_13] : !kda2.tensor<[1], i32, reg> -> i32
+        %53 = kda2.load %nb[%c0_13] : !kda2.tensor<[1], i32, reg> -> i32
         %c0_14 = arith.constant 0 : index
         %c1_15 = arith.constant 1 : index
-        %51 = kda2.add %c, %c1_15 : index, index -> index
-        %52 = kda2.dim "nc" : index
+        %54 = kda2.add %c, %c1_15 : index, index -> index
+        %55 = kda2.dim "nc" : index
         %c1_16 = arith.constant 1 : index
-        %53 = kda2.sub %52, %c1_16 : index, index -> index
-        %54 = kda2.min %51, %53 : index, index -> index
-        %55 = kda2.load %checkpoint_blocks[%54] : !kda2.tensor<[n, nc], i32> -> i32
-        kda2.store %55, %nb[%c0_14] : i32, !kda2.tensor<[1], i32, reg>
+        %56 = kda2.sub %55, %c1_16 : index, index -> index
+        %57 = kda2.min %54, %56 : index, index -> index
+        %58 = kda2.load %checkpoint_blocks[%57] : !kda2.tensor<[n, nc], i32> -> i32
+        kda2.store %58, %nb[%c0_14] : i32, !kda2.tensor<[1], i32, reg>
         %c0_17 = arith.constant 0 : index
-        %56 = kda2.load %nx[%c0_17] : !kda2.tensor<[1], i32, reg> -> i32
-        %57 = kda2.cast %56 : i32 -> index
-        %58 = kda2.cmp eq %c, %57 : index, index -> i1
-        kda2.if %58 {
-          %89 = kda2.dim "m" : index
-          kda2.loop serial %j to %89 {
-            %90 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
-            %91 = kda2.load %offset_blocks[%j] : !kda2.tensor<[n, m], i32> -> i32
+        %59 = kda2.load %nx[%c0_17] : !kda2.tensor<[1], i32, reg> -> i32
+        %60 = kda2.cast %59 : i32 -> index
+        %61 = kda2.cmp eq %c, %60 : index, index -> i1
+        kda2.if %61 {
+          %92 = kda2.dim "m" : index
+          kda2.loop serial %j to %92 {
+            %93 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
+            %94 = kda2.load %offset_blocks[%j] : !kda2.tensor<[n, m], i32> -> i32
             %c1_i32 = arith.constant 1 : i32
-            %92 = kda2.cmp ge %90, %c1_i32 : i32, i32 -> i1
+            %95 = kda2.cmp ge %93, %c1_i32 : i32, i32 -> i1
             %false_24 = arith.constant false
-            %93 = kda2.select %14, %92, %false_24 : i1, i1, i1 -> i1
-            %94 = kda2.cmp le %90, %5 : i32, i32 -> i1
+            %96 = kda2.select %14, %95, %false_24 : i1, i1, i1 -> i1
+            %97 = kda2.cmp le %93, %5 : i32, i32 -> i1
             %false_25 = arith.constant false
-            %95 = kda2.select %93, %94, %false_25 : i1, i1, i1 -> i1
+            %98 = kda2.select %96, %97, %false_25 : i1, i1, i1 -> i1
             %c1_i32_26 = arith.constant 1 : i32
-            %96 = kda2.sub %90, %c1_i32_26 : i32, i32 -> i32
+            %99 = kda2.sub %93, %c1_i32_26 : i32, i32 -> i32
             %c32_27 = arith.constant 32 : index
-            %97 = kda2.cast %96 : i32 -> index
-            %98 = kda2.div %97, %c32_27 : index, index -> index
-            %99 = kda2.cmp eq %98, %c : index, index -> i1
+            %100 = kda2.cast %99 : i32 -> index
+            %101 = kda2.div %100, %c32_27 : index, index -> index
+            %102 = kda2.cmp eq %101, %c : index, index -> i1
             %false_28 = arith.constant false
-            %100 = kda2.select %95, %99, %false_28 : i1, i1, i1 -> i1
+            %103 = kda2.select %98, %102, %false_28 : i1, i1, i1 -> i1
             %c0_i32_29 = arith.constant 0 : i32
-            %101 = kda2.cmp ge %91, %c0_i32_29 : i32, i32 -> i1
+            %104 = kda2.cmp ge %94, %c0_i32_29 : i32, i32 -> i1
             %false_30 = arith.constant false
-            %102 = kda2.select %100, %101, %false_30 : i1, i1, i1 -> i1
-            %103 = kda2.dim "blocks" : index
-            %104 = kda2.cast %91 : i32 -> index
-            %105 = kda2.cmp lt %104, %103 : index, index -> i1
+            %105 = kda2.select %103, %104, %false_30 : i1, i1, i1 -> i1
+            %106 = kda2.dim "blocks" : index
+            %107 = kda2.cast %94 : i32 -> index
+            %108 = kda2.cmp lt %107, %106 : index, index -> i1
             %false_31 = arith.constant false
-            %106 = kda2.select %102, %105, %false_31 : i1, i1, i1 -> i1
-            kda2.if %106 {
+            %109 = kda2.select %105, %108, %false_31 : i1, i1, i1 -> i1
+            kda2.if %109 {
               %c2048_32 = arith.constant 2048 : index
               kda2.loop fragment %arg0 to %c2048_32 columns(128) split(cols) {
-                %c128 = arith.constant 128 : index
-                %107 = kda2.div %arg0, %c128 : index, index -> index
-                %108 = kda2.rem %arg0, %c128 : index, index -> index
-                %109 = kda2.cast %91 : i32 -> index
-                %c16 = arith.constant 16 : index
-                %110 = kda2.mul %vb, %c16 : index, index -> index
-                %111 = kda2.add %110, %107 : index, index -> index
-                %112 = kda2.load %St[%107, %108] : !kda2.tensor<[16, 128], f32, reg> -> f32
-                kda2.store %112, %ckpt[%109, %1, %108, %111] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
+                %c128_33 = arith.constant 128 : index
+                %110 = kda2.div %arg0, %c128_33 : index, index -> index
+                %111 = kda2.rem %arg0, %c128_33 : index, index -> index
+                %112 = kda2.cast %94 : i32 -> index
+                %c16_34 = arith.constant 16 : index
+                %113 = kda2.mul %vb, %c16_34 : index, index -> index
+                %114 = kda2.add %113, %110 : index, index -> index
+                %115 = kda2.load %St[%110, %111] : !kda2.tensor<[16, 128], f32, reg> -> f32
+                kda2.store %115, %ckpt[%112, %1, %111, %114] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
               }
             }
           }
         }
-        %59 = kda2.load %Vs[] : !kda2.tensor<[32, 16], bf16, smem> -> tensor<32x16xbf16>
-        %60 = kda2.load %Tp[] : !kda2.tensor<[32, 32], bf16, smem> -> tensor<32x32xbf16>
-        %61 = kda2.matmul %59, %60 {transpose_a, transpose_b} : tensor<32x16xbf16>, tensor<32x32xbf16> -> tensor<16x32xf32>
-        kda2.store %61, %Ut[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
-        %62 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
-        %63 = kda2.cast %62 : tensor<16x128xf32> -> tensor<16x128xbf16>
-        %64 = kda2.load %Wn[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
-        %65 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
-        %66 = kda2.matmul %63, %64 acc(%65) {transpose_b} : tensor<16x128xbf16>, tensor<32x128xbf16>, tensor<16x32xf32> -> tensor<16x32xf32>
-        kda2.store %66, %Ut[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
-        %67 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
-        %68 = kda2.cast %67 : tensor<16x128xf32> -> tensor<16x128xbf16>
-        %69 = kda2.load %Qd[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
-        %70 = kda2.matmul %68, %69 {transpose_b} : tensor<16x128xbf16>, tensor<32x128xbf16> -> tensor<16x32xf32>
-        kda2.store %70, %Ot[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
+        %62 = kda2.load %Vs[] : !kda2.tensor<[32, 16], bf16, smem> -> tensor<32x16xbf16>
+        %63 = kda2.load %Tp[] : !kda2.tensor<[32, 32], bf16, smem> -> tensor<32x32xbf16>
+        %64 = kda2.matmul %62, %63 {transpose_a, transpose_b} : tensor<32x16xbf16>, tensor<32x32xbf16> -> tensor<16x32xf32>
+        kda2.store %64, %Ut[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
+        %65 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
+        %66 = kda2.cast %65 : tensor<16x128xf32> -> tensor<16x128xbf16>
+        %67 = kda2.load %Wn[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
+        %68 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
+        %69 = kda2.matmul %66, %67 acc(%68) {transpose_b} : tensor<16x128xbf16>, tensor<32x128xbf16>, tensor<16x32xf32> -> tensor<16x32xf32>
+        kda2.store %69, %Ut[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
+        %70 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
+        %71 = kda2.cast %70 : tensor<16x128xf32> -> tensor<16x128xbf16>
+        %72 = kda2.load %Qd[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
+        %73 = kda2.matmul %71, %72 {transpose_b} : tensor<16x128xbf16>, tensor<32x128xbf16> -> tensor<16x32xf32>
+        kda2.store %73, %Ot[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
         %c2048_18 = arith.constant 2048 : index
         kda2.loop fragment %arg0 to %c2048_18 columns(128) split(cols) {
-          %c128 = arith.constant 128 : index
-          %89 = kda2.div %arg0, %c128 : index, index -> index
-          %90 = kda2.rem %arg0, %c128 : index, index -> index
-          %91 = kda2.load %St[%89, %90] : !kda2.tensor<[16, 128], f32, reg> -> f32
-          %92 = kda2.load %Gl[%90] : !kda2.tensor<[128], f32, smem> -> f32
-          %93 = kda2.mul %91, %92 : f32, f32 -> f32
-          kda2.store %93, %St[%89, %90] : f32, !kda2.tensor<[16, 128], f32, reg>
+          %c128_24 = arith.constant 128 : index
+          %92 = kda2.div %arg0, %c128_24 : index, index -> index
+          %93 = kda2.rem %arg0, %c128_24 : index, index -> index
+          %94 = kda2.load %St[%92, %93] : !kda2.tensor<[16, 128], f32, reg> -> f32
+          %95 = kda2.load %Gl[%93] : !kda2.tensor<[128], f32, smem> -> f32
+          %96 = kda2.mul %94, %95 : f32, f32 -> f32
+          kda2.store %96, %St[%92, %93] : f32, !kda2.tensor<[16, 128], f32, reg>
         }
-        %71 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
-        %72 = kda2.cast %71 : tensor<16x32xf32> -> tensor<16x32xbf16>
-        %73 = kda2.load %Kl[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
-        %74 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
-        %75 = kda2.matmul %72, %73 acc(%74) : tensor<16x32xbf16>, tensor<32x128xbf16>, tensor<16x128xf32> -> tensor<16x128xf32>
-        kda2.store %75, %St[] : tensor<16x128xf32>, !kda2.tensor<[16, 128], f32, reg>
-        %76 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
-        %77 = kda2.cast %76 : tensor<16x32xf32> -> tensor<16x32xbf16>
-        %78 = kda2.load %Pb[] : !kda2.tensor<[32, 32], bf16, smem> -> tensor<32x32xbf16>
-        %79 = kda2.load %Ot[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
-        %80 = kda2.matmul %77, %78 acc(%79) {transpose_b} : tensor<16x32xbf16>, tensor<32x32xbf16>, tensor<16x32xf32> -> tensor<16x32xf32>
-        kda2.store %80, %Ot[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
+        %74 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
+        %75 = kda2.cast %74 : tensor<16x32xf32> -> tensor<16x32xbf16>
+        %76 = kda2.load %Kl[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
+        %77 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
+        %78 = kda2.matmul %75, %76 acc(%77) : tensor<16x32xbf16>, tensor<32x128xbf16>, tensor<16x128xf32> -> tensor<16x128xf32>
+        kda2.store %78, %St[] : tensor<16x128xf32>, !kda2.tensor<[16, 128], f32, reg>
+        %79 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
+        %80 = kda2.cast %79 : tensor<16x32xf32> -> tensor<16x32xbf16>
+        %81 = kda2.load %Pb[] : !kda2.tensor<[32, 32], bf16, smem> -> tensor<32x32xbf16>
+        %82 = kda2.load %Ot[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
+        %83 = kda2.matmul %80, %81 acc(%82) {transpose_b} : tensor<16x32xbf16>, tensor<32x32xbf16>, tensor<16x32xf32> -> tensor<16x32xf32>
+        kda2.store %83, %Ot[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
         %c512 = arith.constant 512 : index
         kda2.loop fragment %arg0 to %c512 columns(32) split(cols) {
           %c32_24 = arith.constant 32 : index
-          %89 = kda2.div %arg0, %c32_24 : index, index -> index
-          %90 = kda2.rem %arg0, %c32_24 : index, index -> index
+          %92 = kda2.div %arg0, %c32_24 : index, index -> index
+          %93 = kda2.rem %arg0, %c32_24 : index, index -> index
           %c32_25 = arith.constant 32 : index
-          %91 = kda2.mul %c, %c32_25 : index, index -> index
-          %92 = kda2.add %91, %90 : index, index -> index
-          %93 = kda2.cast %5 : i32 -> index
-          %94 = kda2.cmp lt %92, %93 : index, index -> i1
-          kda2.if %94 {
+          %94 = kda2.mul %c, %c32_25 : index, index -> index
+          %95 = kda2.add %94, %93 : index, index -> index
+          %96 = kda2.cast %5 : i32 -> index
+          %97 = kda2.cmp lt %95, %96 : index, index -> i1
+          kda2.if %97 {
             %c32_26 = arith.constant 32 : index
-            %95 = kda2.mul %c, %c32_26 : index, index -> index
-            %96 = kda2.cast %2 : i32 -> index
-            %97 = kda2.add %96, %95 : index, index -> index
-            %98 = kda2.add %97, %90 : index, index -> index
-            %c16 = arith.constant 16 : index
-            %99 = kda2.mul %vb, %c16 : index, index -> index
-            %100 = kda2.add %99, %89 : index, index -> index
-            %101 = kda2.load %Ot[%89, %90] : !kda2.tensor<[16, 32], f32, reg> -> f32
-            %102 = kda2.cast %101 : f32 -> bf16
-            %cst = arith.constant 0.000000e+00 : f32
-            %103 = kda2.cast %102 : bf16 -> f32
-            %104 = kda2.select %14, %103, %cst : i1, f32, f32 -> f32
+            %98 = kda2.mul %c, %c32_26 : index, index -> index
+            %99 = kda2.cast %2 : i32 -> index
+            %100 = kda2.add %99, %98 : index, index -> index
+            %101 = kda2.add %100, %93 : index, index -> index
+            %c16_27 = arith.constant 16 : index
+            %102 = kda2.mul %vb, %c16_27 : index, index -> index
+            %103 = kda2.add %102, %92 : index, index -> index
+            %104 = kda2.load %Ot[%92, %93] : !kda2.tensor<[16, 32], f32, reg> -> f32
             %105 = kda2.cast %104 : f32 -> bf16
-            kda2.store %105, %o[%98, %1, %100] : bf16, !kda2.tensor<[tt, h, 128], bf16>
+            %cst = arith.constant 0.000000e+00 : f32
+            %106 = kda2.cast %105 : bf16 -> f32
+            %107 = kda2.select %14, %106, %cst : i1, f32, f32 -> f32
+            %108 = kda2.cast %107 : f32 -> bf16
+            kda2.store %108, %o[%101, %1, %103] : bf16, !kda2.tensor<[tt, h, 128], bf16>
           }
         }
         %c0_i32_19 = arith.constant 0 : i32
-        %81 = kda2.cmp ne %boundaries, %c0_i32_19 : i32, i32 -> i1
+        %84 = kda2.cmp ne %boundaries, %c0_i32_19 : i32, i32 -> i1
         %false_20 = arith.constant false
-        %82 = kda2.select %14, %81, %false_20 : i1, i1, i1 -> i1
+        %85 = kda2.select %14, %84, %false_20 : i1, i1, i1 -> i1
         %c0_i32_21 = arith.constant 0 : i32
-        %83 = kda2.cmp ge %50, %c0_i32_21 : i32, i32 -> i1
+        %86 = kda2.cmp ge %53, %c0_i32_21 : i32, i32 -> i1
         %false_22 = arith.constant false
-        %84 = kda2.select %82, %83, %false_22 : i1, i1, i1 -> i1
-        %85 = kda2.dim "blocks" : index
-        %86 = kda2.cast %50 : i32 -> index
-        %87 = kda2.cmp lt %86, %85 : index, index -> i1
+        %87 = kda2.select %85, %86, %false_22 : i1, i1, i1 -> i1
+        %88 = kda2.dim "blocks" : index
+        %89 = kda2.cast %53 : i32 -> index
+        %90 = kda2.cmp lt %89, %88 : index, index -> i1
         %false_23 = arith.constant false
-        %88 = kda2.select %84, %87, %false_23 : i1, i1, i1 -> i1
-        kda2.if %88 {
+        %91 = kda2.select %87, %90, %false_23 : i1, i1, i1 -> i1
+        kda2.if %91 {
           %c2048_24 = arith.constant 2048 : index
           kda2.loop fragment %arg0 to %c2048_24 columns(128) split(cols) {
-            %c128 = arith.constant 128 : index
-            %89 = kda2.div %arg0, %c128 : index, index -> index
-            %90 = kda2.rem %arg0, %c128 : index, index -> index
-            %91 = kda2.cast %50 : i32 -> index
-            %c16 = arith.constant 16 : index
-            %92 = kda2.mul %vb, %c16 : index, index -> index
-            %93 = kda2.add %92, %89 : index, index -> index
-            %94 = kda2.load %St[%89, %90] : !kda2.tensor<[16, 128], f32, reg> -> f32
-            kda2.store %94, %ckpt[%91, %1, %90, %93] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
+            %c128_25 = arith.constant 128 : index
+            %92 = kda2.div %arg0, %c128_25 : index, index -> index
+            %93 = kda2.rem %arg0, %c128_25 : index, index -> index
+            %94 = kda2.cast %53 : i32 -> index
+            %c16_26 = arith.constant 16 : index
+            %95 = kda2.mul %vb, %c16_26 : index, index -> index
+            %96 = kda2.add %95, %92 : index, index -> index
+            %97 = kda2.load %St[%92, %93] : !kda2.tensor<[16, 128], f32, reg> -> f32
+            kda2.store %97, %ckpt[%94, %1, %93, %96] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
           }
         }
-        kda2.if %58 {
+        kda2.if %61 {
           %c512_24 = arith.constant 512 : index
           kda2.loop fragment %arg0 to %c512_24 columns(32) split(none) {
             %c32_29 = arith.constant 32 : index
-            %95 = kda2.div %arg0, %c32_29 : index, index -> index
-            %96 = kda2.rem %arg0, %c32_29 : index, index -> index
-            %97 = kda2.add %8, %c : index, index -> index
-            %c16 = arith.constant 16 : index
-            %98 = kda2.mul %vb, %c16 : index, index -> index
-            %99 = kda2.add %98, %95 : index, index -> index
-            %100 = kda2.load %Ut[%95, %96] : !kda2.tensor<[16, 32], f32, reg> -> f32
-            %101 = kda2.cast %100 : f32 -> bf16
-            kda2.store %101, %us[%97, %99, %96] : bf16, !kda2.tensor<[h, ns, 128, 32], bf16>
+            %98 = kda2.div %arg0, %c32_29 : index, index -> index
+            %99 = kda2.rem %arg0, %c32_29 : index, index -> index
+            %100 = kda2.add %8, %c : index, index -> index
+            %c16_30 = arith.constant 16 : index
+            %101 = kda2.mul %vb, %c16_30 : index, index -> index
+            %102 = kda2.add %101, %98 : index, index -> index
+            %103 = kda2.load %Ut[%98, %99] : !kda2.tensor<[16, 32], f32, reg> -> f32
+            %104 = kda2.cast %103 : f32 -> bf16
+            kda2.store %104, %us[%100, %102, %99] : bf16, !kda2.tensor<[h, ns, 128, 32], bf16>
           }
           %c0_25 = arith.constant 0 : index
           %c32_26 = arith.constant 32 : index
-          %89 = kda2.cast %5 : i32 -> index
-          %90 = kda2.add %89, %c32_26 : index, index -> index
+          %92 = kda2.cast %5 : i32 -> index
+          %93 = kda2.add %92, %c32_26 : index, index -> index
           %c1_27 = arith.constant 1 : index
-          %91 = kda2.sub %90, %c1_27 : index, index -> index
+          %94 = kda2.sub %93, %c1_27 : index, index -> index
           %c32_28 = arith.constant 32 : index
-          %92 = kda2.div %91, %c32_28 : index, index -> index
-          %93 = kda2.cast %92 : index -> i32
-          kda2.store %93, %nx[%c0_25] : i32, !kda2.tensor<[1], i32, reg>
-          %94 = kda2.dim "m" : index
-          kda2.loop serial %j to %94 {
-            %95 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
+          %95 = kda2.div %94, %c32_28 : index, index -> index
+          %96 = kda2.cast %95 : index -> i32
+          kda2.store %96, %nx[%c0_25] : i32, !kda2.tensor<[1], i32, reg>
+          %97 = kda2.dim "m" : index
+          kda2.loop serial %j to %97 {
+            %98 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
             %c1_i32 = arith.constant 1 : i32
-            %96 = kda2.cmp ge %95, %c1_i32 : i32, i32 -> i1
-            %97 = kda2.cmp le %95, %5 : i32, i32 -> i1
+            %99 = kda2.cmp ge %98, %c1_i32 : i32, i32 -> i1
+            %100 = kda2.cmp le %98, %5 : i32, i32 -> i1
             %false_29 = arith.constant false
-            %98 = kda2.select %96, %97, %false_29 : i1, i1, i1 -> i1
+            %101 = kda2.select %99, %100, %false_29 : i1, i1, i1 -> i1
             %c1_i32_30 = arith.constant 1 : i32
-            %99 = kda2.sub %95, %c1_i32_30 : i32, i32 -> i32
+            %102 = kda2.sub %98, %c1_i32_30 : i32, i32 -> i32
             %c32_31 = arith.constant 32 : index
-            %100 = kda2.cast %99 : i32 -> index
-            %101 = kda2.div %100, %c32_31 : index, index -> index
-            %102 = kda2.cmp gt %101, %c : index, index -> i1
+            %103 = kda2.cast %102 : i32 -> index
+            %104 = kda2.div %103, %c32_31 : index, index -> index
+            %105 = kda2.cmp gt %104, %c : index, index -> i1
             %false_32 = arith.constant false
-            %103 = kda2.select %98, %102, %false_32 : i1, i1, i1 -> i1
-            kda2.if %103 {
+            %106 = kda2.select %101, %105, %false_32 : i1, i1, i1 -> i1
+            kda2.if %106 {
               %c0_33 = arith.constant 0 : index
               %c0_34 = arith.constant 0 : index
-              %104 = kda2.load %nx[%c0_34] : !kda2.tensor<[1], i32, reg> -> i32
+              %107 = kda2.load %nx[%c0_34] : !kda2.tensor<[1], i32, reg> -> i32
               %c1_i32_35 = arith.constant 1 : i32
-              %105 = kda2.sub %95, %c1_i32_35 : i32, i32 -> i32
+              %108 = kda2.sub %98, %c1_i32_35 : i32, i32 -> i32
               %c32_36 = arith.constant 32 : index
-              %106 = kda2.cast %105 : i32 -> index
-              %107 = kda2.div %106, %c32_36 : index, index -> index
-              %108 = kda2.cast %104 : i32 -> index
-              %109 = kda2.min %108, %107 : index, index -> index
-              %110 = kda2.cast %109 : index -> i32
-              kda2.store %110, %nx[%c0_33] : i32, !kda2.tensor<[1], i32, reg>
+              %109 = kda2.cast %108 : i32 -> index
+              %110 = kda2.div %109, %c32_36 : index, index -> index
+              %111 = kda2.cast %107 : i32 -> index
+              %112 = kda2.min %111, %110 : index, index -> index
+              %113 = kda2.cast %112 : index -> i32
+              kda2.store %113, %nx[%c0_33] : i32, !kda2.tensor<[1], i32, reg>
             }
           }
         }
