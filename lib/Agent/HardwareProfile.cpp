@@ -62,6 +62,8 @@ struct MappingTraits<SimulatorParameters> {
     io.mapOptional("mma_latency", p.mmaLatency, defaults.mmaLatency);
     io.mapOptional("mma_sync_efficiency", p.mmaSyncEfficiency,
                    defaults.mmaSyncEfficiency);
+    io.mapOptional("wgmma_efficiency", p.wgmmaEfficiency,
+                   defaults.wgmmaEfficiency);
     io.mapOptional("shared_latency", p.sharedLatency, defaults.sharedLatency);
     io.mapOptional("shared_banks", p.sharedBanks, defaults.sharedBanks);
     io.mapOptional("shared_bank_bytes", p.sharedBankBytes,
@@ -352,6 +354,9 @@ Error ProfileParser::validate(const ProfileDocument &doc) const {
   if (!(sim.mmaSyncEfficiency > 0 && sim.mmaSyncEfficiency <= 1))
     return errorAtKey("simulator",
                       "'simulator.mma_sync_efficiency' must be in (0, 1]");
+  if (!(sim.wgmmaEfficiency > 0 && sim.wgmmaEfficiency <= 1))
+    return errorAtKey("simulator",
+                      "'simulator.wgmma_efficiency' must be in (0, 1]");
   if (!(sim.l2BytesPerCyclePerSM > 0) ||
       !std::isfinite(sim.l2BytesPerCyclePerSM))
     return errorAtKey("simulator", "'simulator.l2_bytes_per_cycle_per_sm' "

@@ -279,7 +279,7 @@ enum class NodeKind : uint8_t { Plain, For, If, Return };
 struct Node {
   NodeKind kind = NodeKind::Plain;
   Eval eval = Eval::None;
-  uint8_t op = 0;         // BinOp or arith::CmpIPredicate
+  uint8_t op = 0;         // BinOp or arith::CmpIPredicate; Tensor: 1 = wgmma
   Cls cls = Cls::None;
   unsigned width = 64;    // result bit width (1 for i1)
   bool hoisted = false;   // loop-invariant: issued on a loop's first trip only
@@ -1002,6 +1002,7 @@ void Compiler::classify(Operation *op, Node &node) {
         isa<LLVM::InlineAsmOp>(op) ? "kda2_wgmma" : "shape");
     node.cls = Cls::Tensor;
     node.eval = Eval::Unknown;
+    node.op = 1; // at wgmma's rate (simulator.wgmma_efficiency)
     node.aux = shape ? 2 * int64_t(shape.getM()) * shape.getN() *
                            shape.getK() / 4
                      : 2 * 64 * 64 * 16 / 4;
@@ -1140,6 +1141,8 @@ struct Instr {
   /// Global: fraction (0..255) of the sectors first touched on this SM
   /// (served by DRAM).
   uint8_t missFraction = 0;
+  /// Tensor: a wgmma (at simulator.wgmma_efficiency; else mma.sync's).
+  bool wgmma = false;
   int32_t deps[4] = {-1, -1, -1, -1};
   /// MbarInit/Arrive/Wait, TMA: barrier address.
   int64_t barrier = 0;
@@ -1793,6 +1796,7 @@ void WarpInterpreter::issue(const Node &node, int32_t nodeIndex,
   switch (node.cls) {
   case Cls::Tensor:
     instr.bytes = uint64_t(std::max<int64_t>(node.aux, 1));
+    instr.wgmma = node.op == 1;
     break;
   case Cls::Shared:
   case Cls::Local:
@@ -2163,7 +2167,8 @@ void SMModel::issueOne(Warp &w, unsigned index, uint64_t now) {
     double flopsPerCycle = profile.tensorTFlopsBF16 * 1e6 /
                            (double(profile.smCount) *
                             profile.warpSchedulersPerSM * profile.boostClockMHz);
-    double efficiency = sim.mmaSyncEfficiency;
+    double efficiency =
+        instr.wgmma ? sim.wgmmaEfficiency : sim.mmaSyncEfficiency;
     uint64_t busy = uint64_t(std::max(
         1.0, std::ceil(double(instr.bytes) / (flopsPerCycle * efficiency))));
     tensorFree[s] = now + busy;

@@ -453,6 +453,30 @@ TEST(HardwareProfileErrors, TmaRequiresHopper) {
                 "'tma: true' requires an sm_90 or sm_90a arch, got 'sm_80'");
 }
 
+// The simulator's tensor-core rates are fractions of the peak in (0, 1],
+// reported at the entry; valid ones are kept.
+TEST(HardwareProfileErrors, SimulatorTensorEfficiencies) {
+  auto withSimulator = [](StringRef entries) {
+    return validYaml() + "simulator:\n" + entries.str();
+  };
+  const unsigned at = unsigned(validLines.size()) + 2; // the entry
+  expectErrorAt(addError(withSimulator("  wgmma_efficiency: 1.5\n")), at,
+                "'simulator.wgmma_efficiency' must be in (0, 1]");
+  expectErrorAt(addError(withSimulator("  wgmma_efficiency: 0\n")), at,
+                "'simulator.wgmma_efficiency' must be in (0, 1]");
+  expectErrorAt(addError(withSimulator("  mma_sync_efficiency: -0.5\n")), at,
+                "'simulator.mma_sync_efficiency' must be in (0, 1]");
+  ProfileRegistry registry;
+  ASSERT_EQ(addError(registry,
+                     withSimulator("  wgmma_efficiency: 0.8\n"
+                                   "  mma_sync_efficiency: 0.6\n")),
+            "");
+  const HardwareProfile *p = registry.lookup("Test-GPU");
+  ASSERT_NE(p, nullptr);
+  EXPECT_DOUBLE_EQ(p->simulator.wgmmaEfficiency, 0.8);
+  EXPECT_DOUBLE_EQ(p->simulator.mmaSyncEfficiency, 0.6);
+}
+
 TEST(HardwareProfileErrors, EmptyNameAndSources) {
   expectErrorAt(addError(withLine("name", "name: ''")), lineOf("name"),
                 "'name' must not be empty");

@@ -42,8 +42,12 @@ struct SimulatorParameters {
   /// `mma_latency`: latency of one mma.sync (m16n8k16) instruction.
   unsigned mmaLatency = 32;
   /// `mma_sync_efficiency`: fraction of the tensor peak that mma.sync can
-  /// reach (wgmma reaches the full peak); in (0, 1].
+  /// reach; in (0, 1].
   double mmaSyncEfficiency = 0.625;
+  /// `wgmma_efficiency`: fraction of the tensor peak that wgmma (sm_90a's
+  /// warpgroup products) can reach; in (0, 1]. A dense bf16 GEMM on the
+  /// H200 ran at 737 of its 989 TFLOP/s (bench/RESULTS.md, 2026-11-29).
+  double wgmmaEfficiency = 0.75;
   /// `shared_latency`: shared-memory load latency without conflicts.
   unsigned sharedLatency = 30;
   /// `shared_banks`: shared-memory banks of `shared_bank_bytes` bytes; one
