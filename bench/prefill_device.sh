@@ -13,8 +13,10 @@
 # then the large shapes (no reference: the float64 recurrence takes
 # minutes), then K = V = 64, and the split-key scans under compute-sanitizer
 # (racecheck: their shared-memory partial sums and barriers; memcheck; a
-# small varlen batch, no FLA); `wgmma` checks the wgmma lowering and times
-# its scans without FLA, `small_wg` / `large_wg` put them in the issue's
+# small varlen batch, no FLA); `wgmma` checks the wgmma lowering and the
+# bounded windows, the scans reading v in place against float64, and times
+# the scans without FLA; `contract` runs the runtime's prefill on the
+# serving contract (bench/kda_contract.py: strides, workspace, offsets); `small_wg` / `large_wg` put them in the issue's
 # table beside FLA (not in the default). STEPS picks some of them (default "small large k64
 # racecheck memcheck"); JSON goes to $OUT. All five take more
 # than one device call's 10 minutes (FLA's Triton compile and the float64
@@ -52,7 +54,6 @@ kda_chunk_h_c32_vb16_k128_pb32 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=12
 kda_chunk_h_c32_vb16_k128_r1 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,OKB=1
 kda_chunk_split_c32_k128_fast4 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=32,NVB=4,BPS=4 --kda2-fast-math
 kda_chunk_h_c32_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=32,NVB=4
-kda_chunk_split_c32_vb64_k128_fast4 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=64,NVB=2,BPS=4 --kda2-fast-math
 kda_chunk_h_c32_vb64_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2
 kda_chunk_h_c32_vb64_k128_wg kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2 --kda2-wgmma
 kda_chunk_h_c32_vb64_k128_wg2 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2,OB=2 --kda2-wgmma
@@ -60,6 +61,10 @@ kda_chunk_merge_c32_vb16_k128 kda_chunk_merge.tirx IN=bf16,IX=i32,K=128,V=128,C=
 kda_chunk_h_c64_vb16_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=64,VB=16,NVB=8
 kda_chunk_split_c32_vb16_k64 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=64,V=64,C=32,VB=16,NVB=4
 kda_chunk_h_c32_vb16_k64 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4
+kda_chunk_h_c32_vb16_k128_bf16_vk kda_chunk_h.tirx IN=bf16,ST=bf16,SS=vk,IX=i32,K=128,V=128,C=32,VB=16,NVB=8
+kda_chunk_prep_act_c32_vb16_k128_gf2 kda_chunk_prep_act.tirx IN=bf16,IX=i32,GF=2,AL=1,DB=1,BS=1,QKN=1,K=128,V=128,C=32,HC=16,VB=16,NVB=8
+kda_decode_pool_k128_f32_kv kda_decode_pool.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,VB=32,NVB=4,LANES=2
+kda_decode_spec_k128_f32_kv kda_decode_spec.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,VB=32,NVB=4,LANES=4
 LIST
   # The wgmma lowering's test kernels, with and without it (bench/wgmma_check.py).
   "$translate" --import-tirx "$root/test/Conversion/KDA2ToGPU/wgmma.tirx" -o "$kc/wgmma_test.mlir"
@@ -79,8 +84,9 @@ run)
               --gate lb5edge --per-kernel "$@"; }
   # The scans with 64 value columns per block (one warpgroup): mma.sync, and
   # wgmma (--kda2-wgmma) at ptxas's register choice (_wg, one block per SM)
-  # or held to two blocks per SM (_wg2, OB=2), after the same prep.
-  prep64=kda_chunk_split_c32_vb64_k128_fast4:32:64
+  # or held to two blocks per SM (_wg2, OB=2), after the same prep (the
+  # prep does not depend on VB: the scans read v in place).
+  prep64=kda_chunk_split_c32_vb16_k128_fast4:32:64
   wg=(--extra "o32_vb64_fast4=$prep64" --extra "o32_vb64_wg=$prep64:kda_chunk_h_c32_vb64_k128_wg"
       --extra "o32_vb64_wg2=$prep64:kda_chunk_h_c32_vb64_k128_wg2")
   sanitize() { "${SANITIZER:-compute-sanitizer}" --tool "$1" --error-exitcode 3 \
@@ -102,12 +108,14 @@ run)
       bench --no-reference --variants o32_vb16_fast4,o32_vb32_fast4,ok32_vb16_fast4,ok32_vb16_pb32 \
         --shapes 8x4096x16,1x32768x32 ;;
     wgmma)
-      # First on the GPU: the lowering's test kernels, then the scans against
-      # the float64 reference, then times beside the mma.sync scans (no FLA:
-      # a short step).
+      # First on the GPU: the lowering's test kernels (wgmma, windows, the
+      # bounded windows the scans read v through), then the scans against
+      # the float64 reference (v in place: mma.sync at 16 columns, the
+      # 64-column ones), then times beside the mma.sync scans (no FLA: a
+      # short step).
       python3 "$root/bench/wgmma_check.py" --kernels "$kc"
       python3 "$root/bench/kda_prefill.py" --kernels "$kc" --gate lb5edge --per-kernel \
-        "${wg[@]}" --variants o32_vb64_fast4,o32_vb64_wg,o32_vb64_wg2 \
+        "${wg[@]}" --variants ok32_vb16_fast4,o32_vb16_fast4,o32_vb64_fast4,o32_vb64_wg,o32_vb64_wg2 \
         --shapes 2x1024x8,1000+3000+1+500+3692x8
       python3 "$root/bench/kda_prefill.py" --kernels "$kc" --gate lb5edge --per-kernel \
         --no-reference "${wg[@]}" \
@@ -127,10 +135,16 @@ run)
     k64)
       bench --dim 64 --variants h32_vb16,hk32_vb16,ok32_vb16 \
         --shapes 2x1024x8,1x4096x8 ;;
+    contract)
+      # The runtime's prefill (kda2rt_kda_prefill) on the serving contract:
+      # strided inputs (v's rows through the scans' tensor maps), workspace
+      # sizes, checkpoints at token offsets; split and fused scans.
+      python3 "$root/bench/kda_contract.py" --kernels "$kc" --only strided,workspace,offsets
+      python3 "$root/bench/kda_contract.py" --kernels "$kc" --only strided,offsets --fused ;;
     racecheck|memcheck)
       sanitize "$step" ;;
-    *) echo "unknown step '$step' (small, large, wgmma, small_wg, large_wg, k64, racecheck," \
-            "memcheck)" >&2; exit 2 ;;
+    *) echo "unknown step '$step' (small, large, wgmma, small_wg, large_wg, k64, contract," \
+            "racecheck, memcheck)" >&2; exit 2 ;;
     esac
     } 2>&1 | log "$step"
   done
