@@ -130,7 +130,7 @@ def main():
     parser.add_argument("--shapes", default="2x1024x8,2x2048x8,1x4096x8,8x4096x16,1x32768x32",
                         help="BxTxH, or L1+L2+...xH for a packed varlen batch (cu_seqlens)")
     parser.add_argument("--gate", default="logsigmoid", choices=("logsigmoid", "lb5", "lb5edge"))
-    parser.add_argument("--dim", type=int, default=128, help="K = V (64 or 128)")
+    parser.add_argument("--dim", type=int, default=128, help="K = V (64, 128 or 256)")
     parser.add_argument("--per-kernel", action="store_true",
                         help="also time the split variants' prep and scan kernels alone "
                              "(prep_us, scan_us: the simulator's fidelity study)")

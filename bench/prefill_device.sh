@@ -63,6 +63,8 @@ kda_chunk_split_c32_vb16_k64 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB
 kda_chunk_h_c32_vb16_k64 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4
 kda_chunk_h_c32_vb16_k128_bf16_vk kda_chunk_h.tirx IN=bf16,ST=bf16,SS=vk,IX=i32,K=128,V=128,C=32,VB=16,NVB=8
 kda_chunk_prep_act_c32_vb16_k128_gf2 kda_chunk_prep_act.tirx IN=bf16,IX=i32,GF=2,AL=1,DB=1,BS=1,QKN=1,K=128,V=128,C=32,HC=16,VB=16,NVB=8
+kda_chunk_split_c32_vb16_k256 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=256,V=256,C=32,VB=16,NVB=16,BPS=1
+kda_chunk_h_c32_vb16_k256 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=256,V=256,C=32,VB=16,NVB=16,OKB=1
 kda_decode_pool_k128_f32_kv kda_decode_pool.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,VB=32,NVB=4,LANES=2
 kda_decode_spec_k128_f32_kv kda_decode_spec.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,VB=32,NVB=4,LANES=4
 LIST
@@ -135,6 +137,9 @@ run)
     k64)
       bench --dim 64 --variants h32_vb16,hk32_vb16,ok32_vb16 \
         --shapes 2x1024x8,1x4096x8 ;;
+    k256)
+      # K = V = 256 (the split-key scan at one block per SM) beside FLA.
+      bench --dim 256 --variants ok32_vb16 --shapes 2x1024x8,1x4096x8,1000+3000+1+500+3692x8 ;;
     contract)
       # The runtime's prefill (kda2rt_kda_prefill) on the serving contract:
       # strided inputs (v's rows through the scans' tensor maps), workspace
@@ -143,7 +148,7 @@ run)
       python3 "$root/bench/kda_contract.py" --kernels "$kc" --only strided,offsets --fused ;;
     racecheck|memcheck)
       sanitize "$step" ;;
-    *) echo "unknown step '$step' (small, large, wgmma, small_wg, large_wg, k64, contract," \
+    *) echo "unknown step '$step' (small, large, wgmma, small_wg, large_wg, k64, k256, contract," \
             "racecheck, memcheck)" >&2; exit 2 ;;
     esac
     } 2>&1 | log "$step"

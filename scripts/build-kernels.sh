@@ -113,6 +113,13 @@ compile kda_chunk_split.tirx kda_chunk_split_c32_vfirst_k128 "IN=bf16,SL=VK,IX=i
 compile kda_chunk_split.tirx kda_chunk_split_c32_k64 "IN=bf16,SL=row_major,IX=i32,GB=5,K=64,V=64,C=32,VB=32,NVB=2"
 compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k64 "IN=bf16,SL=row_major,IX=i32,GB=5,K=64,V=64,C=32,VB=16,NVB=4"
 compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k64 "IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4"
+# K = V = 256: the prep (256 threads) at one block per SM (BPS=1: 190
+# registers, 145 with fast math; at two, BPS=2, it spills 8 bytes without
+# fast math), the split-key scan kda_chunk_scan_ok at one (OKB=1: 238
+# registers); the one-warp scans spill at K = 256 (Sᵀ alone is 128 registers
+# per thread).
+compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k256 "IN=bf16,SL=row_major,IX=i32,GB=5,K=256,V=256,C=32,VB=16,NVB=16,BPS=1"
+compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k256 "IN=bf16,ST=f32,SS=kv,IX=i32,K=256,V=256,C=32,VB=16,NVB=16,OKB=1"
 # Serving prefill with K != V (prefill then decode through one pool).
 compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128v64 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=64,C=32,VB=16,NVB=4"
 compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128v64 "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=64,C=32,VB=16,NVB=4"

@@ -584,7 +584,7 @@ prefillCkptMetadata(const PrefillBinding &b = {},
               C = std::to_string(b.c);
   const std::string &in = b.in, &ix = b.ix;
   std::string m = "kda2-kernel-v1\nname " + name +
-                  "\nblock 128 1 1\ngrid.x nm\ngrid.y h\nsmem 82432\n"
+                  "\nblock 128 1 1\ngrid.x nm\ngrid.y h\nsmem 0\n"
                   "arg ptr kc " +
                   in + " in 4 h nm " + C + " " + K +
                   "\narg ptr ec f32 in 3 h nm " + K + "\narg ptr us " + in +
@@ -596,7 +596,13 @@ prefillCkptMetadata(const PrefillBinding &b = {},
                   " inout 4 blocks h " + K + " " + V + "\n" +
                   (b.layout.empty() ? "" : "state ckpt " + b.layout + "\n") +
                   "arg dim h\narg dim nm\narg dim ns\narg dim np1\narg dim n\n"
-                  "arg dim m\narg dim blocks\n";
+                  "arg dim m\narg dim blocks\n"
+                  // kc's and (64 value rows of) us's tiles by TMA, swizzled
+                  // (read only by the product), and ec.
+                  "arg tensormap kc__tma0 kc 4 3 2 1 0 box 64 " + C +
+                  " 1 1 swizzle 128\narg tensormap ec__tma1 ec 3 2 1 0 box " + K +
+                  " 1 1\narg tensormap us__tma2 us 4 3 2 1 0 box " + C +
+                  " 64 1 1" + prefillSwizzle(2 * b.c) + "\n";
   if (b.bindings)
     m += "bind C " + C + "\nbind K " + K + "\nbind V " + V + "\n";
   return m + "end\n";

@@ -2701,7 +2701,10 @@ TEST_F(FakePrefill, LaunchesFourKernelsWithOffsetCheckpoints) {
                              3 /* np1 */,
                              2 /* n */,
                              1 /* m */,
-                             8 /* blocks */};
+                             8 /* blocks */,
+                             kc /* its tensor maps: kc, ec, us */,
+                             ec,
+                             us};
     ASSERT_EQ(k.params.size(), std::size(want));
     for (size_t i = 0; i < std::size(want); ++i)
       EXPECT_EQ(k.params[i] & (i == 7 ? 0xFFFFFFFFu : ~uint64_t(0)), want[i])
@@ -3311,12 +3314,12 @@ TEST_F(FakePrefillPlan, LaterErrorsKeepTheirMessages) {
 }
 
 TEST_F(FakePrefillPlan, OffsetCheckpointsMatchTheGeneralPath) {
-  // Four launches (prep, scan, kda_chunk_ckpt, out; nine maps), the same
+  // Four launches (prep, scan, kda_chunk_ckpt, out; twelve maps), the same
   // driver calls through the plan (made with the checkpoint kernel at the
   // first call that passes one) and launchKdaPrefill.
   const kda2rt_kda_prefill_args base = withOffsets();
   const std::string want = general(base);
-  EXPECT_EQ(std::count(want.begin(), want.end(), '\n'), 4 + 9) << want;
+  EXPECT_EQ(std::count(want.begin(), want.end(), '\n'), 4 + 12) << want;
   EXPECT_EQ(prepared(base), want);
   EXPECT_EQ(prepared(base), want);
   using A = kda2rt_kda_prefill_args;
@@ -3615,7 +3618,7 @@ TEST_F(FakePrefillFused, LaunchesPrepThenTheFusedScan) {
         << "scan parameter " << i;
   EXPECT_EQ(k.grid[0], 2u);
   EXPECT_EQ(k.grid[1], 1u);
-  ASSERT_EQ(k.params.size(), 16u);
+  ASSERT_EQ(k.params.size(), 19u); // 16, then the maps of kc, ec, us
   EXPECT_EQ(k.params[0], kc);
   EXPECT_EQ(k.params[1], kc + 16384);
   EXPECT_EQ(k.params[2], us);
@@ -3813,9 +3816,9 @@ TEST_F(FakePrefillFused, PlanMatchesTheGeneralPath) {
   EXPECT_EQ(preparedFused(args), want);
   EXPECT_EQ(preparedFused(args), want);
   expectChangesFollowTheGeneralPath(want, scanO, fusedScan, nullptr, nullptr);
-  // Offset checkpoints: three launches (the checkpoint kernel has no maps).
+  // Offset checkpoints: three launches (the checkpoint kernel's three maps).
   const std::string offsets = generalFused(withOffsets());
-  EXPECT_EQ(std::count(offsets.begin(), offsets.end(), '\n'), 3 + 7)
+  EXPECT_EQ(std::count(offsets.begin(), offsets.end(), '\n'), 3 + 10)
       << offsets;
   EXPECT_EQ(preparedFused(withOffsets()), offsets);
   // The three-kernel path on the same prep handle keeps its own plan.

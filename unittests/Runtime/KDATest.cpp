@@ -2314,17 +2314,21 @@ TEST(KdaPrefill, OffsetCheckpointsReachTheKernels) {
       continue;
     // The checkpoint kernel: grid (nm, h); kc ec us cu_seqlens
     // state_indices ckpt_offsets offset_blocks nslots ckpt, then h nm ns
-    // np1 n m blocks.
+    // np1 n m blocks, then the tensor maps of kc, ec and us.
     ASSERT_TRUE(computeLaunchConfig(c, launch.ckpt, cc).ok());
     EXPECT_EQ(cc.grid[0], 6u);
     EXPECT_EQ(cc.grid[1], 1u);
     const uint64_t want[] = {kc,     ec,     us,     6 * M, 7 * M, 12 * M,
                              13 * M, 4,      14 * M, 1,     6,     4,
                              3,      2,      3,      5};
-    ASSERT_EQ(cc.params.size(), std::size(want));
+    ASSERT_EQ(cc.params.size(), std::size(want) + 3);
     for (size_t i = 0; i < std::size(want); ++i)
       EXPECT_EQ(cc.params[i] & (i == 7 ? 0xFFFFFFFFu : ~uint64_t(0)), want[i])
           << "ckpt parameter " << i << ", case " << tables;
+    ASSERT_EQ(cc.tensorMaps.size(), 3u);
+    EXPECT_EQ(cc.tensorMaps[0].address, kc);
+    EXPECT_EQ(cc.tensorMaps[1].address, ec);
+    EXPECT_EQ(cc.tensorMaps[2].address, us);
   }
   // Grid limits: h <= 65535 (prep first), n·m <= 2^31 - 1 (the values).
   KdaPrefillArgs big = a;
@@ -2885,8 +2889,9 @@ TEST(KdaPrefillFused, LaunchArgsOfPrepAndTheFusedScan) {
               scanWant[i])
         << "scan parameter " << i;
   ASSERT_EQ(cs.tensorMaps.size(), 7u);
-  // The checkpoint kernel reads the fused scan's us.
-  ASSERT_EQ(cc.params.size(), 16u);
+  // The checkpoint kernel reads the fused scan's us (16 parameters, then
+  // the tensor maps of kc, ec and us).
+  ASSERT_EQ(cc.params.size(), 19u);
   EXPECT_EQ(cc.params[0], kc);
   EXPECT_EQ(cc.params[1], ec);
   EXPECT_EQ(cc.params[2], us);

@@ -8,7 +8,7 @@ module attributes {kda2.target = "H200-SXM"} {
     %Kl = kda2.smem_alloc size(16384) : !kda2.tensor<[32, 128], bf16, smem>
     %Wn = kda2.smem_alloc size(16384) : !kda2.tensor<[32, 128], bf16, smem>
     %Tp = kda2.smem_alloc size(8192) : !kda2.tensor<[32, 32], bf16, smem>
-    %Gl = kda2.smem_alloc size(512) : !kda2.tensor<[128], f32, smem>
+    %Gl = kda2.smem_alloc size(1024) : !kda2.tensor<[128], f32, smem>
     %Vs = kda2.smem_alloc size(16384) : !kda2.tensor<[32, 16], bf16, smem>
     %St = kda2.reg_alloc {mma} : !kda2.tensor<[16, 128], f32, reg>
     %Ut = kda2.reg_alloc {mma} : !kda2.tensor<[16, 32], f32, reg>
@@ -330,7 +330,7 @@ module attributes {kda2.target = "H200-SXM"} {
     %Kl = kda2.smem_alloc size(16384) : !kda2.tensor<[32, 128], bf16, smem>
     %Wn = kda2.smem_alloc size(16384) : !kda2.tensor<[32, 128], bf16, smem>
     %Tp = kda2.smem_alloc size(8192) : !kda2.tensor<[32, 32], bf16, smem>
-    %Gl = kda2.smem_alloc size(512) : !kda2.tensor<[128], f32, smem>
+    %Gl = kda2.smem_alloc size(1024) : !kda2.tensor<[128], f32, smem>
     %Vs = kda2.smem_alloc size(16384) : !kda2.tensor<[32, 16], bf16, smem>
     %St = kda2.reg_alloc {mma, split = "cols"} : !kda2.tensor<[16, 128], f32, reg>
     %Ut = kda2.reg_alloc {mma, split = "none"} : !kda2.tensor<[16, 32], f32, reg>
@@ -654,7 +654,7 @@ module attributes {kda2.target = "H200-SXM"} {
     %Wn = kda2.smem_alloc size(16384) : !kda2.tensor<[32, 128], bf16, smem>
     %Tp = kda2.smem_alloc size(8192) : !kda2.tensor<[32, 32], bf16, smem>
     %Pb = kda2.smem_alloc size(8192) : !kda2.tensor<[32, 32], bf16, smem>
-    %Gl = kda2.smem_alloc size(512) : !kda2.tensor<[128], f32, smem>
+    %Gl = kda2.smem_alloc size(1024) : !kda2.tensor<[128], f32, smem>
     %Vs = kda2.smem_alloc size(16384) : !kda2.tensor<[32, 16], bf16, smem>
     %St = kda2.reg_alloc {mma} : !kda2.tensor<[16, 128], f32, reg>
     %Ut = kda2.reg_alloc {mma} : !kda2.tensor<[16, 32], f32, reg>
@@ -1018,7 +1018,7 @@ module attributes {kda2.target = "H200-SXM"} {
     %Wn = kda2.smem_alloc size(16384) : !kda2.tensor<[32, 128], bf16, smem>
     %Tp = kda2.smem_alloc size(8192) : !kda2.tensor<[32, 32], bf16, smem>
     %Pb = kda2.smem_alloc size(8192) : !kda2.tensor<[32, 32], bf16, smem>
-    %Gl = kda2.smem_alloc size(512) : !kda2.tensor<[128], f32, smem>
+    %Gl = kda2.smem_alloc size(1024) : !kda2.tensor<[128], f32, smem>
     %Vs = kda2.smem_alloc size(16384) : !kda2.tensor<[32, 16], bf16, smem>
     %St = kda2.reg_alloc {mma, split = "cols"} : !kda2.tensor<[16, 128], f32, reg>
     %Ut = kda2.reg_alloc {mma, split = "none"} : !kda2.tensor<[16, 32], f32, reg>
@@ -1375,8 +1375,8 @@ module attributes {kda2.target = "H200-SXM"} {
     kda2.gmem %qd, %pb, %hs, %us, %o, %cu_seqlens, %state_indices layout(row_major) packing(none) : !kda2.tensor<[h, ns, 32, 128], bf16>, !kda2.tensor<[h, ns, 32, 32], bf16>, !kda2.tensor<[h, ns, 128, 128], bf16>, !kda2.tensor<[h, ns, 128, 32], bf16>, !kda2.tensor<[tt, h, 128], bf16>, !kda2.tensor<[np1], i32>, !kda2.tensor<[n], i32>
     %Qd = kda2.smem_alloc size(16384) : !kda2.tensor<[32, 128], bf16, smem>
     %Pb = kda2.smem_alloc size(8192) : !kda2.tensor<[32, 32], bf16, smem>
-    %Hs = kda2.smem_alloc size(32768) : !kda2.tensor<[128, 128], bf16, smem>
-    %Us = kda2.smem_alloc size(16384) : !kda2.tensor<[128, 32], bf16, smem>
+    %Hs = kda2.smem_alloc size(131072) : !kda2.tensor<[128, 128], bf16, smem>
+    %Us = kda2.smem_alloc size(32768) : !kda2.tensor<[128, 32], bf16, smem>
     %O = kda2.smem_alloc size(32768) : !kda2.tensor<[32, 128], f32, smem>
     %lo = kda2.reg_alloc : !kda2.tensor<[1], i32, reg>
     %hi = kda2.reg_alloc : !kda2.tensor<[1], i32, reg>
@@ -1521,14 +1521,14 @@ module attributes {kda2.target = "H200-SXM"} {
     }
     kda2.return
   }
-  kda2.kernel @kda_chunk_ckpt(%kc: !kda2.tensor<[h, nm, 32, 128], bf16>, %ec: !kda2.tensor<[h, nm, 128], f32>, %us: !kda2.tensor<[h, ns, 128, 32], bf16>, %cu_seqlens: !kda2.tensor<[np1], i32>, %state_indices: !kda2.tensor<[n], i32>, %ckpt_offsets: !kda2.tensor<[n, m], i32>, %offset_blocks: !kda2.tensor<[n, m], i32>, %nslots: i32, %ckpt: !kda2.tensor<[blocks, h, 128, 128], f32> {kda2.io = #kda2.io<inout>, kda2.state = #kda2.state<kv>}) attributes {arg_names = ["kc", "ec", "us", "cu_seqlens", "state_indices", "ckpt_offsets", "offset_blocks", "nslots", "ckpt"], grid = ["h"], kda2.bindings = {C = 32 : i64, K = 128 : i64, V = 128 : i64}} {
+  kda2.kernel @kda_chunk_ckpt(%kc: !kda2.tensor<[h, nm, 32, 128], bf16>, %ec: !kda2.tensor<[h, nm, 128], f32>, %us: !kda2.tensor<[h, ns, 128, 32], bf16>, %cu_seqlens: !kda2.tensor<[np1], i32>, %state_indices: !kda2.tensor<[n], i32>, %ckpt_offsets: !kda2.tensor<[n, m], i32>, %offset_blocks: !kda2.tensor<[n, m], i32>, %nslots: i32, %ckpt: !kda2.tensor<[blocks, h, 128, 128], f32> {kda2.io = #kda2.io<inout>, kda2.state = #kda2.state<kv>}) attributes {arg_names = ["kc", "ec", "us", "cu_seqlens", "state_indices", "ckpt_offsets", "offset_blocks", "nslots", "ckpt"], grid = ["h"], kda2.bindings = {C = 32 : i64, K = 128 : i64, V = 128 : i64}, pragmas = [#kda2.pragma<tma_coalesce>]} {
     kda2.gmem %kc, %ec, %us, %cu_seqlens, %state_indices layout(row_major) packing(none) : !kda2.tensor<[h, nm, 32, 128], bf16>, !kda2.tensor<[h, nm, 128], f32>, !kda2.tensor<[h, ns, 128, 32], bf16>, !kda2.tensor<[np1], i32>, !kda2.tensor<[n], i32>
     kda2.gmem %ckpt_offsets, %offset_blocks layout(row_major) packing(none) : !kda2.tensor<[n, m], i32>, !kda2.tensor<[n, m], i32>
     kda2.gmem %ckpt layout(KV) packing(none) : !kda2.tensor<[blocks, h, 128, 128], f32>
-    %Kc = kda2.smem_alloc size(16384) : !kda2.tensor<[32, 128], bf16, smem>
-    %Us = kda2.smem_alloc size(16384) : !kda2.tensor<[128, 32], bf16, smem>
-    %Ec = kda2.smem_alloc size(512) : !kda2.tensor<[128], f32, smem>
-    %A = kda2.smem_alloc size(65536) : !kda2.tensor<[128, 128], f32, smem>
+    %Kc = kda2.smem_alloc size(32768) : !kda2.tensor<[32, 128], bf16, smem>
+    %Us = kda2.smem_alloc size(8192) : !kda2.tensor<[64, 32], bf16, smem>
+    %Ec = kda2.smem_alloc size(1024) : !kda2.tensor<[128], f32, smem>
+    %A = kda2.smem_alloc size(65536) : !kda2.tensor<[128, 64], f32, smem>
     %0 = kda2.dim "nm" : index
     kda2.loop block %o to %0 {
       %1 = kda2.grid_index "h" : index
@@ -1568,73 +1568,78 @@ module attributes {kda2.target = "H200-SXM"} {
       kda2.if %25 {
         %26 = kda2.load %kc[%o] : !kda2.tensor<[h, nm, 32, 128], bf16> -> tensor<32x128xbf16>
         kda2.store %26, %Kc[] : tensor<32x128xbf16>, !kda2.tensor<[32, 128], bf16, smem>
-        %c32 = arith.constant 32 : index
-        %27 = kda2.cast %6 : i32 -> index
-        %28 = kda2.div %27, %c32 : index, index -> index
-        %29 = kda2.add %28, %3 : index, index -> index
-        %c1_i32_5 = arith.constant 1 : i32
-        %30 = kda2.sub %11, %c1_i32_5 : i32, i32 -> i32
-        %c32_6 = arith.constant 32 : index
-        %31 = kda2.cast %30 : i32 -> index
-        %32 = kda2.div %31, %c32_6 : index, index -> index
-        %33 = kda2.add %29, %32 : index, index -> index
-        %34 = kda2.load %us[%33] : !kda2.tensor<[h, ns, 128, 32], bf16> -> tensor<128x32xbf16>
-        kda2.store %34, %Us[] : tensor<128x32xbf16>, !kda2.tensor<[128, 32], bf16, smem>
-        %35 = kda2.load %ec[%o] : !kda2.tensor<[h, nm, 128], f32> -> tensor<128xf32>
-        kda2.store %35, %Ec[] : tensor<128xf32>, !kda2.tensor<[128], f32, smem>
+        %27 = kda2.load %ec[%o] : !kda2.tensor<[h, nm, 128], f32> -> tensor<128xf32>
+        kda2.store %27, %Ec[] : tensor<128xf32>, !kda2.tensor<[128], f32, smem>
         %c128 = arith.constant 128 : index
-        kda2.loop thread %x to %c128 {
+        %c64 = arith.constant 64 : index
+        %28 = kda2.div %c128, %c64 : index, index -> index
+        kda2.loop serial %vb to %28 {
+          %c32 = arith.constant 32 : index
+          %29 = kda2.cast %6 : i32 -> index
+          %30 = kda2.div %29, %c32 : index, index -> index
+          %31 = kda2.add %30, %3 : index, index -> index
+          %c1_i32_5 = arith.constant 1 : i32
+          %32 = kda2.sub %11, %c1_i32_5 : i32, i32 -> i32
+          %c32_6 = arith.constant 32 : index
+          %33 = kda2.cast %32 : i32 -> index
+          %34 = kda2.div %33, %c32_6 : index, index -> index
+          %35 = kda2.add %31, %34 : index, index -> index
+          %c64_7 = arith.constant 64 : index
+          %36 = kda2.mul %vb, %c64_7 : index, index -> index
+          %37 = kda2.load %us[%35, %36] {windows = array<i64: 0, 64>} : !kda2.tensor<[h, ns, 128, 32], bf16> -> tensor<64x32xbf16>
+          kda2.store %37, %Us[] : tensor<64x32xbf16>, !kda2.tensor<[64, 32], bf16, smem>
           %c128_8 = arith.constant 128 : index
-          %c128_9 = arith.constant 128 : index
-          %40 = kda2.mul %c128_8, %c128_9 : index, index -> index
-          %c128_10 = arith.constant 128 : index
-          %41 = kda2.div %40, %c128_10 : index, index -> index
-          kda2.loop serial %e to %41 annotations [#kda2.pragma<unroll>] {
-            %c128_11 = arith.constant 128 : index
-            %c128_12 = arith.constant 128 : index
-            %42 = kda2.div %c128_12, %c128_11 : index, index -> index
-            %43 = kda2.mul %e, %42 : index, index -> index
-            %c128_13 = arith.constant 128 : index
-            %44 = kda2.div %x, %c128_13 : index, index -> index
-            %45 = kda2.add %43, %44 : index, index -> index
-            %c128_14 = arith.constant 128 : index
-            %46 = kda2.rem %x, %c128_14 : index, index -> index
-            %47 = kda2.cast %12 : i32 -> index
-            %c128_15 = arith.constant 128 : index
-            %48 = kda2.rem %x, %c128_15 : index, index -> index
-            %49 = kda2.load %ckpt[%47, %1, %45, %48] : !kda2.tensor<[blocks, h, 128, 128], f32> -> f32
-            %50 = kda2.load %Ec[%45] : !kda2.tensor<[128], f32, smem> -> f32
-            %51 = kda2.mul %49, %50 : f32, f32 -> f32
-            kda2.store %51, %A[%45, %46] : f32, !kda2.tensor<[128, 128], f32, smem>
+          kda2.loop thread %x to %c128_8 {
+            %c128_10 = arith.constant 128 : index
+            %c2 = arith.constant 2 : index
+            %42 = kda2.div %c128_10, %c2 : index, index -> index
+            kda2.loop serial %e to %42 {
+              %c2_11 = arith.constant 2 : index
+              %43 = kda2.mul %e, %c2_11 : index, index -> index
+              %c64_12 = arith.constant 64 : index
+              %44 = kda2.div %x, %c64_12 : index, index -> index
+              %45 = kda2.add %43, %44 : index, index -> index
+              %c64_13 = arith.constant 64 : index
+              %46 = kda2.rem %x, %c64_13 : index, index -> index
+              %47 = kda2.cast %12 : i32 -> index
+              %c64_14 = arith.constant 64 : index
+              %48 = kda2.mul %vb, %c64_14 : index, index -> index
+              %c64_15 = arith.constant 64 : index
+              %49 = kda2.rem %x, %c64_15 : index, index -> index
+              %50 = kda2.add %48, %49 : index, index -> index
+              %51 = kda2.load %ckpt[%47, %1, %45, %50] : !kda2.tensor<[blocks, h, 128, 128], f32> -> f32
+              %52 = kda2.load %Ec[%45] : !kda2.tensor<[128], f32, smem> -> f32
+              %53 = kda2.mul %51, %52 : f32, f32 -> f32
+              kda2.store %53, %A[%45, %46] : f32, !kda2.tensor<[128, 64], f32, smem>
+            }
           }
-        }
-        %36 = kda2.load %Kc[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
-        %37 = kda2.load %Us[] : !kda2.tensor<[128, 32], bf16, smem> -> tensor<128x32xbf16>
-        %38 = kda2.load %A[] : !kda2.tensor<[128, 128], f32, smem> -> tensor<128x128xf32>
-        %39 = kda2.matmul %36, %37 acc(%38) {transpose_a, transpose_b} : tensor<32x128xbf16>, tensor<128x32xbf16>, tensor<128x128xf32> -> tensor<128x128xf32>
-        kda2.store %39, %A[] : tensor<128x128xf32>, !kda2.tensor<[128, 128], f32, smem>
-        %c128_7 = arith.constant 128 : index
-        kda2.loop thread %x to %c128_7 {
-          %c128_8 = arith.constant 128 : index
+          %38 = kda2.load %Kc[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
+          %39 = kda2.load %Us[] : !kda2.tensor<[64, 32], bf16, smem> -> tensor<64x32xbf16>
+          %40 = kda2.load %A[] : !kda2.tensor<[128, 64], f32, smem> -> tensor<128x64xf32>
+          %41 = kda2.matmul %38, %39 acc(%40) {transpose_a, transpose_b} : tensor<32x128xbf16>, tensor<64x32xbf16>, tensor<128x64xf32> -> tensor<128x64xf32>
+          kda2.store %41, %A[] : tensor<128x64xf32>, !kda2.tensor<[128, 64], f32, smem>
           %c128_9 = arith.constant 128 : index
-          %40 = kda2.mul %c128_8, %c128_9 : index, index -> index
-          %c128_10 = arith.constant 128 : index
-          %41 = kda2.div %40, %c128_10 : index, index -> index
-          kda2.loop serial %e to %41 annotations [#kda2.pragma<unroll>] {
-            %c128_11 = arith.constant 128 : index
-            %c128_12 = arith.constant 128 : index
-            %42 = kda2.div %c128_12, %c128_11 : index, index -> index
-            %43 = kda2.mul %e, %42 : index, index -> index
-            %c128_13 = arith.constant 128 : index
-            %44 = kda2.div %x, %c128_13 : index, index -> index
-            %45 = kda2.add %43, %44 : index, index -> index
-            %46 = kda2.cast %12 : i32 -> index
-            %c128_14 = arith.constant 128 : index
-            %47 = kda2.rem %x, %c128_14 : index, index -> index
-            %c128_15 = arith.constant 128 : index
-            %48 = kda2.rem %x, %c128_15 : index, index -> index
-            %49 = kda2.load %A[%45, %48] : !kda2.tensor<[128, 128], f32, smem> -> f32
-            kda2.store %49, %ckpt[%46, %1, %45, %47] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
+          kda2.loop thread %x to %c128_9 {
+            %c128_10 = arith.constant 128 : index
+            %c2 = arith.constant 2 : index
+            %42 = kda2.div %c128_10, %c2 : index, index -> index
+            kda2.loop serial %e to %42 {
+              %c2_11 = arith.constant 2 : index
+              %43 = kda2.mul %e, %c2_11 : index, index -> index
+              %c64_12 = arith.constant 64 : index
+              %44 = kda2.div %x, %c64_12 : index, index -> index
+              %45 = kda2.add %43, %44 : index, index -> index
+              %46 = kda2.cast %12 : i32 -> index
+              %c64_13 = arith.constant 64 : index
+              %47 = kda2.mul %vb, %c64_13 : index, index -> index
+              %c64_14 = arith.constant 64 : index
+              %48 = kda2.rem %x, %c64_14 : index, index -> index
+              %49 = kda2.add %47, %48 : index, index -> index
+              %c64_15 = arith.constant 64 : index
+              %50 = kda2.rem %x, %c64_15 : index, index -> index
+              %51 = kda2.load %A[%45, %50] : !kda2.tensor<[128, 64], f32, smem> -> f32
+              kda2.store %51, %ckpt[%46, %1, %45, %49] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
+            }
           }
         }
       }

@@ -6,14 +6,14 @@ module attributes {kda2.target = "H200-SXM"} {
     kda2.gmem %cu_seqlens, %ckpt_offsets layout(row_major) packing(none) : !kda2.tensor<[np1], i32>, !kda2.tensor<[n, m], i32>
     kda2.gmem %g layout(row_major) packing(none) : !kda2.tensor<[tt, h, 128], f32>
     kda2.gmem %qd, %kl, %wn, %tp, %pb, %gl, %kc, %ec layout(row_major) packing(none) : !kda2.tensor<[h, ns, 16, 128], bf16>, !kda2.tensor<[h, ns, 16, 128], bf16>, !kda2.tensor<[h, ns, 16, 128], bf16>, !kda2.tensor<[h, ns, 16, 16], bf16>, !kda2.tensor<[h, ns, 16, 16], bf16>, !kda2.tensor<[h, ns, 128], f32>, !kda2.tensor<[h, nm, 16, 128], bf16>, !kda2.tensor<[h, nm, 128], f32>
-    %Ki = kda2.smem_alloc size(16384) : !kda2.tensor<[16, 128], bf16, smem>
-    %Km = kda2.smem_alloc size(16384) : !kda2.tensor<[16, 128], bf16, smem>
-    %Qm = kda2.smem_alloc size(16384) : !kda2.tensor<[16, 128], bf16, smem>
+    %Ki = kda2.smem_alloc size(32768) : !kda2.tensor<[16, 128], bf16, smem>
+    %Km = kda2.smem_alloc size(32768) : !kda2.tensor<[16, 128], bf16, smem>
+    %Qm = kda2.smem_alloc size(32768) : !kda2.tensor<[16, 128], bf16, smem>
     %Bt = kda2.smem_alloc size(256) : !kda2.tensor<[16], f32, smem>
     %A = kda2.smem_alloc size(16384) : !kda2.tensor<[16, 16], f32, smem>
     %Tp = kda2.smem_alloc size(8192) : !kda2.tensor<[16, 16], bf16, smem>
     %P = kda2.smem_alloc size(16384) : !kda2.tensor<[16, 16], f32, smem>
-    %Eg = kda2.smem_alloc size(512) : !kda2.tensor<[128], f32, smem>
+    %Eg = kda2.smem_alloc size(1024) : !kda2.tensor<[128], f32, smem>
     %W = kda2.reg_alloc {mma, split = "cols"} : !kda2.tensor<[16, 128], f32, reg>
     %Dm = kda2.reg_alloc : !kda2.tensor<[16], f32, reg>
     %Pr = kda2.reg_alloc : !kda2.tensor<[16], f32, reg>
@@ -403,7 +403,7 @@ module attributes {kda2.target = "H200-SXM"} {
     %Wn = kda2.smem_alloc size(16384) : !kda2.tensor<[16, 128], bf16, smem>
     %Tp = kda2.smem_alloc size(8192) : !kda2.tensor<[16, 16], bf16, smem>
     %Pb = kda2.smem_alloc size(8192) : !kda2.tensor<[16, 16], bf16, smem>
-    %Gl = kda2.smem_alloc size(512) : !kda2.tensor<[128], f32, smem>
+    %Gl = kda2.smem_alloc size(1024) : !kda2.tensor<[128], f32, smem>
     %Vs = kda2.smem_alloc size(8192) : !kda2.tensor<[16, 32], bf16, smem>
     %U = kda2.smem_alloc size(16384) : !kda2.tensor<[16, 32], f32, smem>
     %Ub = kda2.smem_alloc size(8192) : !kda2.tensor<[16, 32], bf16, smem>
