@@ -13,13 +13,13 @@ out=${KDA2_KERNELS:-$build/kernels}
 mkdir -p "$out"
 translate=$build/bin/kda2-translate
 
-# compile <template> <name> <bindings>: PTX + cubin for sm_90a and sm_80,
-# plus a fast-math sm_90a cubin (<name>_fast).
-compile() {
-  local tirx=$1 name=$2 bind=$3
+# compile_for <template> <name> <bindings> <chips>: PTX + cubin for each of
+# the chips, plus a fast-math sm_90a cubin (<name>_fast).
+compile_for() {
+  local tirx=$1 name=$2 bind=$3 chips=$4
   "$translate" --import-tirx --tirx-bind="$bind" "$root/templates/$tirx" \
     -o "$out/$name.mlir"
-  for chip in sm_90a sm_80; do
+  for chip in $chips; do
     "$translate" --kda2-to-ptx --kda2-chip=$chip "$out/$name.mlir" \
       -o "$out/$name.$chip.ptx" 2> "$out/$name.$chip.log" || { cat "$out/$name.$chip.log"; exit 1; }
     "$translate" --kda2-to-cubin --kda2-chip=$chip "$out/$name.mlir" \
@@ -29,6 +29,9 @@ compile() {
     -o "$out/${name}_fast.sm_90a.cubin"
   echo "built $name"
 }
+
+# compile <template> <name> <bindings>: for sm_90a and sm_80.
+compile() { compile_for "$1" "$2" "$3" "sm_90a sm_80"; }
 
 for d in 64 128 256; do
   compile kda_decode.tirx kda_decode_k$d "IN=bf16,K=$d,V=$d"
@@ -117,9 +120,11 @@ compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k64 "IN=bf16,ST=f32,SS=kv,IX=i32,K
 # registers, 145 with fast math; at two, BPS=2, it spills 8 bytes without
 # fast math), the split-key scan kda_chunk_scan_ok at one (OKB=1: 238
 # registers); the one-warp scans spill at K = 256 (Sᵀ alone is 128 registers
-# per thread).
+# per thread). sm_90a only: kda_chunk_out holds the chunk's whole state (V x K
+# in the input type, 128 KB at K = V = 256) and needs 194 KB of shared memory,
+# more than an sm_80 block may hold (163 KB).
 compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k256 "IN=bf16,SL=row_major,IX=i32,GB=5,K=256,V=256,C=32,VB=16,NVB=16,BPS=1"
-compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k256 "IN=bf16,ST=f32,SS=kv,IX=i32,K=256,V=256,C=32,VB=16,NVB=16,OKB=1"
+compile_for kda_chunk_h.tirx kda_chunk_h_c32_vb16_k256 "IN=bf16,ST=f32,SS=kv,IX=i32,K=256,V=256,C=32,VB=16,NVB=16,OKB=1" sm_90a
 # Serving prefill with K != V (prefill then decode through one pool).
 compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128v64 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=64,C=32,VB=16,NVB=4"
 compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128v64 "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=64,C=32,VB=16,NVB=4"
