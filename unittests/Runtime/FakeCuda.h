@@ -405,7 +405,7 @@ inline std::string prefillPrepActMetadata(const PrepActBinding &a = {}) {
     // Sorted by name, as the GPU lowering writes them.
     if (a.al >= 0)
       m += "bind AL " + std::to_string(a.al) + "\n";
-    m += "bind BS " + std::to_string(a.bs) + "\nbind C 32\n";
+    m += "bind BPS 3\nbind BS " + std::to_string(a.bs) + "\nbind C 32\n";
     if (a.db >= 0)
       m += "bind DB " + std::to_string(a.db) + "\n";
     if (a.gf >= 0)
