@@ -2872,6 +2872,18 @@ Status createPacking(const Kernel &k, const char *const *ptrNames,
       m.dtype = src->dtype;
       m.rank = static_cast<uint32_t>(rank);
       m.swizzle = a.swizzle;
+      // A source with a runtime row stride: the map's outermost dimension
+      // steps by it (the value of "<source>_stride").
+      m.rowStride = kNone;
+      if (!src->strideScalar.empty()) {
+        for (size_t i = 0; i < kNumPrefillDims; ++i)
+          if (src->name + "_stride" == kPrefillDims[i])
+            m.rowStride = static_cast<uint8_t>(numPtrs + i);
+        if (m.rowStride == kNone)
+          return noPrefillPlan(info, "has a tensor map ('" + a.name +
+                                         "') over a row stride the entry "
+                                         "point does not pass");
+      }
       for (size_t i = 0; i < rank; ++i) {
         m.box[i] = a.box[i];
         if (a.mapDims[i] < 0 ||
@@ -3010,6 +3022,9 @@ bool stageLaunch(const Packing &p, const uint64_t *values, double scale,
                                  ? m.extent[d]
                                  : static_cast<int64_t>(values[m.dim[d]]);
       if (d > 0) {
+        if (m.rowStride != Packing::kNone && d + 1 == m.rank)
+          stride = static_cast<uint64_t>(values[m.rowStride]) *
+                   dtypeSize(m.dtype);
         if (stride % 16 != 0)
           return false;
         r.strides[d - 1] = stride;

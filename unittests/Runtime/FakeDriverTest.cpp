@@ -3013,6 +3013,9 @@ const PlanChange kPlanChanges[] = {
        a.q_stride = 256;
        a.beta_stride = 4;
      }},
+    // v's reaches the scans' tensor map of v (its outermost stride) and
+    // their sv, not the prep.
+    {"v's row stride", [](A &a, char *) { a.v_stride = 256; }},
     {"checkpoints",
      [](A &a, char *b) {
        a.checkpoint_blocks = b + (5 << 20) + 12288;

@@ -813,9 +813,11 @@ public:
     size_t numVariants = 0;
     /// Tensor maps: the parameter, element type, source pointer's value
     /// index, each map dimension's value index (kNone: static `extent`)
-    /// and padding, the box and swizzle.
+    /// and padding, the box and swizzle; rowStride: the value index of the
+    /// source's runtime row stride (its `stride` line; kNone: dense), the
+    /// outermost dimension's step in elements.
     struct Map {
-      uint8_t param = 0, pointer = 0;
+      uint8_t param = 0, pointer = 0, rowStride = 0xFF;
       DType dtype = DType::F32;
       uint32_t rank = 0;
       uint8_t dim[PreparedTensorMap::kMaxRank] = {};
