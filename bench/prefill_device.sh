@@ -57,6 +57,8 @@ kda_chunk_h_c32_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=
 kda_chunk_h_c32_vb64_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2
 kda_chunk_h_c32_vb64_k128_wg kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2 --kda2-wgmma
 kda_chunk_h_c32_vb64_k128_wg2 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2,OB=2 --kda2-wgmma
+kda_chunk_h_c32_vb64_k128_wg_pb32 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2,PB=f32 --kda2-wgmma
+kda_chunk_h_c32_vb64_k128_wg2_pb32 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2,OB=2,PB=f32 --kda2-wgmma
 kda_chunk_merge_c32_vb16_k128 kda_chunk_merge.tirx IN=bf16,IX=i32,K=128,V=128,C=32,VB=16,NVB=8
 kda_chunk_h_c64_vb16_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=64,VB=16,NVB=8
 kda_chunk_split_c32_vb16_k64 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=64,V=64,C=32,VB=16,NVB=4
@@ -89,8 +91,13 @@ run)
   # or held to two blocks per SM (_wg2, OB=2), after the same prep (the
   # prep does not depend on VB: the scans read v in place).
   prep64=kda_chunk_split_c32_vb16_k128_fast4:32:64
+  # pb in f32 (the output's error within the issue's 3e-3): the prep's pb
+  # (PB=f32, AP=f32, AK=bf16) and the scans' U·pb in TF32 (mma.sync there).
+  prep64pb=kda_chunk_split_c32_vb16_k128_pb32:32:64
   wg=(--extra "o32_vb64_fast4=$prep64" --extra "o32_vb64_wg=$prep64:kda_chunk_h_c32_vb64_k128_wg"
-      --extra "o32_vb64_wg2=$prep64:kda_chunk_h_c32_vb64_k128_wg2")
+      --extra "o32_vb64_wg2=$prep64:kda_chunk_h_c32_vb64_k128_wg2"
+      --extra "o32_vb64_wg_pb32=$prep64pb:kda_chunk_h_c32_vb64_k128_wg_pb32"
+      --extra "o32_vb64_wg2_pb32=$prep64pb:kda_chunk_h_c32_vb64_k128_wg2_pb32")
   sanitize() { "${SANITIZER:-compute-sanitizer}" --tool "$1" --error-exitcode 3 \
                  python3 "$root/bench/kda_prefill.py" --kernels "$kc" --gate lb5edge \
                  "${wg[@]}" --variants "${SAN_VARIANTS:-ok32_vb16,ok32_vb16_pb32}" \
@@ -123,6 +130,13 @@ run)
         --no-reference "${wg[@]}" \
         --variants ok32_vb16_fast4_r1,o32_vb32_fast4,o32_vb64_fast4,o32_vb64_wg,o32_vb64_wg2 \
         --shapes 1x4096x8,8x4096x16,1x32768x32 ;;
+    pb32_wg)
+      # The output within the issue's 3e-3 (PB=f32) on the wgmma scans,
+      # beside the split-key PB=f32 scan and FLA.
+      bench "${wg[@]}" --variants ok32_vb16_pb32,o32_vb64_wg_pb32,o32_vb64_wg2_pb32 \
+        --shapes 1000+3000+1+500+3692x8
+      bench --no-reference "${wg[@]}" --variants ok32_vb16_pb32,o32_vb64_wg_pb32,o32_vb64_wg2_pb32 \
+        --shapes 8x4096x16,1x32768x32 ;;
     small_wg|large_wg)
       # Once `wgmma` showed the wgmma scans correct: the issue's table with
       # them beside the best mma.sync variants and FLA, same call.
@@ -148,7 +162,7 @@ run)
       python3 "$root/bench/kda_contract.py" --kernels "$kc" --only strided,offsets --fused ;;
     racecheck|memcheck)
       sanitize "$step" ;;
-    *) echo "unknown step '$step' (small, large, wgmma, small_wg, large_wg, k64, k256, contract," \
+    *) echo "unknown step '$step' (small, large, wgmma, small_wg, large_wg, pb32_wg, k64, k256, contract," \
             "racecheck, memcheck)" >&2; exit 2 ;;
     esac
     } 2>&1 | log "$step"
