@@ -234,7 +234,7 @@ TEST(SimulatorSpeed, PrefillScanKernel) {
 //===----------------------------------------------------------------------===//
 
 /// Simulated cycles of kernel `name` in `source` (one CTA, H200-SXM).
-uint64_t simulatedCycles(const char *source, StringRef name) {
+uint64_t simulatedCycles(const std::string &source, StringRef name) {
   DialectRegistry registry;
   registerAllDialects(registry);
   registerGPUBackendDialects(registry);
@@ -262,6 +262,21 @@ uint64_t simulatedCycles(const char *source, StringRef name) {
   return succeeded(report) ? report->cycles : 0;
 }
 
+/// A kernel `name(params)` of one CTA of 128 threads running `body` 64
+/// times (`%t` is true).
+std::string loopKernel(StringRef name, StringRef params, StringRef body) {
+  return ("module attributes {gpu.container_module} {\n gpu.module @k {\n"
+          "  gpu.func @" + name + "(" + params +
+          ") kernel attributes {known_block_size = array<i32: 128, 1, 1>} {\n"
+          "   %c0 = arith.constant 0 : index\n"
+          "   %c1 = arith.constant 1 : index\n"
+          "   %c64 = arith.constant 64 : index\n"
+          "   %t = llvm.mlir.constant(true) : i1\n"
+          "   scf.for %i = %c0 to %c64 step %c1 {\n" + body +
+          "   }\n   gpu.return\n  }\n }\n}\n")
+      .str();
+}
+
 // The same flops on the tensor pipe, independent products (throughput, not
 // latency): four warps each issuing 4 x 64 mma.sync m16n8k16, or a
 // warpgroup issuing 64 wgmma m64n32k16 (each warp a quarter: the same
@@ -269,40 +284,25 @@ uint64_t simulatedCycles(const char *source, StringRef name) {
 // of the peak (0.75), mma.sync at mma_sync_efficiency (0.625): the wgmma
 // kernel takes about 0.625 / 0.75 of the time, and never as long.
 TEST(SimulatorTensorRates, WgmmaOutrunsMmaSyncOnTheSameFlops) {
-  const char *mma = R"mlir(
-module attributes {gpu.container_module} {
-  gpu.module @k {
-    gpu.func @mma_tput(%a: i32, %b: i32, %c: f32) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c64 = arith.constant 64 : index
-      scf.for %i = %c0 to %c64 step %c1 {
-        %d0 = nvvm.mma.sync A[%a, %a, %a, %a]  B[%b, %b]  C[%c, %c, %c, %c]  {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-        %d1 = nvvm.mma.sync A[%a, %a, %a, %a]  B[%b, %b]  C[%c, %c, %c, %c]  {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-        %d2 = nvvm.mma.sync A[%a, %a, %a, %a]  B[%b, %b]  C[%c, %c, %c, %c]  {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-        %d3 = nvvm.mma.sync A[%a, %a, %a, %a]  B[%b, %b]  C[%c, %c, %c, %c]  {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-      }
-      gpu.return
-    }
-  }
-}
-)mlir";
-  const char *wgmma = R"mlir(
-module attributes {gpu.container_module} {
-  gpu.module @k {
-    gpu.func @wgmma_tput(%a: i32, %d: i64, %c: f32) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c64 = arith.constant 64 : index
-      %t = llvm.mlir.constant(true) : i1
-      scf.for %i = %c0 to %c64 step %c1 {
-        %s = llvm.inline_asm has_side_effects asm_dialect = att {kda2_wgmma = #nvvm.shape<m = 64, n = 32, k = 16>} "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {$0}, {$2, $3, $4, $5}, $6, $7, 1, 1, 0;", "=f,0,r,r,r,r,l,b" %c, %a, %a, %a, %a, %d, %t : (f32, i32, i32, i32, i32, i64, i1) -> !llvm.struct<(f32)>
-      }
-      gpu.return
-    }
-  }
-}
-)mlir";
+  std::string products;
+  for (int i = 0; i < 4; ++i)
+    products += "    %d" + std::to_string(i) +
+                " = nvvm.mma.sync A[%a, %a, %a, %a]  B[%b, %b]  C[%c, %c, "
+                "%c, %c]  {layoutA = #nvvm.mma_layout<row>, layoutB = "
+                "#nvvm.mma_layout<col>, multiplicandAPtxType = "
+                "#nvvm.mma_type<bf16>, multiplicandBPtxType = "
+                "#nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k "
+                "= 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, "
+                "f32)>\n";
+  const std::string mma =
+      loopKernel("mma_tput", "%a: i32, %b: i32, %c: f32", products);
+  const std::string wgmma = loopKernel(
+      "wgmma_tput", "%a: i32, %d: i64, %c: f32",
+      "    %s = llvm.inline_asm has_side_effects asm_dialect = att "
+      "{kda2_wgmma = #nvvm.shape<m = 64, n = 32, k = 16>} "
+      "\"wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {$0}, {$2, $3, "
+      "$4, $5}, $6, $7, 1, 1, 0;\", \"=f,0,r,r,r,r,l,b\" %c, %a, %a, %a, %a, "
+      "%d, %t : (f32, i32, i32, i32, i32, i64, i1) -> !llvm.struct<(f32)>\n");
   uint64_t mmaCycles = simulatedCycles(mma, "mma_tput");
   uint64_t wgmmaCycles = simulatedCycles(wgmma, "wgmma_tput");
   ASSERT_GT(mmaCycles, 0u);
