@@ -2760,13 +2760,18 @@ Status createPacking(const Kernel &k, const char *const *ptrNames,
         a && a->kind == ArgInfo::Scalar)
       scalars.emplace_back(kPrefillDims[i], numPtrs + i);
   }
-  for (const ArgInfo &a : info.args) {
-    if (a.kind != ArgInfo::Ptr || a.strideScalar.empty())
-      continue;
+  // The value index of pointer `name`'s row stride ("<name>_stride"), or
+  // -1 when the entry point passes none.
+  auto strideIndex = [&](const std::string &name) -> int {
     for (size_t i = 0; i < kNumPrefillDims; ++i)
-      if (a.name + "_stride" == kPrefillDims[i])
-        scalars.emplace_back(a.strideScalar, numPtrs + i);
-  }
+      if (name + "_stride" == kPrefillDims[i])
+        return static_cast<int>(numPtrs + i);
+    return -1;
+  };
+  for (const ArgInfo &a : info.args)
+    if (a.kind == ArgInfo::Ptr && !a.strideScalar.empty())
+      if (int i = strideIndex(a.name); i >= 0)
+        scalars.emplace_back(a.strideScalar, static_cast<uint8_t>(i));
   if (scale)
     scalars.emplace_back("scale", kScale);
   if (lowerBound)
@@ -2874,12 +2879,10 @@ Status createPacking(const Kernel &k, const char *const *ptrNames,
       m.swizzle = a.swizzle;
       // A source with a runtime row stride: the map's outermost dimension
       // steps by it (the value of "<source>_stride").
-      m.rowStride = kNone;
       if (!src->strideScalar.empty()) {
-        for (size_t i = 0; i < kNumPrefillDims; ++i)
-          if (src->name + "_stride" == kPrefillDims[i])
-            m.rowStride = static_cast<uint8_t>(numPtrs + i);
-        if (m.rowStride == kNone)
+        if (int i = strideIndex(src->name); i >= 0)
+          m.rowStride = static_cast<uint8_t>(i);
+        else
           return noPrefillPlan(info, "has a tensor map ('" + a.name +
                                          "') over a row stride the entry "
                                          "point does not pass");

@@ -418,6 +418,10 @@ private:
     int64_t eb, rank, cols, rows;
   };
   TileCopy tileCopyOf(StoreOp store, LoadOp load);
+  /// The coordinates in `tile` of piece `piece` of `vec` elements (rows of
+  /// cols / vec pieces, the row number split over the leading dimensions).
+  SmallVector<Value> pieceCoords(Value piece, RankedTensorType tile,
+                                 int64_t vec, Location loc);
   LogicalResult lowerTileCopy(StoreOp store, LoadOp load);
   LogicalResult lowerWindowCopy(StoreOp store, LoadOp load);
   /// The extent of a whole-tile load's tile along each dimension of its
@@ -2791,6 +2795,24 @@ KernelLowering::TileCopy KernelLowering::tileCopyOf(StoreOp store,
   return copy;
 }
 
+SmallVector<Value> KernelLowering::pieceCoords(Value piece,
+                                               RankedTensorType tile,
+                                               int64_t vec, Location loc) {
+  auto c = [&](int64_t v) { return constantIndex(v, loc); };
+  int64_t rank = tile.getRank(), perRow = tile.getShape().back() / vec;
+  SmallVector<Value> coords(rank);
+  coords[rank - 1] = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, piece, c(perRow)), c(vec));
+  Value row = arith::DivUIOp::create(b, loc, piece, c(perRow));
+  for (int64_t d = rank - 2; d >= 0; --d) {
+    Value size = c(tile.getShape()[d]);
+    coords[d] = d == 0 ? row : arith::RemUIOp::create(b, loc, row, size);
+    if (d > 0)
+      row = arith::DivUIOp::create(b, loc, row, size);
+  }
+  return coords;
+}
+
 LogicalResult KernelLowering::lowerTileCopy(StoreOp store, LoadOp load) {
   if (load.getWindows())
     return lowerWindowCopy(store, load);
@@ -2911,7 +2933,7 @@ LogicalResult KernelLowering::lowerWindowCopy(StoreOp store, LoadOp load) {
   SmallVector<int64_t> extents = tileExtents(load);
   SmallVector<Value> &srcPrefix = copy.srcPrefix, &dstPrefix = copy.dstPrefix;
   Type element = copy.element;
-  int64_t eb = copy.eb, rank = copy.rank, cols = copy.cols, rows = copy.rows;
+  int64_t eb = copy.eb, cols = copy.cols, rows = copy.rows;
   int64_t srcRank = src.type.getRank();
   std::optional<ArrayRef<int64_t>> windows = load.getWindows();
   int64_t gridRank = getImplicitGridRank(src.type, kernel);
@@ -2931,20 +2953,8 @@ LogicalResult KernelLowering::lowerWindowCopy(StoreOp store, LoadOp load) {
   OpBuilder::InsertionGuard guard(b);
   auto pieces = scf::ForOp::create(b, loc, threadId, c(rows * perRow), c(blockX));
   b.setInsertionPoint(pieces.getBody()->getTerminator());
-  Value piece = pieces.getInductionVar();
-  Value row = arith::DivUIOp::create(b, loc, piece, c(perRow));
-  Value col = arith::MulIOp::create(
-      b, loc, arith::RemUIOp::create(b, loc, piece, c(perRow)), c(vec));
-  // The tile's coordinates: the row number split over its leading
-  // dimensions, then the column.
-  SmallVector<Value> coords(rank);
-  coords[rank - 1] = col;
-  for (int64_t d = rank - 2; d >= 0; --d) {
-    Value size = c(tile.getShape()[d]);
-    coords[d] = d == 0 ? row : arith::RemUIOp::create(b, loc, row, size);
-    if (d > 0)
-      row = arith::DivUIOp::create(b, loc, row, size);
-  }
+  SmallVector<Value> coords =
+      pieceCoords(pieces.getInductionVar(), tile, vec, loc);
   // The source position: the window starts plus the tile's coordinates
   // along the windows, then the trailing dimensions; in range along every
   // windowed and dynamic dimension.
@@ -3402,17 +3412,7 @@ void KernelLowering::clearPastLimits(StoreOp store) {
                                                   piece, c(total)),
                             false)
               .thenBlock());
-    SmallVector<Value> coords(rank);
-    int64_t perRow = cols / vec;
-    coords[rank - 1] = arith::MulIOp::create(
-        b, loc, arith::RemUIOp::create(b, loc, piece, c(perRow)), c(vec));
-    Value row = arith::DivUIOp::create(b, loc, piece, c(perRow));
-    for (int64_t d = rank - 2; d >= 0; --d) {
-      Value size = c(copy.tile.getShape()[d]);
-      coords[d] = d == 0 ? row : arith::RemUIOp::create(b, loc, row, size);
-      if (d > 0)
-        row = arith::DivUIOp::create(b, loc, row, size);
-    }
+    SmallVector<Value> coords = pieceCoords(piece, copy.tile, vec, loc);
     Value past;
     for (auto [t, count] : valid) {
       Value beyond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
