@@ -57,7 +57,7 @@ def inputs(B, T, H, K, V, seed, gate):
 
 
 def slot_intermediates(tt, n, H, C, K, V, states=False, mid_dtype=torch.bfloat16,
-                       pb_dtype=None):
+                       pb_dtype=None, kl_dtype=torch.bfloat16):
     """The split prefill's intermediates, NaN-poisoned, per chunk slot
     (docs/Prefill.md): chunk c of sequence i lives in slot
     floor(cu_seqlens[i] / C) + i + c, and ns = tt // C + n slots hold any
@@ -65,11 +65,12 @@ def slot_intermediates(tt, n, H, C, K, V, states=False, mid_dtype=torch.bfloat16
     tensors ([H, ns, ...]; with `states` also kda_chunk_h's hs and us) and
     their dims {"ns"} (the scans read v in place: no copy of the values).
     tp, pb and us are of `mid_dtype` (the templates' TP: f32 for the TF32
-    variants), pb of `pb_dtype` when given (the templates' PB)."""
+    variants), pb of `pb_dtype` when given (the templates' PB), kl of
+    `kl_dtype` (KL)."""
     ns = tt // C + n
     e = lambda *s, dt=torch.bfloat16: torch.full(  # noqa: E731
         s, float("nan"), dtype=dt, device="cuda")
-    mid = {"qd": e(H, ns, C, K), "kl": e(H, ns, C, K), "wn": e(H, ns, C, K),
+    mid = {"qd": e(H, ns, C, K), "kl": e(H, ns, C, K, dt=kl_dtype), "wn": e(H, ns, C, K),
            "tp": e(H, ns, C, C, dt=mid_dtype),
            "pb": e(H, ns, C, C, dt=pb_dtype or mid_dtype),
            "gl": e(H, ns, K, dt=torch.float32)}
@@ -182,6 +183,9 @@ def main():
             # block per SM promised to ptxas: 206 registers, no spills).
             ("ok32_vb16_fast4_r1", f"kda_chunk_split_c32_vb16_k{d}_fast4", 32, False, 16),
             ("o32_vb16_pb32", f"kda_chunk_split_c32_vb16_k{d}_pb32", 32, False, 16),
+            # tp, pb, us and kl in f16 (TP=f16, KL=f16, the prep's wn
+            # product in bf16: TW=bf16), the split-key scan over them.
+            ("ok32_vb16_h16", f"kda_chunk_split_c32_vb16_k{d}_h16", 32, False, 16),
             ("h_vb16", f"kda_chunk_split_vb16_k{d}", 16, False, 16),
             ("o32", f"kda_chunk_split_c32_k{d}", 32, False, 32),
             ("o32_vb16", f"kda_chunk_split_c32_vb16_k{d}", 32, False, 16),
@@ -282,8 +286,9 @@ def main():
                 mid, sizes = slot_intermediates(
                     tt, N, H, C, K, V, states=isinstance(scan_kernel, (tuple, list)),
                     mid_dtype=torch.float32 if variant.endswith(("_tf32", "_tp32"))
-                    else torch.bfloat16,
-                    pb_dtype=torch.float32 if variant.endswith("_pb32") else None)
+                    else torch.float16 if variant.endswith("_h16") else torch.bfloat16,
+                    pb_dtype=torch.float32 if variant.endswith("_pb32") else None,
+                    kl_dtype=torch.float16 if variant.endswith("_h16") else torch.bfloat16)
                 hs = {x: mid.pop(x) for x in ("hs", "us") if x in mid}
                 dims = {"n": N, "h": H, "tt": tt, "np1": N + 1, **sizes}
                 only = lambda *names: {x: dims[x] for x in names}  # noqa: E731

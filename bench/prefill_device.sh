@@ -51,6 +51,10 @@ kda_chunk_h_c32_vb16_k128_fast kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=12
 kda_chunk_split_c32_vb16_k128_fast4 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,BPS=4 --kda2-fast-math
 kda_chunk_split_c32_vb16_k128_pb32 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,PB=f32,AP=f32,AK=bf16,BPS=4 --kda2-fast-math
 kda_chunk_h_c32_vb16_k128_pb32 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,PB=f32
+kda_chunk_split_c32_vb16_k128_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4 --kda2-fast-math
+kda_chunk_h_c32_vb16_k128_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16
+kda_chunk_h_c32_vb64_k128_wg_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2,TP=f16,KL=f16 --kda2-wgmma
+kda_chunk_h_c32_vb64_k128_wg2_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2,OB=2,TP=f16,KL=f16 --kda2-wgmma
 kda_chunk_h_c32_vb16_k128_r1 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,OKB=1
 kda_chunk_split_c32_k128_fast4 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=32,NVB=4,BPS=4 --kda2-fast-math
 kda_chunk_h_c32_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=32,NVB=4
@@ -94,7 +98,12 @@ run)
   # pb in f32 (the output's error within the issue's 3e-3): the prep's pb
   # (PB=f32, AP=f32, AK=bf16) and the scans' U·pb in TF32 (mma.sync there).
   prep64pb=kda_chunk_split_c32_vb16_k128_pb32:32:64
-  wg=(--extra "o32_vb64_fast4=$prep64" --extra "o32_vb64_wg=$prep64:kda_chunk_h_c32_vb64_k128_wg"
+  # tp, pb, us and kl in f16 (TP=f16, KL=f16; the prep's wn product in bf16,
+  # TW=bf16): 10-bit mantissas at the 16-bit types' bytes.
+  prep64h=kda_chunk_split_c32_vb16_k128_h16:32:64
+  wg=(--extra "o32_vb64_wg_h16=$prep64h:kda_chunk_h_c32_vb64_k128_wg_h16"
+      --extra "o32_vb64_wg2_h16=$prep64h:kda_chunk_h_c32_vb64_k128_wg2_h16"
+      --extra "o32_vb64_fast4=$prep64" --extra "o32_vb64_wg=$prep64:kda_chunk_h_c32_vb64_k128_wg"
       --extra "o32_vb64_wg2=$prep64:kda_chunk_h_c32_vb64_k128_wg2"
       --extra "o32_vb64_wg_pb32=$prep64pb:kda_chunk_h_c32_vb64_k128_wg_pb32"
       --extra "o32_vb64_wg2_pb32=$prep64pb:kda_chunk_h_c32_vb64_k128_wg2_pb32")
@@ -137,6 +146,13 @@ run)
         --shapes 1000+3000+1+500+3692x8
       bench --no-reference "${wg[@]}" --variants ok32_vb16_pb32,o32_vb64_wg_pb32,o32_vb64_wg2_pb32 \
         --shapes 8x4096x16,1x32768x32 ;;
+    h16)
+      # The f16 intermediates (TP=f16, KL=f16): the output's error against
+      # float64 beside the bf16 and PB=f32 paths, then the large shapes.
+      bench "${wg[@]}" --variants ok32_vb16_fast4_r1,ok32_vb16_h16,ok32_vb16_pb32,o32_vb64_wg_h16,o32_vb64_wg2_h16 \
+        --shapes 2x1024x8,1x4096x8,1000+3000+1+500+3692x8
+      bench --no-reference "${wg[@]}" --variants ok32_vb16_h16,o32_vb64_wg2,o32_vb64_wg_h16,o32_vb64_wg2_h16 \
+        --shapes 8x4096x16,1x32768x32 ;;
     small_wg|large_wg)
       # Once `wgmma` showed the wgmma scans correct: the issue's table with
       # them beside the best mma.sync variants and FLA, same call.
@@ -162,7 +178,7 @@ run)
       python3 "$root/bench/kda_contract.py" --kernels "$kc" --only strided,offsets --fused ;;
     racecheck|memcheck)
       sanitize "$step" ;;
-    *) echo "unknown step '$step' (small, large, wgmma, small_wg, large_wg, pb32_wg, k64, k256, contract," \
+    *) echo "unknown step '$step' (small, large, wgmma, small_wg, large_wg, pb32_wg, h16, k64, k256, contract," \
             "racecheck, memcheck)" >&2; exit 2 ;;
     esac
     } 2>&1 | log "$step"

@@ -41,6 +41,11 @@ def bf16(x):
     return x.to(torch.bfloat16).to(torch.float64)
 
 
+def f16(x):
+    """x rounded to f16 (to nearest even, as cvt.rn.f16x2.f32), in float64."""
+    return x.to(torch.float16).to(torch.float64)
+
+
 def tf32(x):
     """x rounded to TF32 (10-bit mantissa, to nearest, ties away: cvt.rna.tf32)."""
     bits = x.to(torch.float32).view(torch.int32)
@@ -67,6 +72,8 @@ def reference(name, x, n):
         return d["s0"] + bf16(u) @ d["k2"]
     if name == "fb":
         return tf32(d["s0"]) @ tf32(d["w"]).transpose(1, 2)
+    if name == "cv":  # f16 operands, w converted from its bf16 buffer
+        return f16(d["s0"]) @ f16(d["w"]).transpose(1, 2)
     if name == "acc2":  # V = S·Wᵀ + U, U = S·Wᵀ (in flight)
         return 2 * (bf16(d["s0"]) @ d["w"].transpose(1, 2))
     return bf16(d["s0"]) @ d["w"].transpose(1, 2)  # two, thr, pr
@@ -81,7 +88,7 @@ def inputs(name, b, n):
         return {"a": rand(b, 64, 64), "w": rand(b, 32, 64), "k2": rand(b, 32, 64, scale=0.1),
                 "s0": rand(b, 64, 64, dtype=torch.float32)}, (b, 64, 64)
     rows, cols = {"fb": (64, 32), "two": (32, 64), "thr": (64, 64), "pr": (64, 64),
-                  "acc2": (64, 64)}[name]
+                  "acc2": (64, 64), "cv": (64, 64)}[name]
     wdt = torch.float32 if name == "fb" else torch.bfloat16
     return ({"s0": rand(b, rows, cols, dtype=torch.float32), "w": rand(b, 32, cols, dtype=wdt)},
             (b, rows, 32))
@@ -181,7 +188,7 @@ def main():
     worst = 0.0
     for build in ("wg", "mma"):
         module = rt.load(os.path.join(args.kernels, f"wgmma_test_{build}.sm_90a.cubin"))
-        for name in ("wg", "wg2", "acc2", "fb", "two", "thr", "pr"):
+        for name in ("wg", "wg2", "acc2", "fb", "two", "thr", "pr", "cv"):
             x, out_shape = inputs(name, args.blocks, args.chunks)
             dev = {k: v.cuda() for k, v in x.items()}
             o = torch.full(out_shape, float("nan"), dtype=torch.float32, device="cuda")

@@ -1598,6 +1598,9 @@ Status checkPrefillArg(const PrefillFacts &f, const KernelInfo &info,
                     : mid && f.mid != f.in
                         ? " (the type of kernel '" + f.prep->name +
                               "''s tp and us: TP)"
+                    : !std::strcmp(name, "kl") && f.kl != f.in
+                        ? " (the type of kernel '" + f.prep->name +
+                              "''s kl: KL)"
                     : dtype == f.in
                         ? " (the input type of kernel '" + f.prep->name + "')"
                         : std::string()));
@@ -1890,16 +1893,20 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
   f.kDim = lastStaticDim(prep, "q");
   f.vDim = lastStaticDim(scan, "v");
   f.in = prep.findArg("q")->dtype;
-  f.mid = prep.findArg("tp")->dtype;
-  if (f.mid != f.in && f.mid != DType::F32)
-    return invalid(kernelPrefix(prep) + "argument 'tp' is " +
-                   dtypeName(f.mid) + ", expected " + dtypeName(f.in) +
-                   " (the input type) or f32 (the TF32 intermediates)");
-  f.pb = prep.findArg("pb")->dtype;
-  if (f.pb != f.in && f.pb != DType::F32)
-    return invalid(kernelPrefix(prep) + "argument 'pb' is " +
-                   dtypeName(f.pb) + ", expected " + dtypeName(f.in) +
-                   " (the input type) or f32 (the TF32 intermediates)");
+  // The intermediates' types: tp, us and pb 16-bit (the input type or the
+  // other one) or f32 (TF32 products); kl 16-bit.
+  auto intermediate = [&](const char *name, bool f32, DType &out) {
+    out = prep.findArg(name)->dtype;
+    if (out == DType::BF16 || out == DType::F16 || (f32 && out == DType::F32))
+      return Status::success();
+    return invalid(kernelPrefix(prep) + "argument '" + name + "' is " +
+                   dtypeName(out) + ", expected bf16 or f16" +
+                   (f32 ? " (the 16-bit intermediates) or f32 (the TF32 ones)"
+                        : ""));
+  };
+  KDA2RT_TRY(intermediate("tp", true, f.mid));
+  KDA2RT_TRY(intermediate("pb", true, f.pb));
+  KDA2RT_TRY(intermediate("kl", false, f.kl));
   if (!f.chunk || !f.kDim)
     return invalid(kernelPrefix(prep) +
                    "has no static chunk size or key dimension (expected qd "
@@ -1947,7 +1954,7 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
       {&prep, "beta", f32, {}},
       {&prep, "cu_seqlens", ix, {}},
       {&prep, "qd", in, {C, K}},
-      {&prep, "kl", in, {C, K}},
+      {&prep, "kl", f.kl, {C, K}},
       {&prep, "wn", in, {C, K}},
       {&prep, "tp", mid, {C, C}},
       {&prep, "pb", f.pb, {C, C}},
@@ -1957,7 +1964,7 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
       {&prep, "ec", f32, {K}},
       {&scan, "v", in, {V}},
       {scanO, "qd", in, {C, K}},
-      {&scan, "kl", in, {C, K}},
+      {&scan, "kl", f.kl, {C, K}},
       {&scan, "wn", in, {C, K}},
       {&scan, "tp", mid, {C, C}},
       {scanO, "pb", f.pb, {C, C}},
@@ -2124,7 +2131,7 @@ Status prefillLayout(const PrefillFacts &f, int64_t n, int64_t totalTokens,
   const int64_t hsSlots = f.fusedScan ? 0 : ns;
   using B = KdaPrefillWorkspace;
   ok = ok && byteCount({h, ns, C, K}, in, ws.size[B::QD]) &&
-       byteCount({h, ns, C, K}, in, ws.size[B::KL]) &&
+       byteCount({h, ns, C, K}, dtypeSize(f.kl), ws.size[B::KL]) &&
        byteCount({h, ns, C, K}, in, ws.size[B::WN]) &&
        byteCount({h, ns, C, C}, mid, ws.size[B::TP]) &&
        byteCount({h, ns, C, C}, pb, ws.size[B::PB]) &&

@@ -2557,13 +2557,52 @@ TEST(KdaPrefillFused, PbIntermediatesOfTheirOwnType) {
   EXPECT_EQ(kdaPrefillWorkspace(pb16, s, nullptr, 2, 80, 1, 0, none).message(),
             "kernel 'kda_chunk_scan_ok': argument 'pb' is f32, expected bf16 "
             "(the input type of kernel 'kda_chunk_prep')");
-  // A prep whose pb is neither the input type nor f32.
+  // A prep whose pb is neither a 16-bit type nor f32.
   const KernelInfo bad = parsed(replaced(
       realKernelMetadata("chunk_split_pb32", "kda_chunk_prep"),
-      "arg ptr pb f32", "arg ptr pb f16"));
+      "arg ptr pb f32", "arg ptr pb i32"));
   EXPECT_EQ(kdaPrefillWorkspace(bad, s, nullptr, 2, 80, 1, 0, none).message(),
-            "kernel 'kda_chunk_prep': argument 'pb' is f16, expected bf16 "
-            "(the input type) or f32 (the TF32 intermediates)");
+            "kernel 'kda_chunk_prep': argument 'pb' is i32, expected bf16 or "
+            "f16 (the 16-bit intermediates) or f32 (the TF32 ones)");
+}
+
+// TP=f16 with KL=f16 and bf16 inputs (templates/kda_chunk_split.tirx: tp, pb,
+// us and kl in f16, the 16-bit types' bytes): the workspace of the bf16
+// kernels; the scan must agree with the prep on kl's type as on tp's, and kl
+// takes no f32.
+TEST(KdaPrefillFused, F16Intermediates) {
+  const KernelInfo p = parsed(realKernelMetadata("chunk_split_f16",
+                                                 "kda_chunk_prep")),
+                   s = parsed(realKernelMetadata("chunk_h_f16",
+                                                 "kda_chunk_scan_ok")),
+                   pb16 = realServingPrep(),
+                   s16 = parsed(realKernelMetadata("chunk_h",
+                                                   "kda_chunk_scan_ok"));
+  ASSERT_FALSE(p.name.empty()) << "no kda_chunk_prep in chunk_split_f16.meta";
+  ASSERT_FALSE(s.name.empty()) << "no kda_chunk_scan_ok in chunk_h_f16.meta";
+  for (const char *name : {"tp", "pb", "kl"})
+    ASSERT_EQ(p.findArg(name)->dtype, DType::F16) << name;
+  ASSERT_EQ(p.findArg("qd")->dtype, DType::BF16);
+  ASSERT_EQ(s.findArg("us")->dtype, DType::F16);
+  KdaPrefillWorkspace ws;
+  expectWorkspaceAgainstBf16(p, s, pb16, s16, {}, ws);
+  if (HasFatalFailure())
+    return;
+  KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
+  a.workspaceBytes = ws.bytes;
+  Status st = checkKdaPrefill(p, s, nullptr, nullptr, a);
+  EXPECT_TRUE(st.ok()) << st.message();
+  // A bf16 scan after the f16 prep: kl is the first to disagree.
+  KdaPrefillWorkspace none;
+  EXPECT_EQ(kdaPrefillWorkspace(p, s16, nullptr, 2, 80, 1, 0, none).message(),
+            "kernel 'kda_chunk_scan_ok': argument 'kl' is bf16, expected f16 "
+            "(the type of kernel 'kda_chunk_prep''s kl: KL)");
+  const KernelInfo kl32 = parsed(replaced(
+      realKernelMetadata("chunk_split_f16", "kda_chunk_prep"),
+      "arg ptr kl f16", "arg ptr kl f32"));
+  EXPECT_EQ(kdaPrefillWorkspace(kl32, s, nullptr, 2, 80, 1, 0, none).message(),
+            "kernel 'kda_chunk_prep': argument 'kl' is f32, expected bf16 or "
+            "f16");
 }
 
 TEST(KdaPrefillFused, RecognisedByItsArguments) {

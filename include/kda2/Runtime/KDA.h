@@ -712,12 +712,16 @@ struct KdaPrefillFacts {
   /// of the index arrays (cu_seqlens, state_indices, checkpoint_blocks:
   /// the template's IX, i32 or i64, from prep's cu_seqlens).
   DType in = DType::BF16, state = DType::F32, index = DType::I32;
-  /// Element type of tp and us (the templates' TP): the input type, or
-  /// f32 (their products in TF32), from prep's tp.
+  /// Element type of tp and us (the templates' TP): the input type, the
+  /// other 16-bit type (f16 with bf16 inputs: 10-bit mantissas), or f32
+  /// (their products in TF32), from prep's tp.
   DType mid = DType::BF16;
-  /// Element type of pb (the templates' PB, TP by default): the input type
-  /// or f32, from prep's pb.
+  /// Element type of pb (the templates' PB, TP by default): the same
+  /// choices, from prep's pb.
   DType pb = DType::BF16;
+  /// Element type of kl (the templates' KL): the input type or the other
+  /// 16-bit type, from prep's kl.
+  DType kl = DType::BF16;
   /// The facts of the scan kernel's pool, for the state checks.
   KdaKernelFacts pool;
   /// The facts of prep for the head-dimension and dtype checks.

@@ -4183,15 +4183,16 @@ LogicalResult KernelLowering::checkTensorCoreMatmul(MatmulOp matmul) {
            << " (m x n x k): m = " << m << " must be a multiple of 16, k = "
            << k << " of " << kStep << ", n = " << n << " of 8";
   auto sharedLoad = [&](Value v, StringRef what) -> LoadOp {
-    // A TF32 operand may be a 16-bit tile converted to f32 (exactly): the
-    // conversion is fused into the fragment loads.
-    if (auto widen = v.getDefiningOp<CastOp>();
-        widen && tf32 && widen->hasOneUse() &&
-        getElementTypeOrSelf(widen.getInput().getType()).getIntOrFloatBitWidth() ==
-            16 &&
-        isa<FloatType>(getElementTypeOrSelf(widen.getInput().getType()))) {
-      fusedCasts.insert(widen);
-      v = widen.getInput();
+    // A TF32 operand may be a 16-bit tile converted to f32 (exactly), a
+    // 16-bit operand a tile of the other 16-bit type (bf16 <-> f16, rounded
+    // to nearest even): the conversion is fused into the fragment loads.
+    if (auto conv = v.getDefiningOp<CastOp>(); conv && conv->hasOneUse()) {
+      Type from = getElementTypeOrSelf(conv.getInput().getType());
+      if (isa<FloatType>(from) && from.getIntOrFloatBitWidth() == 16 &&
+          from != elt) {
+        fusedCasts.insert(conv);
+        v = conv.getInput();
+      }
     }
     auto load = v.getDefiningOp<LoadOp>();
     if (!load ||
@@ -4424,7 +4425,10 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
   };
   auto fragment = [&](Value memref, SmallVector<Value> indices, bool trans,
                       int64_t tiles) {
-    auto type = VectorType::get({tiles, 2}, elt);
+    // The buffer's own 16-bit type; a tile of the other one (a fused
+    // conversion, checkTensorCoreMatmul) is converted pair by pair.
+    Type stored = cast<MemRefType>(memref.getType()).getElementType();
+    auto type = VectorType::get({tiles, 2}, stored);
     if (memref == aMem ? aSwizzled : bSwizzled) {
       // Each lane's 16-byte row segment, at its swizzled place.
       Value row = indices[indices.size() - 2], col = indices.back();
@@ -4437,8 +4441,15 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
                                         b.getBoolAttr(trans),
                                         b.getI32IntegerAttr(tiles));
     SmallVector<Value> regs;
-    for (int64_t i = 0; i < tiles; ++i)
-      regs.push_back(pairToOperand(vector::ExtractOp::create(b, loc, v, i)));
+    for (int64_t i = 0; i < tiles; ++i) {
+      Value pair = vector::ExtractOp::create(b, loc, v, i);
+      if (stored != elt)
+        pair = arith::TruncFOp::create(
+            b, loc, VectorType::get({2}, elt),
+            arith::ExtFOp::create(
+                b, loc, VectorType::get({2}, b.getF32Type()), pair));
+      regs.push_back(pairToOperand(pair));
+    }
     return regs;
   };
   // Slot of an mma tile's element (strip i, column block j, half h, e).
@@ -4890,6 +4901,13 @@ bool KernelLowering::wgmmaApplies(MatmulOp matmul, Value aTile, LoadOp aLoad,
   Type elt = aType.getElementType();
   if (!elt.isBF16() && !elt.isF16())
     return false; // TF32 (K-major only, k steps of 8): mma.sync
+  // An operand converted between the 16-bit types on its way from shared
+  // memory: wgmma reads shared operands as they are, so mma.sync (its
+  // fragments converted in registers).
+  for (Value operand : {matmul.getA(), matmul.getB()})
+    if (auto conv = operand.getDefiningOp<CastOp>();
+        conv && fusedCasts.contains(conv) && !mmaTileOf(operand))
+      return false;
   int64_t warps = blockX / 32;
   const TensorInfo &dest = tensors[destTile];
   if (warps % 4 || dest.split != MmaSplit::Rows || dest.rows != 16 * warps ||
