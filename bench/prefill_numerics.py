@@ -39,6 +39,12 @@ def tf32(x):
     return b.astype(np.uint32).view(np.float32).astype(np.float64)
 
 
+def f16(x):
+    """Round to IEEE half (nearest even, subnormals kept: cvt.rn.f16x2.f32),
+    back in float64; past 65504 it is inf, as on the GPU."""
+    return np.asarray(x, dtype=np.float64).astype(np.float16).astype(np.float64)
+
+
 def exact(x):
     return np.asarray(x, dtype=np.float64)
 
@@ -69,6 +75,12 @@ VARIANTS = {
     # scan's pb·U in TF32 (U rounded to TF32 there, Uo), the prep's A = Km·Kiᵀ
     # and P = Qm·Kiᵀ in TF32 with Km in bf16; tp, U·kl and the rest bf16.
     "pb32": {"Pb": tf32, "Uo": tf32, "Ki": tf32, "Qm": tf32},
+    # TP=f16, KL=f16, TW=bf16 (bf16 inputs): tp, pb, U (both uses) and kl
+    # in f16 (10-bit mantissas, the 16-bit types' bytes and rate); the
+    # prep's wn product reads tp's f16 rounded again to bf16 (Km = k·e^Dm
+    # is past f16's range), and the prep's Km, Ki, Qm stay bf16.
+    "h16": {"Tp": f16, "Pb": f16, "U": f16, "Uo": f16, "kl": f16,
+            "Tpw": lambda x: bf16(f16(x))},
 }
 
 
