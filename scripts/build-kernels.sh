@@ -140,6 +140,11 @@ compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_tf32 "IN=bf16,ST=f32,SS=kv,IX
 # 2.4e-3 at four prep CTAs per SM (bench/kda_prefill.py's *_pb32; docs/Prefill.md).
 compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128_pb32 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,PB=f32,AP=f32,AK=bf16,BPS=4"
 compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_pb32 "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,PB=f32"
+# f16 intermediates with bf16 inputs (TP=f16: tp, pb, us; KL=f16: kl; TW=bf16:
+# the prep's wn product keeps bf16): 10-bit mantissas at the bf16 kernels'
+# bytes and product rate (bench/kda_prefill.py's *_h16; docs/Prefill.md).
+compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128_h16 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4"
+compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_h16 "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16"
 # The prefill prep for any gate with the activations in the kernel
 # (kda_chunk_prep_act.tirx): GF 0 (g given, no bound needed), 1 (bounded
 # sigmoid), 2 (softplus, Kimi-Linear); beta logits and q/k L2 norm in the
