@@ -249,15 +249,17 @@ def spec_case(rt, kernels, K, V, st, ss, N, t, slots, H, fla_fwd, results, seed=
 
 
 def pool_prefill(prep_launch, scan, out, N, H, nc, C, K, V, v, tt, cu_d, idx_d, hi_d, cb_d,
-                 pool, ckpt, slots, blocks, o, stream):
+                 pool, ckpt, slots, blocks, o, stream, h16=False):
     """The prefill through the pool with kda_chunk_h's kernels: the
     intermediates (NaN-poisoned, the generic launches' own buffers, per chunk
     slot: kda_prefill.slot_intermediates) and the three prepared launches.
     prep_launch(mid, dims) prepares the prep kernel on them (its inputs differ
     per prep). nc: the columns of the checkpoint table cb_d; v [tt, H, V],
     which the scan reads in place. Returns the launches, the intermediates
-    and the prep's sizes."""
-    mid, sizes = slot_intermediates(tt, N, H, C, K, V, states=True)
+    and the prep's sizes. h16: the f16 intermediates (TP=f16, KL=f16)."""
+    f16 = torch.float16 if h16 else torch.bfloat16
+    mid, sizes = slot_intermediates(tt, N, H, C, K, V, states=True, mid_dtype=f16,
+                                    kl_dtype=f16)
     hs = {x: mid.pop(x) for x in ("hs", "us")}
     dims = {"n": N, "h": H, "np1": N + 1, **sizes}
     # No checkpoints at token offsets here (kda_contract.py checks those).
@@ -341,7 +343,7 @@ def prefill_case(rt, kernels, st, ss, lengths, slots, H, results, seed=3, K=128,
             {**dims, "hqk": H}, {"scale": scale, **rows(q=q, k=k, g=g, beta=beta)},
             stream),
         scan, out, N, H, nc, C, K, V, v, tt, cu_d, idx_d, hi_d, cb_d, pool, ckpt, slots,
-        blocks, o, stream)
+        blocks, o, stream, h16=h16)
     for launch in launches:
         launch()
     torch.cuda.synchronize()
@@ -426,17 +428,20 @@ def act_inputs(gf, tt, H, hqk, K, V, seed, adversarial, noal=False):
 
 
 def prefill_act_case(rt, kernels, gf, lengths, H, hqk, slots, fla, results, seed=21,
-                     adversarial=True, check=True, noal=False):
+                     adversarial=True, check=True, noal=False, h16=False):
     """Prefill with kda_chunk_prep_act (any gate, activations in the kernel)
     then kda_chunk_h's scan and output kernels (C = 32, VB = 16) on the pool:
     against the float64 recurrence of the activations' meaning, with padding
     slots, has_initial_state and checkpoints; timed beside
-    flash-linear-attention's chunk_kda with the same options."""
+    flash-linear-attention's chunk_kda with the same options. h16: the
+    kernels with f16 intermediates (TP=f16, KL=f16: the prep's and the
+    scans' *_h16 builds)."""
     K = V = 128
     C = 32
-    name = f"kda_chunk_prep_act_c32_vb16_k128_gf{gf}" + ("_noal" if noal else "")
+    tag = "_h16" if h16 else ""
+    name = f"kda_chunk_prep_act_c32_vb16_k128_gf{gf}" + ("_noal" if noal else "") + tag
     prep = rt.kernel(rt.load(os.path.join(kernels, f"{name}.sm_90a.cubin")), "kda_chunk_prep")
-    hmod = rt.load(os.path.join(kernels, "kda_chunk_h_c32_vb16_k128.sm_90a.cubin"))
+    hmod = rt.load(os.path.join(kernels, f"kda_chunk_h_c32_vb16_k128{tag}.sm_90a.cubin"))
     scan, out = rt.kernel(hmod, "kda_chunk_scan_h"), rt.kernel(hmod, "kda_chunk_out")
     gen = torch.Generator().manual_seed(seed)
     N, tt, T = len(lengths), sum(lengths), max(lengths)
@@ -483,12 +488,12 @@ def prefill_act_case(rt, kernels, gf, lengths, H, hqk, slots, fla, results, seed
             {"scale": scale, "lower_bound": x["lower_bound"],
              **rows(q=q, k=k, g=a, beta=b)}, stream),
         scan, out, N, H, nc, C, K, V, v, tt, cu_d, idx_d, hi_d, cb_d, pool, ckpt, slots,
-        blocks, o, stream)
+        blocks, o, stream, h16=h16)
     prep_launch = launches[0]
     for launch in launches:
         launch()
     torch.cuda.synchronize()
-    row = {"kernel": f"prefill-act-gf{gf}" + ("-noal" if noal else ""), "N": N, "T": tt,
+    row = {"kernel": f"prefill-act-gf{gf}" + ("-noal" if noal else "") + tag, "N": N, "T": tt,
            "H": f"{hqk}/{H}",
            "adversarial": adversarial, "min_gate": x["min_gate"],
            "finite": bool(torch.isfinite(o).all())}
@@ -849,6 +854,13 @@ def bf16_state_cost(rt, kernels, H, steps, results):
     print(json.dumps(row), flush=True)
 
 
+def prefill_act_h16_case(rt, kernels, lengths, fla, results):
+    """prefill_act_case (GF 2, softplus) with the bf16 and then the f16
+    intermediates, on the same inputs."""
+    for h16 in (False, True):
+        prefill_act_case(rt, kernels, 2, lengths, 8, 8, 20, fla, results, seed=24, h16=h16)
+
+
 ONLY = None  # --only: the case functions to run (None: all)
 
 
@@ -935,6 +947,8 @@ def main():
                 results)
     guarded(results, prefill_act_case, rt, kernels, 2, act_lengths, 8, 2, 20, None, results,
             seed=22)
+    # The f16 intermediates (TP=f16, KL=f16) after the softplus prep.
+    guarded(results, prefill_act_h16_case, rt, kernels, act_lengths, fla_chunk, results)
     # A_log and dt_bias optional (AL=0, DB=0: lower_bound·sigmoid(a)).
     guarded(results, prefill_act_case, rt, kernels, 1, act_lengths, 8, 8, 20, fla_chunk,
             results, seed=23, noal=True)

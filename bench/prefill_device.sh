@@ -69,6 +69,7 @@ kda_chunk_split_c32_vb16_k64 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB
 kda_chunk_h_c32_vb16_k64 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4
 kda_chunk_h_c32_vb16_k128_bf16_vk kda_chunk_h.tirx IN=bf16,ST=bf16,SS=vk,IX=i32,K=128,V=128,C=32,VB=16,NVB=8
 kda_chunk_prep_act_c32_vb16_k128_gf2 kda_chunk_prep_act.tirx IN=bf16,IX=i32,GF=2,AL=1,DB=1,BS=1,QKN=1,K=128,V=128,C=32,HC=16,VB=16,NVB=8
+kda_chunk_prep_act_c32_vb16_k128_gf2_h16 kda_chunk_prep_act.tirx IN=bf16,IX=i32,GF=2,AL=1,DB=1,BS=1,QKN=1,K=128,V=128,C=32,HC=16,VB=16,NVB=8,TP=f16,KL=f16
 kda_chunk_split_c32_vb16_k256 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=256,V=256,C=32,VB=16,NVB=16,BPS=1
 kda_chunk_h_c32_vb16_k256 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=256,V=256,C=32,VB=16,NVB=16,OKB=1
 kda_decode_pool_k128_f32_kv kda_decode_pool.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,VB=32,NVB=4,LANES=2
@@ -153,6 +154,11 @@ run)
         --shapes 2x1024x8,1x4096x8,1000+3000+1+500+3692x8
       bench --no-reference "${wg[@]}" --variants ok32_vb16_h16,o32_vb64_wg2,o32_vb64_wg_h16,o32_vb64_wg2_h16 \
         --shapes 8x4096x16,1x32768x32 ;;
+    h16act)
+      # The softplus prep with f16 intermediates on the pool, through the
+      # generic launches and the C ABI (bitwise), against float64.
+      python3 "$root/bench/kda_serving.py" --kernels "$kc" --fla "$fla" \
+        --only prefill_act_h16_case --checks-only ;;
     small_wg|large_wg)
       # Once `wgmma` showed the wgmma scans correct: the issue's table with
       # them beside the best mma.sync variants and FLA, same call.
@@ -178,7 +184,7 @@ run)
       python3 "$root/bench/kda_contract.py" --kernels "$kc" --only strided,offsets --fused ;;
     racecheck|memcheck)
       sanitize "$step" ;;
-    *) echo "unknown step '$step' (small, large, wgmma, small_wg, large_wg, pb32_wg, h16, k64, k256, contract," \
+    *) echo "unknown step '$step' (small, large, wgmma, small_wg, large_wg, pb32_wg, h16, h16act, k64, k256, contract," \
             "racecheck, memcheck)" >&2; exit 2 ;;
     esac
     } 2>&1 | log "$step"

@@ -145,6 +145,8 @@ compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_pb32 "IN=bf16,ST=f32,SS=kv,IX
 # bytes and product rate (bench/kda_prefill.py's *_h16; docs/Prefill.md).
 compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128_h16 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4"
 compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_h16 "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16"
+compile kda_chunk_prep_act.tirx kda_chunk_prep_act_c32_vb16_k128_gf2_h16 \
+  "IN=bf16,IX=i32,GF=2,AL=1,DB=1,BS=1,QKN=1,K=128,V=128,C=32,HC=16,VB=16,NVB=8,TP=f16,KL=f16"
 # The prefill prep for any gate with the activations in the kernel
 # (kda_chunk_prep_act.tirx): GF 0 (g given, no bound needed), 1 (bounded
 # sigmoid), 2 (softplus, Kimi-Linear); beta logits and q/k L2 norm in the
