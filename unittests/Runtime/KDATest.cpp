@@ -2466,46 +2466,54 @@ TEST(KdaPrefill, KeySplitStateScanIsAStateScan) {
 /// The workspace of prep `p` and fused scan `s` for 2 sequences of 80
 /// tokens, against the bf16 pair's (`p16`, `s16`): the buffers in `doubled`
 /// take twice the bytes (f32 instead of bf16), the others the same.
-static void expectWorkspaceAgainstBf16(
-    const KernelInfo &p, const KernelInfo &s, const KernelInfo &p16,
-    const KernelInfo &s16,
+/// The prep and split-key scan of the real kernels `split` / `h` (built with
+/// other intermediate types) beside the bf16 serving pair (p16, s16): their
+/// workspace's per-chunk buffers hold twice the bf16 bytes for `doubled`, the
+/// same for the others, and a call sized by it passes the checks.
+struct TypedPrefill {
+  KernelInfo p, s, p16, s16;
+  KdaPrefillWorkspace ws;
+};
+static void expectTypedPrefill(
+    const char *split, const char *h,
     std::initializer_list<KdaPrefillWorkspace::Buffer> doubled,
-    KdaPrefillWorkspace &ws) {
+    TypedPrefill &t) {
   using B = KdaPrefillWorkspace;
+  t.p = parsed(realKernelMetadata(split, "kda_chunk_prep"));
+  t.s = parsed(realKernelMetadata(h, "kda_chunk_scan_ok"));
+  t.p16 = realServingPrep();
+  t.s16 = parsed(realKernelMetadata("chunk_h", "kda_chunk_scan_ok"));
+  ASSERT_FALSE(t.p.name.empty()) << "no kda_chunk_prep in " << split << ".meta";
+  ASSERT_FALSE(t.s.name.empty()) << "no kda_chunk_scan_ok in " << h << ".meta";
   KdaPrefillWorkspace ws16;
-  Status st = kdaPrefillWorkspace(p, s, nullptr, 2, 80, 1, 0, ws);
+  Status st = kdaPrefillWorkspace(t.p, t.s, nullptr, 2, 80, 1, 0, t.ws);
   ASSERT_TRUE(st.ok()) << st.message();
-  ASSERT_TRUE(kdaPrefillWorkspace(p16, s16, nullptr, 2, 80, 1, 0, ws16).ok());
+  ASSERT_TRUE(
+      kdaPrefillWorkspace(t.p16, t.s16, nullptr, 2, 80, 1, 0, ws16).ok());
   for (B::Buffer b : {B::QD, B::KL, B::WN, B::TP, B::PB, B::GL, B::US})
-    EXPECT_EQ(ws.size[b],
+    EXPECT_EQ(t.ws.size[b],
               (std::find(doubled.begin(), doubled.end(), b) != doubled.end()
                    ? 2
                    : 1) *
                   ws16.size[b])
         << kdaPrefillBufferName(b);
+  KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
+  a.workspaceBytes = t.ws.bytes;
+  st = checkKdaPrefill(t.p, t.s, nullptr, nullptr, a);
+  EXPECT_TRUE(st.ok()) << st.message();
 }
 
 TEST(KdaPrefillFused, TF32Intermediates) {
   // The templates bound with TP=f32 (and the prep's AP=f32): tp, pb and us
   // are f32, twice the bytes of the bf16 ones in the workspace; the scan and
   // output kernels must agree with the prep on them.
-  const KernelInfo p = parsed(realKernelMetadata("chunk_split_tf32",
-                                                 "kda_chunk_prep")),
-                   s = parsed(realKernelMetadata("chunk_h_tf32",
-                                                 "kda_chunk_scan_ok")),
-                   pb16 = realServingPrep(),
-                   s16 = parsed(realKernelMetadata("chunk_h",
-                                                   "kda_chunk_scan_ok"));
-  ASSERT_FALSE(p.name.empty()) << "no kda_chunk_prep in chunk_split_tf32.meta";
-  ASSERT_FALSE(s.name.empty()) << "no kda_chunk_scan_ok in chunk_h_tf32.meta";
   using B = KdaPrefillWorkspace;
-  KdaPrefillWorkspace ws;
-  expectWorkspaceAgainstBf16(p, s, pb16, s16, {B::TP, B::PB, B::US}, ws);
+  TypedPrefill t;
+  expectTypedPrefill("chunk_split_tf32", "chunk_h_tf32", {B::TP, B::PB, B::US},
+                     t);
   if (HasFatalFailure())
     return;
-  KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
-  a.workspaceBytes = ws.bytes;
-  EXPECT_TRUE(checkKdaPrefill(p, s, nullptr, nullptr, a).ok());
+  const KernelInfo &p = t.p, &s = t.s, &pb16 = t.p16, &s16 = t.s16;
   // A bf16 scan after the f32 prep, and the other way round.
   KdaPrefillWorkspace none;
   EXPECT_EQ(kdaPrefillWorkspace(p, s16, nullptr, 2, 80, 1, 0, none).message(),
@@ -2520,29 +2528,19 @@ TEST(KdaPrefillFused, TF32Intermediates) {
 // in f32 (twice the bytes of its bf16 buffer), tp and us in bf16; the fused
 // scan must agree with the prep on pb's type, and the error names PB.
 TEST(KdaPrefillFused, PbIntermediatesOfTheirOwnType) {
-  const KernelInfo p = parsed(realKernelMetadata("chunk_split_pb32",
-                                                 "kda_chunk_prep")),
-                   s = parsed(realKernelMetadata("chunk_h_pb32",
-                                                 "kda_chunk_scan_ok")),
-                   o = parsed(realKernelMetadata("chunk_h_pb32",
-                                                 "kda_chunk_out")),
-                   h = parsed(realKernelMetadata("chunk_h_pb32",
-                                                 "kda_chunk_scan_h")),
-                   pb16 = realServingPrep(),
-                   s16 = parsed(realKernelMetadata("chunk_h",
-                                                   "kda_chunk_scan_ok"));
-  ASSERT_FALSE(p.name.empty()) << "no kda_chunk_prep in chunk_split_pb32.meta";
-  ASSERT_FALSE(s.name.empty()) << "no kda_chunk_scan_ok in chunk_h_pb32.meta";
-  ASSERT_EQ(p.findArg("pb")->dtype, DType::F32);
-  ASSERT_EQ(p.findArg("tp")->dtype, DType::BF16);
   using B = KdaPrefillWorkspace;
-  KdaPrefillWorkspace ws;
-  expectWorkspaceAgainstBf16(p, s, pb16, s16, {B::PB}, ws);
+  TypedPrefill t;
+  expectTypedPrefill("chunk_split_pb32", "chunk_h_pb32", {B::PB}, t);
   if (HasFatalFailure())
     return;
+  const KernelInfo &p = t.p, &s = t.s, &pb16 = t.p16, &s16 = t.s16;
+  const KernelInfo o = parsed(realKernelMetadata("chunk_h_pb32",
+                                                 "kda_chunk_out")),
+                   h = parsed(realKernelMetadata("chunk_h_pb32",
+                                                 "kda_chunk_scan_h"));
+  ASSERT_EQ(p.findArg("pb")->dtype, DType::F32);
+  ASSERT_EQ(p.findArg("tp")->dtype, DType::BF16);
   KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
-  a.workspaceBytes = ws.bytes;
-  EXPECT_TRUE(checkKdaPrefill(p, s, nullptr, nullptr, a).ok());
   // The three-kernel path: its output kernel reads pb too.
   KdaPrefillWorkspace ws3;
   Status st = kdaPrefillWorkspace(p, h, &o, 2, 80, 1, 0, ws3);
@@ -2571,27 +2569,15 @@ TEST(KdaPrefillFused, PbIntermediatesOfTheirOwnType) {
 // kernels; the scan must agree with the prep on kl's type as on tp's, and kl
 // takes no f32.
 TEST(KdaPrefillFused, F16Intermediates) {
-  const KernelInfo p = parsed(realKernelMetadata("chunk_split_f16",
-                                                 "kda_chunk_prep")),
-                   s = parsed(realKernelMetadata("chunk_h_f16",
-                                                 "kda_chunk_scan_ok")),
-                   pb16 = realServingPrep(),
-                   s16 = parsed(realKernelMetadata("chunk_h",
-                                                   "kda_chunk_scan_ok"));
-  ASSERT_FALSE(p.name.empty()) << "no kda_chunk_prep in chunk_split_f16.meta";
-  ASSERT_FALSE(s.name.empty()) << "no kda_chunk_scan_ok in chunk_h_f16.meta";
-  for (const char *name : {"tp", "pb", "kl"})
-    ASSERT_EQ(p.findArg(name)->dtype, DType::F16) << name;
-  ASSERT_EQ(p.findArg("qd")->dtype, DType::BF16);
-  ASSERT_EQ(s.findArg("us")->dtype, DType::F16);
-  KdaPrefillWorkspace ws;
-  expectWorkspaceAgainstBf16(p, s, pb16, s16, {}, ws);
+  TypedPrefill t;
+  expectTypedPrefill("chunk_split_f16", "chunk_h_f16", {}, t);
   if (HasFatalFailure())
     return;
-  KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
-  a.workspaceBytes = ws.bytes;
-  Status st = checkKdaPrefill(p, s, nullptr, nullptr, a);
-  EXPECT_TRUE(st.ok()) << st.message();
+  const KernelInfo &p = t.p, &s = t.s, &s16 = t.s16;
+  for (const char *name : {"tp", "pb", "kl"})
+    EXPECT_EQ(p.findArg(name)->dtype, DType::F16) << name;
+  EXPECT_EQ(p.findArg("qd")->dtype, DType::BF16);
+  EXPECT_EQ(s.findArg("us")->dtype, DType::F16);
   // A bf16 scan after the f16 prep: kl is the first to disagree.
   KdaPrefillWorkspace none;
   EXPECT_EQ(kdaPrefillWorkspace(p, s16, nullptr, 2, 80, 1, 0, none).message(),
