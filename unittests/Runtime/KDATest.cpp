@@ -2503,6 +2503,12 @@ static void expectTypedPrefill(
   EXPECT_TRUE(st.ok()) << st.message();
 }
 
+/// Why the prep `p` and fused scan `s` make no workspace ("" if they do).
+static std::string workspaceRefusal(const KernelInfo &p, const KernelInfo &s) {
+  KdaPrefillWorkspace none;
+  return kdaPrefillWorkspace(p, s, nullptr, 2, 80, 1, 0, none).message();
+}
+
 TEST(KdaPrefillFused, TF32Intermediates) {
   // The templates bound with TP=f32 (and the prep's AP=f32): tp, pb and us
   // are f32, twice the bytes of the bf16 ones in the workspace; the scan and
@@ -2515,11 +2521,10 @@ TEST(KdaPrefillFused, TF32Intermediates) {
     return;
   const KernelInfo &p = t.p, &s = t.s, &pb16 = t.p16, &s16 = t.s16;
   // A bf16 scan after the f32 prep, and the other way round.
-  KdaPrefillWorkspace none;
-  EXPECT_EQ(kdaPrefillWorkspace(p, s16, nullptr, 2, 80, 1, 0, none).message(),
+  EXPECT_EQ(workspaceRefusal(p, s16),
             "kernel 'kda_chunk_scan_ok': argument 'tp' is bf16, expected f32 "
             "(the type of kernel 'kda_chunk_prep''s tp and us: TP)");
-  EXPECT_EQ(kdaPrefillWorkspace(pb16, s, nullptr, 2, 80, 1, 0, none).message(),
+  EXPECT_EQ(workspaceRefusal(pb16, s),
             "kernel 'kda_chunk_scan_ok': argument 'tp' is f32, expected bf16 "
             "(the input type of kernel 'kda_chunk_prep')");
 }
@@ -2548,18 +2553,17 @@ TEST(KdaPrefillFused, PbIntermediatesOfTheirOwnType) {
   a.workspaceBytes = ws3.bytes;
   EXPECT_TRUE(checkKdaPrefill(p, h, &o, nullptr, a).ok());
   // A bf16-pb scan after the f32-pb prep, and the other way round.
-  KdaPrefillWorkspace none;
-  EXPECT_EQ(kdaPrefillWorkspace(p, s16, nullptr, 2, 80, 1, 0, none).message(),
+  EXPECT_EQ(workspaceRefusal(p, s16),
             "kernel 'kda_chunk_scan_ok': argument 'pb' is bf16, expected f32 "
             "(the type of kernel 'kda_chunk_prep''s pb: PB)");
-  EXPECT_EQ(kdaPrefillWorkspace(pb16, s, nullptr, 2, 80, 1, 0, none).message(),
+  EXPECT_EQ(workspaceRefusal(pb16, s),
             "kernel 'kda_chunk_scan_ok': argument 'pb' is f32, expected bf16 "
             "(the input type of kernel 'kda_chunk_prep')");
   // A prep whose pb is neither a 16-bit type nor f32.
   const KernelInfo bad = parsed(replaced(
       realKernelMetadata("chunk_split_pb32", "kda_chunk_prep"),
       "arg ptr pb f32", "arg ptr pb i32"));
-  EXPECT_EQ(kdaPrefillWorkspace(bad, s, nullptr, 2, 80, 1, 0, none).message(),
+  EXPECT_EQ(workspaceRefusal(bad, s),
             "kernel 'kda_chunk_prep': argument 'pb' is i32, expected bf16 or "
             "f16 (the 16-bit intermediates) or f32 (the TF32 ones)");
 }
@@ -2579,14 +2583,13 @@ TEST(KdaPrefillFused, F16Intermediates) {
   EXPECT_EQ(p.findArg("qd")->dtype, DType::BF16);
   EXPECT_EQ(s.findArg("us")->dtype, DType::F16);
   // A bf16 scan after the f16 prep: kl is the first to disagree.
-  KdaPrefillWorkspace none;
-  EXPECT_EQ(kdaPrefillWorkspace(p, s16, nullptr, 2, 80, 1, 0, none).message(),
+  EXPECT_EQ(workspaceRefusal(p, s16),
             "kernel 'kda_chunk_scan_ok': argument 'kl' is bf16, expected f16 "
             "(the type of kernel 'kda_chunk_prep''s kl: KL)");
   const KernelInfo kl32 = parsed(replaced(
       realKernelMetadata("chunk_split_f16", "kda_chunk_prep"),
       "arg ptr kl f16", "arg ptr kl f32"));
-  EXPECT_EQ(kdaPrefillWorkspace(kl32, s, nullptr, 2, 80, 1, 0, none).message(),
+  EXPECT_EQ(workspaceRefusal(kl32, s),
             "kernel 'kda_chunk_prep': argument 'kl' is f32, expected bf16 or "
             "f16");
 }
