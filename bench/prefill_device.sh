@@ -154,8 +154,8 @@ run)
     h16)
       # The f16 intermediates (TP=f16, KL=f16): the output's error against
       # float64 beside the bf16 and PB=f32 paths, then the large shapes.
-      bench "${wg[@]}" --variants ok32_vb16_fast4_r1,ok32_vb16_h16,ok32_vb16_pb32,o32_vb64_wg_h16,o32_vb64_wg2_h16 \
-        --shapes 2x1024x8,1x4096x8,1000+3000+1+500+3692x8
+      bench "${wg[@]}" --variants ok32_vb16_fast4_r1,ok32_vb16_h16,o32_vb64_wg_h16,o32_vb64_wg2_h16 \
+        --shapes 2x1024x8,2x2048x8,1x4096x8,1000+3000+1+500+3692x8
       bench --no-reference "${wg[@]}" --variants ok32_vb16_h16,o32_vb64_wg2,o32_vb64_wg_h16,o32_vb64_wg2_h16 \
         --shapes 8x4096x16,1x32768x32 ;;
     h16act)
