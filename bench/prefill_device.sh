@@ -166,12 +166,14 @@ run)
     small_wg|large_wg)
       # Once `wgmma` showed the wgmma scans correct: the issue's table with
       # them beside the best mma.sync variants and FLA, same call.
+      # The f16 intermediates (h16: within the error at the same
+      # time, stop 27) beside the best bf16 variants.
       if [ "$step" = small_wg ]; then
-        bench "${wg[@]}" --variants ok32_vb16_fast4_r1,o32_vb64_wg,o32_vb64_wg2 \
+        bench "${wg[@]}" --variants ok32_vb16_fast4_r1,ok32_vb16_h16,o32_vb64_wg_h16,o32_vb64_wg \
           --shapes 2x1024x8,2x2048x8,1x4096x8,1000+3000+1+500+3692x8
       else
         bench --no-reference "${wg[@]}" \
-          --variants o32_vb32_fast4,ok32_vb16_fast4,o32_vb64_wg,o32_vb64_wg2 \
+          --variants o32_vb64_wg,o32_vb64_wg2,o32_vb64_wg_h16,o32_vb64_wg2_h16 \
           --shapes 8x4096x16,1x32768x32
       fi ;;
     k64)
