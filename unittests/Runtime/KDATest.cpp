@@ -2509,6 +2509,15 @@ static std::string workspaceRefusal(const KernelInfo &p, const KernelInfo &s) {
   return kdaPrefillWorkspace(p, s, nullptr, 2, 80, 1, 0, none).message();
 }
 
+/// workspaceRefusal with the prep of real kernel `split`, its metadata line
+/// `from` changed to `to`.
+static std::string workspaceRefusal(const char *split, const char *from,
+                                    const char *to, const KernelInfo &s) {
+  return workspaceRefusal(
+      parsed(replaced(realKernelMetadata(split, "kda_chunk_prep"), from, to)),
+      s);
+}
+
 TEST(KdaPrefillFused, TF32Intermediates) {
   // The templates bound with TP=f32 (and the prep's AP=f32): tp, pb and us
   // are f32, twice the bytes of the bf16 ones in the workspace; the scan and
@@ -2560,10 +2569,8 @@ TEST(KdaPrefillFused, PbIntermediatesOfTheirOwnType) {
             "kernel 'kda_chunk_scan_ok': argument 'pb' is f32, expected bf16 "
             "(the input type of kernel 'kda_chunk_prep')");
   // A prep whose pb is neither a 16-bit type nor f32.
-  const KernelInfo bad = parsed(replaced(
-      realKernelMetadata("chunk_split_pb32", "kda_chunk_prep"),
-      "arg ptr pb f32", "arg ptr pb i32"));
-  EXPECT_EQ(workspaceRefusal(bad, s),
+  EXPECT_EQ(workspaceRefusal("chunk_split_pb32", "arg ptr pb f32",
+                             "arg ptr pb i32", s),
             "kernel 'kda_chunk_prep': argument 'pb' is i32, expected bf16 or "
             "f16 (the 16-bit intermediates) or f32 (the TF32 ones)");
 }
@@ -2586,10 +2593,8 @@ TEST(KdaPrefillFused, F16Intermediates) {
   EXPECT_EQ(workspaceRefusal(p, s16),
             "kernel 'kda_chunk_scan_ok': argument 'kl' is bf16, expected f16 "
             "(the type of kernel 'kda_chunk_prep''s kl: KL)");
-  const KernelInfo kl32 = parsed(replaced(
-      realKernelMetadata("chunk_split_f16", "kda_chunk_prep"),
-      "arg ptr kl f16", "arg ptr kl f32"));
-  EXPECT_EQ(workspaceRefusal(kl32, s),
+  EXPECT_EQ(workspaceRefusal("chunk_split_f16", "arg ptr kl f16",
+                             "arg ptr kl f32", s),
             "kernel 'kda_chunk_prep': argument 'kl' is f32, expected bf16 or "
             "f16");
 }
