@@ -124,7 +124,7 @@ compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k64 "IN=bf16,ST=f32,SS=kv,IX=i32,K
 # in the input type, 128 KB at K = V = 256) and needs 194 KB of shared memory,
 # more than an sm_80 block may hold (163 KB).
 compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k256 "IN=bf16,SL=row_major,IX=i32,GB=5,K=256,V=256,C=32,VB=16,NVB=16,BPS=1"
-compile_for kda_chunk_h.tirx kda_chunk_h_c32_vb16_k256 "IN=bf16,ST=f32,SS=kv,IX=i32,K=256,V=256,C=32,VB=16,NVB=16,OKB=1" sm_90a
+compile_for kda_chunk_h.tirx kda_chunk_h_c32_vb16_k256 "IN=bf16,ST=f32,SS=kv,IX=i32,K=256,V=256,C=32,VB=16,NVB=16,OKB=1,HKB=1" sm_90a
 # Serving prefill with K != V (prefill then decode through one pool).
 compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128v64 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=64,C=32,VB=16,NVB=4"
 compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128v64 "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=64,C=32,VB=16,NVB=4"
