@@ -2440,11 +2440,13 @@ TEST(KdaPrefill, KeySplitStateScanIsAStateScan) {
   served.vb = 16;
   const std::string real = realKernelMetadata("chunk_h", "kda_chunk_scan_hk");
   ASSERT_FALSE(real.empty()) << "no kda_chunk_scan_hk in chunk_h.meta";
-  EXPECT_EQ(replaced(replaced(kda2::fake::prefillScanMetadata(served),
-                              "name kda_chunk_scan_h\n",
-                              "name kda_chunk_scan_hk\n"),
-                     "block 64 1 1\ngrid.x 8\ngrid.y n h\nsmem 0\n",
-                     "block 160 1 1\ngrid.x 8\ngrid.y n h\nsmem 40960\n"),
+  // (Its binding HKB, blocks per SM, 0 by default, sorts after C.)
+  EXPECT_EQ(replaced(replaced(replaced(kda2::fake::prefillScanMetadata(served),
+                                       "name kda_chunk_scan_h\n",
+                                       "name kda_chunk_scan_hk\n"),
+                              "block 64 1 1\ngrid.x 8\ngrid.y n h\nsmem 0\n",
+                              "block 160 1 1\ngrid.x 8\ngrid.y n h\nsmem 40960\n"),
+                     "bind C 32\n", "bind C 32\nbind HKB 0\n"),
             real);
   const KernelInfo p = realServingPrep(),
                    s = parsed(real),
