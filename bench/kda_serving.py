@@ -257,9 +257,9 @@ def pool_prefill(prep_launch, scan, out, N, H, nc, C, K, V, v, tt, cu_d, idx_d, 
     per prep). nc: the columns of the checkpoint table cb_d; v [tt, H, V],
     which the scan reads in place. Returns the launches, the intermediates
     and the prep's sizes. h16: the f16 intermediates (TP=f16, KL=f16)."""
-    f16 = torch.float16 if h16 else torch.bfloat16
-    mid, sizes = slot_intermediates(tt, N, H, C, K, V, states=True, mid_dtype=f16,
-                                    kl_dtype=f16)
+    typed = torch.float16 if h16 else torch.bfloat16  # tp, pb, us and kl
+    mid, sizes = slot_intermediates(tt, N, H, C, K, V, states=True, mid_dtype=typed,
+                                    kl_dtype=typed)
     hs = {x: mid.pop(x) for x in ("hs", "us")}
     dims = {"n": N, "h": H, "np1": N + 1, **sizes}
     # No checkpoints at token offsets here (kda_contract.py checks those).
