@@ -186,6 +186,9 @@ def main():
             # tp, pb, us and kl in f16 (TP=f16, KL=f16, the prep's wn
             # product in bf16: TW=bf16), the split-key scan over them.
             ("ok32_vb16_h16", f"kda_chunk_split_c32_vb16_k{d}_h16", 32, False, 16),
+            # The same with ready flags (RDY=1): the scan starts while the
+            # prep runs, each chunk's copies waiting for its flag.
+            ("ok32_vb16_rdy_h16", f"kda_chunk_split_c32_vb16_k{d}_rdy_h16", 32, False, 16),
             ("h_vb16", f"kda_chunk_split_vb16_k{d}", 16, False, 16),
             ("o32", f"kda_chunk_split_c32_k{d}", 32, False, 32),
             ("o32_vb16", f"kda_chunk_split_c32_vb16_k{d}", 32, False, 16),
@@ -290,6 +293,12 @@ def main():
                     pb_dtype=torch.float32 if variant.endswith("_pb32") else None,
                     kl_dtype=torch.float16 if variant.endswith("_h16") else torch.bfloat16)
                 hs = {x: mid.pop(x) for x in ("hs", "us") if x in mid}
+                # A prep built with RDY=1 sets a ready flag per chunk slot
+                # (zeroed before each call), which the scans built with RDY=1
+                # wait for, launched while the prep runs (docs/Prefill.md).
+                if "arg ptr ready " in prep_kernel.metadata():
+                    mid["ready"] = torch.zeros(H, sizes["ns"], dtype=torch.int32,
+                                               device="cuda")
                 dims = {"n": N, "h": H, "tt": tt, "np1": N + 1, **sizes}
                 only = lambda *names: {x: dims[x] for x in names}  # noqa: E731
                 # The row strides of q, k, g, beta (sq .. sb; the scans take
@@ -306,6 +315,10 @@ def main():
                                                 "hqk": H, **od},  # q/k heads: no GVA
                                                {"scale": scale, **strides}, stream)
                 prep = prep_c32
+                if "ready" in mid:
+                    def prep(prep_c32=prep_c32, ready=mid["ready"]):
+                        ready.zero_()
+                        prep_c32()
                 if variant in merges:
                     # The pairs of chunks as chunks of 64 (kda_chunk_merge):
                     # the scan reads those intermediates, per slot of 64.
@@ -339,6 +352,7 @@ def main():
                     if isinstance(scan_kernel, list):  # the output on the scan
                         scan = scan_kernel[0].prepare(
                             {**vin, **pick("qd", "kl", "wn", "tp", "pb", "gl"), "us": hs["us"],
+                             **({"ready": mid["ready"]} if "ready" in mid else {}),
                              **slots, **ckpt, "pool": ht, "cu_seqlens": cu, "o": flat(o), **sp},
                             {**only("n", "h", "np1", "ns", "tt"), "nc": nc, "slots": N,
                              "blocks": 1, **sd}, {**sx, **sv}, stream)

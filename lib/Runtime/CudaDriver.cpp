@@ -127,11 +127,51 @@ Status Driver::load(Driver &out, const char *library) {
   resolve(handle, "cuGraphLaunch", api.cuGraphLaunch);
   resolve(handle, "cuGraphExecDestroy", api.cuGraphExecDestroy);
   resolve(handle, "cuGraphDestroy", api.cuGraphDestroy);
+  resolve(handle, "cuLaunchKernelEx", api.cuLaunchKernelEx);
+  resolve(handle, "cuMemsetD32Async", api.cuMemsetD32Async);
 
   out.handle_ = handle;
   out.library_ = std::move(lib);
   out.api_ = api;
   return Status::success();
+}
+
+namespace {
+/// cuda.h's CUlaunchAttribute and CUlaunchConfig (the layout of CUDA 12+).
+struct LaunchAttribute {
+  int id;
+  char pad[8 - sizeof(int)];
+  union {
+    char bytes[64];
+    int programmaticStreamSerializationAllowed;
+  } value;
+};
+static_assert(sizeof(LaunchAttribute) == 72, "CUlaunchAttribute layout");
+struct LaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  LaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+constexpr int LaunchAttributeProgrammaticStreamSerialization = 6;
+} // namespace
+
+CUresult Driver::launchKernel(CUfunction f, const unsigned grid[3],
+                              const unsigned block[3], unsigned sharedBytes,
+                              CUstream stream, void **params,
+                              bool programmatic) const {
+  if (!programmatic || !api_.cuLaunchKernelEx)
+    return api_.cuLaunchKernel(f, grid[0], grid[1], grid[2], block[0],
+                               block[1], block[2], sharedBytes, stream, params,
+                               nullptr);
+  LaunchAttribute attr{};
+  attr.id = LaunchAttributeProgrammaticStreamSerialization;
+  attr.value.programmaticStreamSerializationAllowed = 1;
+  LaunchConfig config{grid[0],  grid[1],  grid[2],     block[0], block[1],
+                      block[2], sharedBytes, stream, &attr,    1};
+  return api_.cuLaunchKernelEx(&config, f, params, nullptr);
 }
 
 Status Driver::get(const Driver *&out) {

@@ -453,6 +453,18 @@ Status MetadataParser::directive(size_t line,
     info_.variants.push_back(std::move(v));
     return Status::success();
   }
+  if (d == "pdl") {
+    // pdl 1: launched as the programmatic dependent of the kernel before it
+    // (it waits for that kernel's ready flags itself).
+    if (n != 1)
+      return fieldCount(line, d, 1, n);
+    if (f[1] != "1")
+      return error(line, "'pdl' takes the value 1, got " + quoted(f[1]));
+    if (info_.programmatic)
+      return error(line, "duplicate 'pdl' line");
+    info_.programmatic = true;
+    return Status::success();
+  }
   if (d == "bind") {
     // bind <name> <value>: a compile-time integer the kernel was built with.
     if (n != 2)
@@ -908,6 +920,8 @@ std::string kda2::runtime::formatKernelMetadata(const KernelInfo &info) {
   for (const VariantInfo &v : info.variants)
     s += "variant " + v.dim + " " + std::to_string(v.value) + " " + v.kernel +
          "\n";
+  if (info.programmatic)
+    s += "pdl 1\n";
   for (const BindingInfo &b : info.bindings)
     s += "bind " + b.name + " " + std::to_string(b.value) + "\n";
   s += "end\n";
@@ -1492,10 +1506,9 @@ Status Kernel::launch(const LaunchArgs &args, CUstream stream,
           size.value == info_.variants[v].value)
         func = variantFuncs_[v];
   Status s = driver_->check(
-      driver_->api().cuLaunchKernel(
-          func, cfg.grid[0], cfg.grid[1], cfg.grid[2], cfg.block[0],
-          cfg.block[1], cfg.block[2], cfg.sharedBytes, stream,
-          params.empty() ? nullptr : params.data(), nullptr),
+      driver_->launchKernel(func, cfg.grid, cfg.block, cfg.sharedBytes, stream,
+                            params.empty() ? nullptr : params.data(),
+                            info_.programmatic),
       "cuLaunchKernel");
   if (!s.ok())
     s.prepend("kernel '" + info_.name + "' (grid " +
@@ -1516,9 +1529,9 @@ Status Kernel::launchPrepared(CUfunction func, const unsigned grid[3],
   if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
     return Status::success();
   KDA2RT_TRY(makeCurrent(*driver_, ctx_));
-  CUresult rc = driver_->api().cuLaunchKernel(
-      func, grid[0], grid[1], grid[2], info_.block[0], info_.block[1],
-      info_.block[2], info_.sharedBytes, stream, params, nullptr);
+  CUresult rc =
+      driver_->launchKernel(func, grid, info_.block, info_.sharedBytes, stream,
+                            params, info_.programmatic);
   if (rc == cu::Success)
     return Status::success();
   return driver_->check(rc, "cuLaunchKernel")
@@ -1561,9 +1574,9 @@ Status Kernel::launchPreparedMaps(CUfunction func, const unsigned grid[3],
                    info_.args[r.param].source + "'");
     params[r.param] = map;
   }
-  CUresult rc = driver_->api().cuLaunchKernel(
-      func, grid[0], grid[1], grid[2], info_.block[0], info_.block[1],
-      info_.block[2], info_.sharedBytes, stream, params, nullptr);
+  CUresult rc =
+      driver_->launchKernel(func, grid, info_.block, info_.sharedBytes, stream,
+                            params, info_.programmatic);
   if (rc == cu::Success)
     return Status::success();
   return driver_->check(rc, "cuLaunchKernel")

@@ -58,6 +58,7 @@ struct FakeStream {
 };
 
 std::atomic<int64_t> gLaunches{0};
+std::atomic<int64_t> gProgrammaticLaunches{0};
 std::mutex gMutex;
 std::string gLastKernel;
 unsigned gLastGrid[3] = {0, 0, 0};
@@ -312,6 +313,47 @@ CUresult cuTensorMapEncodeTiled(void *map, int dataType, uint32_t rank,
 
 CUresult cuLaunchKernel(void *func, unsigned gx, unsigned gy, unsigned gz,
                         unsigned, unsigned, unsigned, unsigned sharedBytes,
+                        void *stream, void **params, void **);
+
+// cuda.h's CUlaunchConfig and CUlaunchAttribute (CUDA 12+).
+struct FakeLaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    int value;
+  } value;
+};
+struct FakeLaunchConfig {
+  unsigned grid[3], block[3], sharedMemBytes;
+  void *stream;
+  FakeLaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+
+CUresult cuLaunchKernelEx(const void *config, void *func, void **params,
+                          void **extra) {
+  if (!config)
+    return kInvalidValue;
+  const auto *c = static_cast<const FakeLaunchConfig *>(config);
+  if (c->numAttrs && !c->attrs)
+    return kInvalidValue;
+  bool programmatic = false;
+  for (unsigned i = 0; i < c->numAttrs; ++i) {
+    if (c->attrs[i].id != 6) // CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+      return kInvalidValue;  // the only attribute libkda2rt sets
+    programmatic = c->attrs[i].value.value != 0;
+  }
+  CUresult rc = cuLaunchKernel(func, c->grid[0], c->grid[1], c->grid[2],
+                               c->block[0], c->block[1], c->block[2],
+                               c->sharedMemBytes, c->stream, params, extra);
+  if (rc == kOk && programmatic)
+    ++gProgrammaticLaunches;
+  return rc;
+}
+
+CUresult cuLaunchKernel(void *func, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned, unsigned, unsigned, unsigned sharedBytes,
                         void *stream, void **params, void **) {
   if (!func || !gx || !gy || !gz ||
       sharedBytes > static_cast<FakeFunction *>(func)->maxDynamicShared)
@@ -428,6 +470,9 @@ CUresult cuGetErrorString(CUresult, const char **text) {
 }
 
 int64_t kda2_fake_cuda_launches(void) { return gLaunches.load(); }
+int64_t kda2_fake_cuda_programmatic_launches(void) {
+  return gProgrammaticLaunches.load();
+}
 int kda2_fake_cuda_last_launch(unsigned *grid, uint64_t *params,
                                int capacity) {
   std::lock_guard<std::mutex> lock(gMutex);

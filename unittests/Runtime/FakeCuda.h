@@ -614,6 +614,9 @@ prefillCkptMetadata(const PrefillBinding &b = {},
 extern "C" {
 /// Kernel launches so far (graph launches count their kernels).
 typedef int64_t (*kda2_fake_cuda_launches_fn)(void);
+/// Of those, the launches through cuLaunchKernelEx with programmatic stream
+/// serialization allowed (programmatic dependent launches).
+typedef int64_t (*kda2_fake_cuda_programmatic_launches_fn)(void);
 /// Name of the function of the last launch ("" if none).
 typedef const char *(*kda2_fake_cuda_last_kernel_fn)(void);
 /// The grid of the last direct launch (grid[3]) and the first 8 bytes of

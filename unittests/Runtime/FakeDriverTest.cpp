@@ -92,6 +92,17 @@ int fakeLastLaunch(unsigned grid[3], std::vector<uint64_t> &params) {
   return n;
 }
 
+int64_t fakeProgrammaticLaunches() {
+  void *lib = dlopen(KDA2_FAKE_CUDA, RTLD_NOW | RTLD_NOLOAD);
+  auto fn = lib ? reinterpret_cast<kda2_fake_cuda_programmatic_launches_fn>(
+                      dlsym(lib, "kda2_fake_cuda_programmatic_launches"))
+                : nullptr;
+  int64_t n = fn ? fn() : -1;
+  if (lib)
+    dlclose(lib);
+  return n;
+}
+
 std::string fakeLastKernel() {
   void *lib = dlopen(KDA2_FAKE_CUDA, RTLD_NOW | RTLD_NOLOAD);
   auto fn = lib ? reinterpret_cast<kda2_fake_cuda_last_kernel_fn>(
@@ -476,6 +487,34 @@ struct FakeModule {
   }
   ~FakeModule() { kda2rt_module_unload(module, nullptr, 0); }
 };
+
+TEST(FakeKernel, PdlKernelLaunchesAsProgrammaticDependent) {
+  // A kernel whose metadata says `pdl 1` (it waits for the ready flags of
+  // the kernel before it, templates built with RDY=1) goes through
+  // cuLaunchKernelEx with programmatic stream serialization; others are
+  // ordinary launches.
+  const std::string head = "kda2-kernel-v1\nname w\nblock 64 1 1\n"
+                           "grid.y n\narg ptr x f32 in 2 n 4\narg dim n\n";
+  FakeModule pdl("w", head + "pdl 1\nend\n");
+  FakeModule plain("w", head + "end\n");
+  std::vector<float> x(8, 1.0f);
+  const char *ptrNames[] = {"x"};
+  void *ptrVals[] = {x.data()};
+  const char *dimNames[] = {"n"};
+  const int64_t dimVals[] = {2};
+  char err[512];
+  for (bool programmatic : {true, false}) {
+    int64_t launches = fakeLaunches();
+    int64_t dependents = fakeProgrammaticLaunches();
+    ASSERT_EQ(kda2rt_launch((programmatic ? pdl : plain).kernel, ptrNames,
+                            ptrVals, 1, dimNames, dimVals, 1, nullptr,
+                            nullptr, 0, nullptr, err, sizeof(err)),
+              KDA2RT_OK)
+        << err;
+    EXPECT_EQ(fakeLaunches(), launches + 1);
+    EXPECT_EQ(fakeProgrammaticLaunches(), dependents + (programmatic ? 1 : 0));
+  }
+}
 
 TEST(FakeKernel, CApiReadsTheKernelsBindings) {
   // The compile-time switches a kernel was built with, from its `bind`

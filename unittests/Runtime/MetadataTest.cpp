@@ -628,6 +628,39 @@ TEST(KernelMetadata, ParsesExtremeBindingValues) {
   EXPECT_EQ(formatKernelMetadata(again), formatted);
 }
 
+TEST(KernelMetadata, ParsesProgrammaticLaunch) {
+  // `pdl 1`: the kernel waits for its predecessor's ready flags itself and
+  // is launched as that kernel's programmatic dependent.
+  std::string text = kWithBindings;
+  KernelInfo info;
+  ASSERT_TRUE(parseKernelMetadata(text, info).ok());
+  EXPECT_FALSE(info.programmatic);
+  EXPECT_EQ(formatKernelMetadata(info).find("pdl"), std::string::npos);
+  text.replace(text.find("bind BS 1\n"), 0, "pdl 1\n");
+  Status s = parseKernelMetadata(text, info);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_TRUE(info.programmatic);
+  std::string formatted = formatKernelMetadata(info);
+  EXPECT_NE(formatted.find("pdl 1\nbind BS 1\n"), std::string::npos)
+      << formatted;
+  KernelInfo again;
+  ASSERT_TRUE(parseKernelMetadata(formatted, again).ok());
+  EXPECT_TRUE(again.programmatic);
+}
+
+TEST(KernelMetadata, ProgrammaticLaunchLineErrors) {
+  auto with = [](const std::string &to) {
+    std::string text = kWithBindings;
+    const std::string from = "bind GF 2\n";
+    text.replace(text.find(from), from.size(), to);
+    return parseError(text);
+  };
+  EXPECT_EQ(with("pdl 1\npdl 1\n"), "line 10: duplicate 'pdl' line");
+  EXPECT_EQ(with("pdl 0\n"), "line 9: 'pdl' takes the value 1, got '0'");
+  EXPECT_EQ(with("pdl yes\n"), "line 9: 'pdl' takes the value 1, got 'yes'");
+  EXPECT_EQ(with("pdl\n"), "line 9: 'pdl' takes 1 field(s), got 0");
+}
+
 TEST(KernelMetadata, BindLineErrors) {
   auto with = [](const std::string &to) {
     std::string text = kWithBindings;

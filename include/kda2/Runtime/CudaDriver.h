@@ -175,6 +175,12 @@ public:
     CUresult (*cuGraphLaunch)(CUgraphExec exec, CUstream stream);
     CUresult (*cuGraphExecDestroy)(CUgraphExec exec);
     CUresult (*cuGraphDestroy)(CUgraph graph);
+    /// Optional (null if absent): launches with attributes (programmatic
+    /// dependent launch, CUDA 12+ drivers) and asynchronous 32-bit fills.
+    CUresult (*cuLaunchKernelEx)(const void *config, CUfunction f,
+                                 void **kernelParams, void **extra);
+    CUresult (*cuMemsetD32Async)(CUdeviceptr dst, unsigned value,
+                                 size_t count, CUstream stream);
   };
 
   /// The library loaded when none is named: $KDA2RT_LIBCUDA if set, else
@@ -198,6 +204,17 @@ public:
   /// Ok if result is CUDA_SUCCESS, else ErrorCode::Cuda with the message
   /// "<what> failed: CUDA_ERROR_X (description)".
   Status check(CUresult result, const char *what) const;
+
+  /// cuLaunchKernel; with `programmatic`, the launch may start while the
+  /// stream's previous kernel runs (its programmatic dependent:
+  /// CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION through
+  /// cuLaunchKernelEx), for a kernel that waits for that kernel's ready
+  /// flags itself (metadata `pdl 1`). Without cuLaunchKernelEx it is an
+  /// ordinary launch, which is correct too (the flags are then set).
+  CUresult launchKernel(CUfunction f, const unsigned grid[3],
+                        const unsigned block[3], unsigned sharedBytes,
+                        CUstream stream, void **params,
+                        bool programmatic) const;
   /// "CUDA_ERROR_X" for a result code ("CUresult <n>" if unknown).
   std::string errorName(CUresult result) const;
 

@@ -142,6 +142,9 @@ struct KDA2RT_API KernelInfo {
   std::vector<CounterInfo> counters;
   std::vector<VariantInfo> variants; // shape-specialised copies
   std::vector<BindingInfo> bindings; // compile-time bindings, in line order
+  /// `pdl 1`: launched as the programmatic dependent of the stream's
+  /// previous kernel (it waits for that kernel's ready flags itself).
+  bool programmatic = false;
 
   const ArgInfo *findArg(std::string_view name) const;
   /// The value of the compile-time binding `name` the kernel was built with

@@ -342,6 +342,7 @@ public:
       : kernel(kernel), gpuModule(gpuModule), fastMath(fastMath),
         wgmmaChip(chip == "sm_90a"), useWgmma(wgmma && wgmmaChip),
         hasL2Prefetch(chip.starts_with("sm_9") || chip.starts_with("sm_1")),
+        hasGridDep(chip.starts_with("sm_9") || chip.starts_with("sm_1")),
         chip(chip.str()),
         specialization(specialization), variants(variants),
         b(kernel.getContext()) {}
@@ -395,9 +396,15 @@ private:
   /// Unrolls the loops of `#pragma unroll` (innermost first).
   LogicalResult unrollLoops();
   void issueTmaCopies(ArrayRef<StoreOp> group, Value barrierIndex,
-                      bool barrier = true);
+                      bool barrier = true, ArrayRef<WaitOp> waits = {});
   void waitTma(Value barrierIndex);
   LogicalResult lowerPipelinedLoop(LoopOp loop, Value upper);
+  /// kda2.signal and kda2.wait (docs/Dialect.md, ready flags).
+  LogicalResult lowerSignal(SignalOp signal);
+  LogicalResult lowerWait(WaitOp wait);
+  /// Spins until the flag `wait` names is set (acquire, GPU scope), then
+  /// orders the async proxy (TMA) after it; the calling thread only.
+  void spinOnFlag(WaitOp wait);
   /// Issues iteration `at`'s copies of pipelined `loop` into `stage`.
   LogicalResult issuePipelineCopies(LoopOp loop, Value at, Value stage,
                                     bool barrier);
@@ -611,7 +618,13 @@ private:
   /// Whether the target has `prefetch.global.L2` (LLVM 22's NVPTX back end
   /// selects it from sm_90 on).
   bool hasL2Prefetch;
+  /// Whether the target has programmatic dependent launch
+  /// (`griddepcontrol`) and the async proxy (TMA, `fence.proxy.async`):
+  /// sm_90 on.
+  bool hasGridDep;
   std::string chip;
+  /// Ready flags (kda2.signal, kda2.wait) in the kernel.
+  bool signals = false, waits = false;
   /// Set when lowering a `@shape_hint` copy of the kernel.
   const Specialization *specialization;
   /// The specialized copies of this (generic) kernel, listed in its
@@ -730,6 +743,10 @@ private:
   /// iteration).
   DenseMap<Operation *, SmallVector<StoreOp>> pipelinedLoops;
   DenseMap<Operation *, SmallVector<Operation *>> pipelineChains;
+  /// The ready flags a pipelined loop's copies wait for (kda2.wait at the
+  /// top level of its body), waited for by the thread issuing them.
+  DenseMap<Operation *, SmallVector<WaitOp>> pipelineWaits;
+  DenseSet<Operation *> pipelinedWaits;
   DenseSet<Operation *> pipelinedCopies;
   DenseSet<Value> stagedBuffers;
   /// mbarriers: [0] for copies that wait in place, [1, S] for the S stages
@@ -1281,6 +1298,10 @@ std::string KernelLowering::buildMetadata() {
   }
   for (const Specialization &v : variants)
     os << "variant " << v.dim << " " << v.value << " " << v.name << "\n";
+  // Launched as the programmatic dependent of the kernel before it: it
+  // waits for that kernel's ready flags itself (kda2.wait).
+  if (waits && hasGridDep)
+    os << "pdl 1\n";
   // The compile-time integer bindings the kernel was built with (the
   // importer's `kda2.bindings`; a specialised copy carries its generic
   // kernel's), sorted by name as the dictionary keeps them.
@@ -1524,6 +1545,16 @@ LogicalResult KernelLowering::run() {
   }
   threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   laneId = arith::RemUIOp::create(b, loc, threadId, constantIndex(32, loc));
+  kernel.walk([&](Operation *op) {
+    signals |= isa<SignalOp>(op);
+    waits |= isa<WaitOp>(op);
+  });
+  // A kernel that publishes ready flags lets the next kernel (launched as
+  // its programmatic dependent) start as soon as all of its blocks have:
+  // the dependent waits for the flags, not for this kernel's end.
+  if (signals && hasGridDep)
+    NVVM::GriddepcontrolOp::create(b, loc,
+                                   NVVM::GridDepActionKind::launch_dependents);
   for (auto [i, name] : llvm::enumerate(dimNames))
     dimIndex[name] = arith::IndexCastOp::create(
         b, loc, b.getIndexType(),
@@ -1734,6 +1765,11 @@ LogicalResult KernelLowering::run() {
     return failure();
   }
   b.setInsertionPointToEnd(&func.getBody().back());
+  // A kernel that waits for ready flags started before the kernel setting
+  // them ended (programmatic dependent launch): it ends after it, so that
+  // the stream's next work sees all of that kernel's stores.
+  if (waits && hasGridDep)
+    NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
   gpu::ReturnOp::create(b, loc);
   if (failed(unrollLoops()))
     return failure();
@@ -2106,6 +2142,11 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
         return fusedStores.contains(store) ? success() : lowerStore(store);
       })
       .Case<MatmulOp>([&](MatmulOp matmul) { return lowerMatmul(matmul); })
+      .Case<SignalOp>([&](SignalOp signal) { return lowerSignal(signal); })
+      .Case<WaitOp>([&](WaitOp wait) {
+        // A pipelined loop's flag is waited for where its copies are issued.
+        return pipelinedWaits.contains(wait) ? success() : lowerWait(wait);
+      })
       .Case<CastOp>([&](CastOp cast) {
         return fusedCasts.contains(cast) ? success() : lowerElementwise(cast);
       })
@@ -3446,7 +3487,8 @@ void KernelLowering::clearPastLimits(StoreOp store) {
 /// per copy. Indices come from the current mapping (and the destinations'
 /// current stages).
 void KernelLowering::issueTmaCopies(ArrayRef<StoreOp> group,
-                                    Value barrierIndex, bool barrier) {
+                                    Value barrierIndex, bool barrier,
+                                    ArrayRef<WaitOp> waits) {
   StoreOp head = group.front();
   Location loc = head.getLoc();
   int64_t bytes = 0;
@@ -3464,6 +3506,8 @@ void KernelLowering::issueTmaCopies(ArrayRef<StoreOp> group,
     b.setInsertionPointToStart(
         scf::IfOp::create(b, loc, TypeRange(), first, false).thenBlock());
   }
+  for (WaitOp wait : waits)
+    spinOnFlag(wait);
   NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKind::async_shared,
       NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
@@ -3577,11 +3621,23 @@ void KernelLowering::planTmaPipelines() {
     };
     Block *body = loop.getBodyBlock();
     SmallVector<StoreOp> group;
-    for (Operation &op : *body)
+    SmallVector<WaitOp> waits;
+    for (Operation &op : *body) {
       if (auto store = dyn_cast<StoreOp>(op); store && tmaCopies.count(store))
         group.push_back(store);
+      if (auto wait = dyn_cast<WaitOp>(op))
+        waits.push_back(wait);
+    }
     if (group.empty())
       return reject("no TMA copy at the top level of the loop body");
+    // A ready flag the copies must wait for travels with them; one below
+    // the top level could not be waited for before the early copies.
+    bool nestedWait = false;
+    loop.getBody().walk([&](WaitOp wait) {
+      nestedWait |= wait->getBlock() != body;
+    });
+    if (nestedWait)
+      return reject("a 'wait_for' is nested below the loop body's top level");
     // Index computations in the body the copies depend on.
     DenseSet<Operation *> chain;
     std::function<bool(Value)> computable = [&](Value v) -> bool {
@@ -3617,12 +3673,19 @@ void KernelLowering::planTmaPipelines() {
           return reject("a destination buffer is also written in the loop");
       }
     }
+    for (WaitOp wait : waits)
+      if (!llvm::all_of(wait.getIndices(), computable))
+        return reject("a 'wait_for' flag's index is computed from the loop's "
+                      "data");
     SmallVector<Operation *> ordered;
     for (Operation &op : *body)
       if (chain.contains(&op))
         ordered.push_back(&op);
     pipelineChains[loop] = ordered;
     pipelinedLoops[loop] = group;
+    pipelineWaits[loop] = waits;
+    for (WaitOp wait : waits)
+      pipelinedWaits.insert(wait);
     if (ArrayAttr annotations = loop.getAnnotationsAttr())
       for (Attribute a : annotations)
         if (auto stages = dyn_cast<PipelineStagesAttr>(a))
@@ -3664,6 +3727,8 @@ LogicalResult KernelLowering::planProducer(LoopOp loop) {
     roots.append(source.getIndices().begin(), source.getIndices().end());
     roots.append(store.getIndices().begin(), store.getIndices().end());
   }
+  for (WaitOp wait : pipelineWaits[loop])
+    roots.append(wait.getIndices().begin(), wait.getIndices().end());
   DenseSet<Operation *> slice;
   while (!roots.empty()) {
     Value v = roots.pop_back_val();
@@ -3766,9 +3831,125 @@ LogicalResult KernelLowering::issuePipelineCopies(LoopOp loop, Value at,
       return failure();
   issueTmaCopies(pipelinedLoops[loop],
                  arith::AddIOp::create(b, loc, constantIndex(1, loc), stage),
-                 barrier);
+                 barrier, pipelineWaits[loop]);
   if (saved)
     map.map(iv, saved);
+  return success();
+}
+
+/// `signal(f[i])`: every thread's global stores before it are made visible
+/// to the async proxy too (a consumer may read them by TMA), the block
+/// meets, and thread 0 sets the flag with a release store at GPU scope.
+LogicalResult KernelLowering::lowerSignal(SignalOp signal) {
+  Location loc = signal.getLoc();
+  if (threadDepth > 0)
+    return signal.emitOpError()
+           << "must be reached by every thread of the block (uniform code), "
+              "not inside a thread loop";
+  if (hasGridDep)
+    NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_global,
+                               NVVM::SharedSpaceAttr());
+  emitBarrier(loc);
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      threadId, constantIndex(0, loc));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(
+      scf::IfOp::create(b, loc, TypeRange(), first, false).thenBlock());
+  TensorInfo &info = tensors[signal.getFlags()];
+  Value ptr = elementPointer(
+      info, accessIndices(signal.getFlags(), signal.getIndices()), loc);
+  LLVM::StoreOp::create(
+      b, loc, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1)), ptr,
+      /*alignment=*/4, /*isVolatile=*/false, /*isNonTemporal=*/false,
+      /*isInvariantGroup=*/false, LLVM::AtomicOrdering::release,
+      StringRef("device"));
+  return success();
+}
+
+void KernelLowering::spinOnFlag(WaitOp wait) {
+  Location loc = wait.getLoc();
+  TensorInfo &info = tensors[wait.getFlags()];
+  Value ptr = elementPointer(
+      info, accessIndices(wait.getFlags(), wait.getIndices()), loc);
+  Type i32 = b.getI32Type();
+  auto c32 = [&](int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  };
+  // Poll with a short sleep between reads; after 2^24 polls (seconds) the
+  // flag is taken as never coming and the kernel traps: a launch error
+  // instead of a hung GPU.
+  auto loop = scf::WhileOp::create(b, loc, TypeRange{i32, i32},
+                                   ValueRange{c32(0), c32(0)});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *before = b.createBlock(&loop.getBefore(), {}, {i32, i32},
+                                  {loc, loc});
+    Value polls = before->getArgument(0);
+    // The acquire load as inline PTX: LLVM 22's NVPTX instruction selection
+    // crashes on `load atomic ... acquire` in these kernels.
+    Value flag = LLVM::InlineAsmOp::create(
+                     b, loc, i32, ValueRange{ptr},
+                     "ld.acquire.gpu.global.b32 $0, [$1];", "=r,l",
+                     /*has_side_effects=*/true, /*is_align_stack=*/false,
+                     LLVM::tailcallkind::TailCallKind::None,
+                     LLVM::AsmDialectAttr::get(b.getContext(),
+                                               LLVM::AsmDialect::AD_ATT),
+                     ArrayAttr())
+                     .getResult(0);
+    Value unset = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        flag, c32(0));
+    Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       polls, c32(1 << 24));
+    scf::ConditionOp::create(b, loc,
+                             arith::AndIOp::create(b, loc, unset, more),
+                             ValueRange{polls, flag});
+    Block *after = b.createBlock(&loop.getAfter(), {}, {i32, i32},
+                                 {loc, loc});
+    // nanosleep as inline PTX too (its intrinsic also failed there).
+    LLVM::InlineAsmOp::create(
+        b, loc, TypeRange(), ValueRange(), "nanosleep.u32 64;", "",
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+        ArrayAttr());
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{arith::AddIOp::create(b, loc, after->getArgument(0),
+                                         c32(1)),
+                   after->getArgument(1)});
+  }
+  Value never = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      loop.getResult(1), c32(0));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(
+        scf::IfOp::create(b, loc, TypeRange(), never, false).thenBlock());
+    LLVM::Trap::create(b, loc);
+  }
+  // What the flag published was stored through the generic proxy; the
+  // copies that follow read through the async one (sm_90 on).
+  if (hasGridDep)
+    NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_global,
+                               NVVM::SharedSpaceAttr());
+}
+
+/// `wait_for(f[i])` in place: thread 0 waits for the flag, then the block
+/// meets (its later reads are ordered after thread 0's acquire).
+LogicalResult KernelLowering::lowerWait(WaitOp wait) {
+  Location loc = wait.getLoc();
+  if (threadDepth > 0)
+    return wait.emitOpError()
+           << "must be reached by every thread of the block (uniform code), "
+              "not inside a thread loop";
+  {
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        threadId, constantIndex(0, loc));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(
+        scf::IfOp::create(b, loc, TypeRange(), first, false).thenBlock());
+    spinOnFlag(wait);
+  }
+  emitBarrier(loc);
   return success();
 }
 

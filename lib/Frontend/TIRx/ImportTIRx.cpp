@@ -107,6 +107,8 @@ private:
   LogicalResult emitFor(const ast::ForStmt &loop);
   LogicalResult emitFragmentFor(const ast::ForStmt &loop);
   LogicalResult emitIf(const ast::IfStmt &branch);
+  LogicalResult emitCallStmt(const ast::CallStmt &stmt);
+  std::optional<int64_t> staticValue(const ast::Expr &expr);
   LogicalResult emitBody(const std::vector<ast::StmtPtr> &body);
   LogicalResult emitStatement(const ast::Stmt &stmt);
   LogicalResult emitAssign(const ast::AssignStmt &assign);
@@ -157,6 +159,18 @@ private:
     auto it = tensors.find(name);
     return it == tensors.end() ? Value() : it->second;
   }
+  /// The error for a reference to `name` when it is a conditional
+  /// parameter this build leaves out (`x: Tensor[...] if NAME` with NAME
+  /// zero or unbound); empty otherwise.
+  std::string absentMessage(StringRef name) {
+    auto it = absentParams.find(name);
+    if (it == absentParams.end())
+      return "";
+    return ("'" + name + "' is not a parameter of this build: it exists only "
+            "when " + it->second + " is bound to a nonzero integer "
+            "(--tirx-bind=" + it->second + "=1)")
+        .str();
+  }
   /// True when `name` is a named dimension of the current kernel.
   bool isDimName(StringRef name) { return dimNames.contains(name); }
   /// The integer `name` is bound to with --tirx-bind, if any. Every lookup
@@ -165,7 +179,10 @@ private:
     auto it = options.bindings.find(name.str());
     if (it == options.bindings.end())
       return std::nullopt;
-    usedBindings[it->first] = it->second;
+    // A binding that makes parameters exist is recorded only when it does
+    // (nonzero), so that builds without them keep their metadata.
+    if (it->second != 0 || !conditions.contains(name))
+      usedBindings[it->first] = it->second;
     return it->second;
   }
 
@@ -183,6 +200,10 @@ private:
   llvm::StringSet<> gmemDeclared;
   /// The declared type of each tensor parameter and result, as written.
   llvm::StringMap<const ast::TensorType *> declaredTypes;
+  /// Conditional parameters this build leaves out, with their condition.
+  llvm::StringMap<std::string> absentParams;
+  /// The bindings that make conditional parameters exist.
+  llvm::StringSet<> conditions;
   /// The integer bindings the kernel's source refers to (kda2.bindings).
   std::map<std::string, int64_t> usedBindings;
   std::vector<llvm::StringMap<Binding>> scopes;
@@ -352,6 +373,8 @@ LogicalResult Emitter::emitKernel(const ast::Kernel &kernelAst) {
   boundDims.clear();
   gmemDeclared.clear();
   declaredTypes.clear();
+  absentParams.clear();
+  conditions.clear();
   usedBindings.clear();
   scopes.clear();
   loops.clear();
@@ -380,6 +403,23 @@ LogicalResult Emitter::emitKernel(const ast::Kernel &kernelAst) {
   SmallVector<std::pair<std::string, SMLoc>> argNames;
   llvm::StringSet<> scalarNames;
   auto addArg = [&](const ast::Param &param, StringRef name) -> LogicalResult {
+    if (!param.condition.empty()) {
+      // Present only with its binding nonzero.
+      conditions.insert(param.condition);
+      auto bound = options.bindings.find(param.condition);
+      if (bound == options.bindings.end() || bound->second == 0) {
+        if (options.typeBindings.count(param.condition) ||
+            options.layoutBindings.count(param.condition) ||
+            options.stateBindings.count(param.condition))
+          return error(param.conditionLoc)
+                 << "'" << param.condition
+                 << "' must be bound to an integer to make '" << name
+                 << "' conditional";
+        absentParams[name] = param.condition;
+        return success();
+      }
+      boundInteger(param.condition);
+    }
     if (param.isInOut && !param.scalarType.empty())
       return error(param.inOutLoc)
              << "'inout' applies to tensors; scalar '" << name
@@ -418,20 +458,30 @@ LogicalResult Emitter::emitKernel(const ast::Kernel &kernelAst) {
         dimNames.insert(type->getDimName(d));
     return success();
   };
-  for (const ast::Param &param : kernelAst.params)
+  SmallVector<bool> inOut;
+  for (const ast::Param &param : kernelAst.params) {
+    size_t before = argTypes.size();
     if (failed(addArg(param, param.name)))
       return failure();
+    if (argTypes.size() > before)
+      inOut.push_back(param.isInOut);
+  }
   for (auto [param, name] : llvm::zip(kernelAst.results, resultNames))
     if (failed(addArg(param, name)))
       return failure();
+  // A conditional result this build leaves out is not returned (`return`
+  // may still name it).
+  llvm::erase_if(resultNames, [&](const std::string &name) {
+    return absentParams.count(name) != 0;
+  });
 
   kernel = KernelOp::create(builder, loc(kernelAst.loc), kernelAst.name,
                             builder.getFunctionType(argTypes, {}));
-  for (auto [i, param] : llvm::enumerate(kernelAst.params))
-    if (param.isInOut)
+  for (auto [i, isInOut] : llvm::enumerate(inOut))
+    if (isInOut)
       kernel.setArgAttr(i, KDA2Dialect::getIOAttrName(),
                         IOKindAttr::get(context, IOKind::inout));
-  for (unsigned i = kernelAst.params.size(); i < argTypes.size(); ++i)
+  for (unsigned i = inOut.size(); i < argTypes.size(); ++i)
     kernel.setArgAttr(i, KDA2Dialect::getIOAttrName(),
                       IOKindAttr::get(context, IOKind::out));
   kernel.setArgNamesAttr(builder.getStrArrayAttr(llvm::to_vector(
@@ -513,6 +563,7 @@ LogicalResult Emitter::emitTopLevel(const ast::Stmt &stmt) {
   case ast::Stmt::Kind::Assign:
   case ast::Stmt::Kind::Store:
   case ast::Stmt::Kind::If:
+  case ast::Stmt::Kind::Call:
     return error(stmt.loc)
            << "statement outside a schedule loop; computation belongs "
               "inside 'for … in schedule.block/warp/thread(…)'";
@@ -521,11 +572,15 @@ LogicalResult Emitter::emitTopLevel(const ast::Stmt &stmt) {
       return failure();
     const auto &ret = cast<ast::ReturnStmt>(stmt);
     sawReturn = true;
-    if (ret.values.size() != resultNames.size())
-      return error(ret.loc) << "return lists " << ret.values.size()
+    SmallVector<ast::NameRef> values;
+    for (const ast::NameRef &value : ret.values)
+      if (!absentParams.count(value.name))
+        values.push_back(value);
+    if (values.size() != resultNames.size())
+      return error(ret.loc) << "return lists " << values.size()
                             << " values but the kernel declares "
                             << resultNames.size() << " results";
-    for (auto [value, name] : llvm::zip(ret.values, resultNames))
+    for (auto [value, name] : llvm::zip(values, resultNames))
       if (value.name != name)
         return error(value.loc) << "returns '" << value.name
                                 << "', but the kernel's result is named '"
@@ -627,6 +682,8 @@ LogicalResult Emitter::emitGmem(const ast::GmemDeclStmt &decl) {
   SmallVector<Value> operands;
   for (const ast::NameRef &name : decl.names) {
     auto it = argIndex.find(name.name);
+    if (std::string absent = absentMessage(name.name); !absent.empty())
+      return error(name.loc) << absent;
     if (it == argIndex.end())
       return error(name.loc) << "'" << name.name
                              << "' is not a kernel parameter or result";
@@ -1014,15 +1071,142 @@ LogicalResult Emitter::emitStatement(const ast::Stmt &stmt) {
     return emitAssign(cast<ast::AssignStmt>(stmt));
   case ast::Stmt::Kind::Store:
     return emitStore(cast<ast::StoreStmt>(stmt));
+  case ast::Stmt::Kind::Call:
+    return emitCallStmt(cast<ast::CallStmt>(stmt));
   }
   return failure();
 }
 
+/// `signal(f[i, ...])` and `wait_for(f[i, ...])`: a ready flag between a
+/// kernel and the kernel launched after it (kda2.signal, kda2.wait).
+LogicalResult Emitter::emitCallStmt(const ast::CallStmt &stmt) {
+  if (failed(rejectAnnotations(stmt, "a call statement")))
+    return failure();
+  const ast::CallExpr &call = *stmt.call;
+  bool signal = call.callee == "signal";
+  if (!signal && call.callee != "wait_for")
+    return error(call.loc) << "'" << call.callee
+                           << "(...)' is not a statement; a call standing "
+                              "alone is signal(f[i]) or wait_for(f[i])";
+  const auto *flag = call.args.size() == 1
+                         ? dyn_cast<ast::IndexExpr>(call.args[0].get())
+                         : nullptr;
+  const auto *base =
+      flag ? dyn_cast<ast::NameExpr>(flag->base.get()) : nullptr;
+  if (!base)
+    return error(call.loc) << "'" << call.callee
+                           << "' takes one flag, an element of an i32 "
+                              "tensor: " << call.callee << "(ready[i])";
+  Value tensor = lookupTensor(base->name);
+  if (!tensor) {
+    if (std::string absent = absentMessage(base->name); !absent.empty())
+      return error(flag->loc) << absent;
+    return error(flag->loc) << "'" << base->name
+                            << "' is not a tensor parameter or result";
+  }
+  auto type = cast<KDA2TensorType>(tensor.getType());
+  auto arg = dyn_cast<BlockArgument>(tensor);
+  if (!arg || type.getMemorySpace() != MemorySpace::gmem)
+    return error(flag->loc) << "'" << base->name
+                            << "' is a shared buffer; flags are global "
+                               "tensors (kernel parameters or results)";
+  if (!type.getElementType().isInteger(32))
+    return error(flag->loc) << "flags are i32; '" << base->name << "' holds "
+                            << type.getElementType();
+  bool input = kernel.getArgIOKind(arg.getArgNumber()) == IOKind::in;
+  if (signal == input)
+    return error(flag->loc)
+           << "'" << call.callee << "' " << (signal ? "sets" : "reads")
+           << " a flag of " << (signal ? "a result" : "an input") << "; '"
+           << base->name << "' is " << (input ? "an input" : "a result");
+  FailureOr<SmallVector<Value>> indices = emitIndices(*flag, base->name);
+  if (failed(indices))
+    return failure();
+  Type access = getAccessType(type, getImplicitGridRank(type, kernel),
+                              indices->size());
+  if (!access || isa<RankedTensorType>(access))
+    return error(flag->loc) << "'" << call.callee
+                            << "' takes one element: index every dimension "
+                               "of '" << base->name
+                            << "' after the kernel's grid";
+  if (signal)
+    SignalOp::create(builder, loc(stmt.loc), tensor, *indices);
+  else
+    WaitOp::create(builder, loc(stmt.loc), tensor, *indices);
+  return success();
+}
+
 /// `if cond:` … `else:` …: a kda2.if whose regions hold the branches. Each
 /// branch is a scope of its own: names it binds are not visible after it.
+/// The value of an integer expression made of literals and names bound with
+/// --tirx-bind (not shadowed by a local, a tensor or a dimension), if it
+/// is one.
+std::optional<int64_t> Emitter::staticValue(const ast::Expr &expr) {
+  if (const auto *lit = dyn_cast<ast::IntLitExpr>(&expr))
+    return lit->value;
+  if (const auto *name = dyn_cast<ast::NameExpr>(&expr)) {
+    if (isLocalName(name->name) || lookupTensor(name->name) ||
+        isDimName(name->name))
+      return std::nullopt;
+    return boundInteger(name->name);
+  }
+  if (const auto *unary = dyn_cast<ast::UnaryExpr>(&expr)) {
+    std::optional<int64_t> v = staticValue(*unary->operand);
+    if (!v)
+      return std::nullopt;
+    return unary->op == ast::UnaryOp::Neg ? -*v : int64_t(*v == 0);
+  }
+  const auto *binary = dyn_cast<ast::BinaryExpr>(&expr);
+  if (!binary)
+    return std::nullopt;
+  std::optional<int64_t> l = staticValue(*binary->lhs);
+  std::optional<int64_t> r = l ? staticValue(*binary->rhs) : std::nullopt;
+  if (!r)
+    return std::nullopt;
+  switch (binary->op) {
+  case ast::BinaryOp::Eq:
+    return *l == *r;
+  case ast::BinaryOp::Ne:
+    return *l != *r;
+  case ast::BinaryOp::Lt:
+    return *l < *r;
+  case ast::BinaryOp::Le:
+    return *l <= *r;
+  case ast::BinaryOp::Gt:
+    return *l > *r;
+  case ast::BinaryOp::Ge:
+    return *l >= *r;
+  case ast::BinaryOp::Add:
+    return *l + *r;
+  case ast::BinaryOp::Sub:
+    return *l - *r;
+  case ast::BinaryOp::Mul:
+    return *l * *r;
+  case ast::BinaryOp::And:
+    return *l != 0 && *r != 0;
+  case ast::BinaryOp::Or:
+    return *l != 0 || *r != 0;
+  case ast::BinaryOp::Div:
+  case ast::BinaryOp::Rem:
+    return std::nullopt; // the emitted forms' rounding rules apply
+  }
+  return std::nullopt;
+}
+
 LogicalResult Emitter::emitIf(const ast::IfStmt &branch) {
   if (failed(rejectAnnotations(branch, "an 'if' statement")))
     return failure();
+  auto emitScope = [&](const std::vector<ast::StmtPtr> &body) {
+    scopes.emplace_back();
+    LogicalResult result = emitBody(body);
+    scopes.pop_back();
+    return result;
+  };
+  // A condition known at import (bindings, literals) keeps only its branch:
+  // the other one is not imported, so it may name a conditional parameter
+  // this build leaves out (`if RDY: signal(ready[i])`).
+  if (std::optional<int64_t> known = staticValue(*branch.condition))
+    return emitScope(*known ? branch.thenBody : branch.elseBody);
   FailureOr<Value> condition = emitExpr(*branch.condition);
   if (failed(condition))
     return failure();
@@ -1040,10 +1224,7 @@ LogicalResult Emitter::emitIf(const ast::IfStmt &branch) {
                         const std::vector<ast::StmtPtr> &body) {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(block);
-    scopes.emplace_back();
-    LogicalResult result = emitBody(body);
-    scopes.pop_back();
-    return result;
+    return emitScope(body);
   };
   if (failed(emitRegion(op.getThenBlock(), branch.thenBody)))
     return failure();
@@ -1154,9 +1335,13 @@ LogicalResult Emitter::emitStore(const ast::StoreStmt &store) {
   const ast::IndexExpr &target = *store.target;
   const auto *base = dyn_cast<ast::NameExpr>(target.base.get());
   Value tensor = base ? lookupTensor(base->name) : Value();
-  if (!tensor)
+  if (!tensor) {
+    if (std::string absent = base ? absentMessage(base->name) : "";
+        !absent.empty())
+      return error(target.loc) << absent;
     return error(target.loc) << "the target of a store must be a tensor "
                                 "parameter, result or SMEM buffer";
+  }
   if (auto arg = dyn_cast<BlockArgument>(tensor))
     if (kernel.getArgIOKind(arg.getArgNumber()) == IOKind::in)
       return error(store.loc) << "'" << base->name
@@ -1587,6 +1772,8 @@ FailureOr<Value> Emitter::emitName(const ast::NameExpr &name) {
     return Value(arith::ConstantOp::create(
         builder, loc(name.loc),
         builder.getF32FloatAttr(std::numeric_limits<float>::infinity())));
+  if (std::string absent = absentMessage(name.name); !absent.empty())
+    return error(name.loc) << absent;
   return error(name.loc) << "unknown name '" << name.name << "'";
 }
 
@@ -1641,9 +1828,13 @@ FailureOr<Value> Emitter::emitWindowedLoad(const ast::IndexExpr &index,
                                            RankedTensorType tile) {
   const auto *base = dyn_cast<ast::NameExpr>(index.base.get());
   Value tensor = base ? lookupTensor(base->name) : Value();
-  if (!tensor)
+  if (!tensor) {
+    if (std::string absent = base ? absentMessage(base->name) : "";
+        !absent.empty())
+      return error(index.loc) << absent;
     return error(index.loc) << "only tensors (parameters, results, SMEM "
                                "buffers) can be indexed";
+  }
   auto type = cast<KDA2TensorType>(tensor.getType());
   if (type.getMemorySpace() != MemorySpace::gmem)
     return error(index.loc) << "windows ('start:') read global tensors; '"
@@ -1731,9 +1922,13 @@ FailureOr<Value> Emitter::emitWindowedLoad(const ast::IndexExpr &index,
 FailureOr<Value> Emitter::emitIndex(const ast::IndexExpr &index) {
   const auto *base = dyn_cast<ast::NameExpr>(index.base.get());
   Value tensor = base ? lookupTensor(base->name) : Value();
-  if (!tensor)
+  if (!tensor) {
+    if (std::string absent = base ? absentMessage(base->name) : "";
+        !absent.empty())
+      return error(index.loc) << absent;
     return error(index.loc) << "only tensors (parameters, results, SMEM "
                                "buffers) can be indexed";
+  }
   FailureOr<SmallVector<Value>> indices = emitIndices(index, base->name);
   if (failed(indices))
     return failure();

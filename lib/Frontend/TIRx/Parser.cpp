@@ -121,6 +121,7 @@ private:
 
   LogicalResult parseKernel(Kernel &kernel);
   LogicalResult parseParam(Param &param);
+  LogicalResult parseCondition(Param &param);
   LogicalResult parseResult(Param &result);
   LogicalResult parseTensorType(TensorType &type);
   LogicalResult parseTensorTypeBody(TensorType &type);
@@ -346,9 +347,25 @@ LogicalResult Parser::parseParam(Param &param) {
     param.scalarType = tok.spelling.str();
     param.scalarTypeLoc = tok.loc;
     consume();
-    return success();
+  } else if (failed(parseTensorType(param.type))) {
+    return failure();
   }
-  return parseTensorType(param.type);
+  return parseCondition(param);
+}
+
+LogicalResult Parser::parseCondition(Param &param) {
+  // `ready: Tensor[h, ns, dtype=i32] if RDY`: present when RDY is bound to
+  // a nonzero integer.
+  if (tok.isNot(Token::kw_if))
+    return success();
+  consume();
+  if (tok.isNot(Token::identifier))
+    return emitExpected("binding name after 'if' in the declaration of '" +
+                        param.name + "'");
+  param.condition = tok.spelling.str();
+  param.conditionLoc = tok.loc;
+  consume();
+  return success();
 }
 
 LogicalResult Parser::parseResult(Param &result) {
@@ -361,7 +378,9 @@ LogicalResult Parser::parseResult(Param &result) {
     result.loc = loc;
     result.name = name.str();
     consume();
-    return parseTensorType(result.type);
+    if (failed(parseTensorType(result.type)))
+      return failure();
+    return parseCondition(result);
   }
   if (name != "Tensor")
     return emitExpected("':' after result name '" + name + "'");
@@ -862,6 +881,14 @@ LogicalResult Parser::parseAssignOrStore(StmtPtr &stmt) {
   ExprPtr target;
   if (failed(parsePostfix(target)))
     return failure();
+  // A call standing alone: `signal(ready[i])`.
+  if (llvm::isa<CallExpr>(target.get()) &&
+      (tok.is(Token::newline) || tok.is(Token::r_brace))) {
+    auto call = std::make_unique<CallStmt>(loc);
+    call->call.reset(llvm::cast<CallExpr>(target.release()));
+    stmt = std::move(call);
+    return parseStatementEnd();
+  }
 
   AssignOp op;
   switch (tok.kind) {

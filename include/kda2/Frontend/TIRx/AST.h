@@ -460,6 +460,7 @@ public:
     Assign,   ///< AssignStmt: `val = ...`, `acc += ...`.
     Store,    ///< StoreStmt: `s_mem[i, j] = ...`.
     Return,   ///< ReturnStmt: `return o, s`.
+    Call,     ///< CallStmt: `signal(ready[i])`.
   };
 
   /// Virtual so that a `StmtPtr` deletes the concrete node.
@@ -626,6 +627,17 @@ struct StoreStmt : Stmt {
   static bool classof(const Stmt *s) { return s->getKind() == Kind::Store; }
 };
 
+/// A call standing alone as a statement: `signal(ready[i])`,
+/// `wait_for(ready[i])`. `loc` is the callee.
+struct CallStmt : Stmt {
+  /// Constructs the statement at `loc`.
+  explicit CallStmt(llvm::SMLoc loc) : Stmt(Kind::Call, loc) {}
+  /// The call; never null.
+  std::unique_ptr<CallExpr> call;
+  /// LLVM-style RTTI hook.
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::Call; }
+};
+
 /// `return name, name, ...`. `loc` is `return`.
 struct ReturnStmt : Stmt {
   /// Constructs an empty return at `loc`.
@@ -659,6 +671,12 @@ struct Param {
   llvm::SMLoc inOutLoc;
   /// Location of the scalar type name.
   llvm::SMLoc scalarTypeLoc;
+  /// `name: Tensor[...] if NAME`: the binding that makes the parameter
+  /// exist (present when NAME is bound to a nonzero integer); empty for an
+  /// unconditional parameter.
+  std::string condition;
+  /// Location of the condition's name.
+  llvm::SMLoc conditionLoc;
 };
 
 /// `func name(params) -> results { body }`.

@@ -923,6 +923,34 @@ LogicalResult StoreOp::verify() {
                       getIndices().size(), getValue().getType(), "value");
 }
 
+/// A ready flag: an i32 element of a global kernel argument of the given
+/// direction (an output for `kda2.signal`, an input for `kda2.wait`).
+static LogicalResult verifyFlag(Operation *op, Value flags,
+                                unsigned numIndices, bool output) {
+  auto tensor = cast<KDA2TensorType>(flags.getType());
+  auto arg = dyn_cast<BlockArgument>(flags);
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (!arg || !kernel || arg.getOwner() != &kernel.getBody().front() ||
+      tensor.getMemorySpace() != MemorySpace::gmem)
+    return op->emitOpError() << "flags must be a global kernel argument";
+  IOKind io = kernel.getArgIOKind(arg.getArgNumber());
+  if (output ? io == IOKind::in : io != IOKind::in)
+    return op->emitOpError()
+           << "flags must be a kernel " << (output ? "output" : "input")
+           << ", got argument #" << arg.getArgNumber() << " ("
+           << stringifyIOKind(io) << ")";
+  return verifyAccess(op, tensor, numIndices,
+                      IntegerType::get(op->getContext(), 32), "flag");
+}
+
+LogicalResult SignalOp::verify() {
+  return verifyFlag(*this, getFlags(), getIndices().size(), true);
+}
+
+LogicalResult WaitOp::verify() {
+  return verifyFlag(*this, getFlags(), getIndices().size(), false);
+}
+
 //===----------------------------------------------------------------------===//
 // Element-wise ops
 //===----------------------------------------------------------------------===//

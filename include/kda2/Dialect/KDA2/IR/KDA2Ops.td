@@ -681,4 +681,57 @@ def KDA2_CounterOp : KDA2_Op<"counter"> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Ready flags between kernels
+//===----------------------------------------------------------------------===//
+
+def KDA2_SignalOp : KDA2_Op<"signal", [MemoryEffects<[MemWrite, MemRead]>]> {
+  let summary = "`signal(f[i])`: publish the block's stores behind a ready flag";
+  let description = [{
+    Once every thread of the block has reached it, sets the i32 element
+    `flags[indices]` (a kernel output, all of it indexed) to 1 with release
+    semantics at GPU scope: a block of another kernel that reads the flag
+    as set (`kda2.wait`) sees every global store the block made before it.
+    Every thread of the block must reach it (uniform control flow). A
+    kernel holding one lets its dependent kernel start early: on sm_90 the
+    GPU lowering triggers the programmatic launch of the next kernel at its
+    start (`griddepcontrol.launch_dependents`).
+
+    ```mlir
+    kda2.signal %ready[%slot] : !kda2.tensor<[h, ns], i32>
+    ```
+  }];
+  let arguments = (ins KDA2_AnyTensor:$flags, Variadic<Index>:$indices);
+  let assemblyFormat = [{
+    $flags `[` $indices `]` attr-dict `:` qualified(type($flags))
+  }];
+  let hasVerifier = 1;
+}
+
+def KDA2_WaitOp : KDA2_Op<"wait", [MemoryEffects<[MemWrite, MemRead]>]> {
+  let summary = "`wait_for(f[i])`: wait until a ready flag is set";
+  let description = [{
+    Waits until the i32 element `flags[indices]` (a kernel input, all of it
+    indexed) is nonzero, reading it with acquire semantics at GPU scope;
+    the block's later reads (tile copies included) then see what the
+    signalling block stored before its `kda2.signal`. Every thread of the
+    block must reach it, unless it sits at the top level of a `#pragma
+    tma_pipeline` loop, where the thread issuing the loop's copies waits
+    before it issues those of the same iteration. A kernel holding one
+    runs as the programmatic dependent of the kernel before it on sm_90
+    (its launch metadata says `pdl 1`) and waits for that kernel's end only
+    before it exits (`griddepcontrol.wait`). A flag that stays unset for
+    about four seconds traps (a launch error, not a hang).
+
+    ```mlir
+    kda2.wait %ready[%slot] : !kda2.tensor<[h, ns], i32>
+    ```
+  }];
+  let arguments = (ins KDA2_AnyTensor:$flags, Variadic<Index>:$indices);
+  let assemblyFormat = [{
+    $flags `[` $indices `]` attr-dict `:` qualified(type($flags))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // KDA2_DIALECT_KDA2_IR_KDA2OPS_TD
