@@ -959,6 +959,12 @@ Status checkConvValues(const KdaKernelFacts &f, const KdaDecodeConvArgs &a) {
 /// Kernel arguments of a typed call: the pointers, the sizes of the
 /// dimensions among `dimNames` the kernel names (computeLaunchConfig
 /// rejects others) and the scale (none when null).
+/// Pointers of the prefill tables that only some kernels take (the ready
+/// flags of kernels built with RDY=1): passed where the kernel has them.
+bool isOptionalPointer(const char *name) {
+  return !std::strcmp(name, "ready");
+}
+
 template <size_t NP, size_t ND>
 void fillLaunchArgs(const KernelInfo &info, const char *const (&ptrNames)[NP],
                     const void *const (&ptrs)[NP],
@@ -966,7 +972,8 @@ void fillLaunchArgs(const KernelInfo &info, const char *const (&ptrNames)[NP],
                     const int64_t (&dims)[ND], const double *scale,
                     LaunchArgs &out) {
   for (size_t i = 0; i < NP; ++i)
-    out.ptr(ptrNames[i], ptrs[i]);
+    if (!isOptionalPointer(ptrNames[i]) || info.findArg(ptrNames[i]))
+      out.ptr(ptrNames[i], ptrs[i]);
   const std::vector<std::string> known = info.dimNames();
   for (size_t i = 0; i < ND; ++i) {
     for (const std::string &d : known)
@@ -1813,6 +1820,48 @@ Status checkOutForScan(const KernelInfo &scan, const KernelInfo *out,
 }
 
 /// `out` null: a fused-output scan (checkOutForScan).
+/// Ready flags (kernels built with RDY=1): the prep's `ready` out and the
+/// scan's `ready` in, both [h, ns] i32, or neither. Sets f.readyFlags.
+Status resolveReadyFlags(PrefillFacts &f, const KernelInfo &prep,
+                         const KernelInfo &scan) {
+  const ArgInfo *set = prep.findArg("ready");
+  const ArgInfo *wait = scan.findArg("ready");
+  if (!set && !wait)
+    return Status::success();
+  if (!set || !wait)
+    return invalid(
+        kernelPrefix(set ? prep : scan) +
+        (set ? "sets ready flags per chunk slot (built with RDY=1) but the "
+               "scan '" + scan.name + "' does not wait for them"
+             : "waits for ready flags per chunk slot (built with RDY=1) but "
+               "the prep '" + prep.name + "' does not set them") +
+        "; build the prep and the scan both with RDY=1 or both without");
+  struct Side {
+    const KernelInfo *info;
+    const ArgInfo *a;
+    Access access;
+  };
+  for (const Side &side : {Side{&prep, set, Access::Out},
+                           Side{&scan, wait, Access::In}}) {
+    const KernelInfo *info = side.info;
+    const ArgInfo *a = side.a;
+    const Access access = side.access;
+    if (a->kind != ArgInfo::Ptr || a->access != access)
+      return invalid(kernelPrefix(*info) + "argument 'ready' is declared '" +
+                     accessName(a->access) + "', expected '" +
+                     accessName(access) +
+                     "' (the prep sets the flags, the scan reads them)");
+    KDA2RT_TRY(checkSlotLayout(*info, "ready", "ns"));
+    KDA2RT_TRY(checkPrefillArg(f, *info, "ready", DType::I32, {}));
+    if (a->shape.size() != 2)
+      return invalid(kernelPrefix(*info) + "argument 'ready' is " +
+                     showShape(a->shape, 0) +
+                     ", expected [h, ns] (one flag per head and chunk slot)");
+  }
+  f.readyFlags = true;
+  return Status::success();
+}
+
 Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
                            const KernelInfo *out, PrefillFacts &f) {
   f = PrefillFacts();
@@ -1991,6 +2040,7 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
     if (e.info)
       KDA2RT_TRY(checkPrefillArg(f, *e.info, e.name, e.dtype, e.tail));
   KDA2RT_TRY(resolveActivationPrep(f, prep));
+  KDA2RT_TRY(resolveReadyFlags(f, prep, scan));
   KDA2RT_TRY(checkCkptLikePool(scan, scan));
   // Row strides: prep reads q, k, g and beta, the scan v (maybe strided);
   // the others read only dense intermediates and write dense outputs.
@@ -2070,7 +2120,7 @@ Status resolvePrefillFacts(const KernelInfo &prep, const KernelInfo &scan,
 }
 
 constexpr const char *kPrefillBufferNames[] = {
-    "qd", "kl", "wn", "tp", "pb", "gl", "hs", "us", "kc", "ec"};
+    "qd", "kl", "wn", "tp", "pb", "gl", "hs", "us", "kc", "ec", "ready"};
 
 /// The most offset checkpoints of one call, n·m: the grid.x of
 /// kda_chunk_ckpt and the kernels' entry index seq·m + j.
@@ -2139,7 +2189,8 @@ Status prefillLayout(const PrefillFacts &f, int64_t n, int64_t totalTokens,
        byteCount({h, hsSlots, K, V}, in, ws.size[B::HS]) &&
        byteCount({h, ns, C, V}, mid, ws.size[B::US]) &&
        byteCount({h, ws.nm, C, K}, in, ws.size[B::KC]) &&
-       byteCount({h, ws.nm, K}, 4, ws.size[B::EC]);
+       byteCount({h, ws.nm, K}, 4, ws.size[B::EC]) &&
+       byteCount({h, f.readyFlags ? ns : 0}, 4, ws.size[B::READY]);
   unsigned __int128 end = 0;
   for (int b = 0; ok && b < B::Count; ++b) {
     ws.offset[b] = static_cast<uint64_t>(end);
@@ -2393,14 +2444,14 @@ Status checkPrefillValues(const PrefillFacts &f, const KdaPrefillArgs &a,
 
 constexpr const char *kPrepPointers[] = {
     "q",  "k",  "g",  "beta", "cu_seqlens",   "qd", "kl",
-    "wn", "tp", "pb", "gl",   "ckpt_offsets", "kc", "ec"};
+    "wn", "tp", "pb", "gl",   "ckpt_offsets", "kc", "ec", "ready"};
 /// An activation prep's pointers: kPrepPointers, then A_log and dt_bias
 /// (LaunchArgs refuses names a kernel does not have, so older preps get
 /// the table above).
 constexpr const char *kPrepActPointers[] = {
     "q",  "k",  "g",  "beta",         "cu_seqlens", "qd",   "kl",
     "wn", "tp", "pb", "gl",           "ckpt_offsets", "kc", "ec",
-    "A_log", "dt_bias"};
+    "ready", "A_log", "dt_bias"};
 constexpr const char *kScanPointers[] = {"v",
                                          "kl",
                                          "wn",
@@ -2415,7 +2466,8 @@ constexpr const char *kScanPointers[] = {"v",
                                          "us",
                                          "ckpt",
                                          "ckpt_offsets",
-                                         "offset_blocks"};
+                                         "offset_blocks",
+                                         "ready"};
 /// A fused-output scan's (kda_chunk_scan_o): kScanPointers without hs, with
 /// qd, pb and o.
 constexpr const char *kScanOPointers[] = {"v",
@@ -2434,7 +2486,8 @@ constexpr const char *kScanOPointers[] = {"v",
                                           "us",
                                           "ckpt",
                                           "ckpt_offsets",
-                                          "offset_blocks"};
+                                          "offset_blocks",
+                                          "ready"};
 constexpr const char *kOutPointers[] = {
     "qd", "pb", "hs", "us", "cu_seqlens", "state_indices", "o"};
 /// The checkpoint kernel's (kda_chunk_ckpt).
@@ -2526,12 +2579,13 @@ void prefillValues(const KdaPrefillArgs &a, const KdaPrefillWorkspace &ws,
   const void *prepPtrs[] = {a.q,        a.k,        a.g,        a.beta,
                             a.cuSeqlens, buf[B::QD], buf[B::KL], buf[B::WN],
                             buf[B::TP], buf[B::PB], buf[B::GL], ckptOffsets,
-                            buf[B::KC], buf[B::EC]};
+                            buf[B::KC], buf[B::EC], buf[B::READY]};
   const void *scanPtrs[] = {a.v,     buf[B::KL],        buf[B::WN],
                             buf[B::TP],     buf[B::GL],        a.cuSeqlens,
                             a.stateIndices, a.hasInitialState, table,
                             a.pool,         buf[B::HS],        buf[B::US],
-                            ckpt,           ckptOffsets,       offsetBlocks};
+                            ckpt,           ckptOffsets,       offsetBlocks,
+                            buf[B::READY]};
   const void *scanOPtrs[] = {a.v,     buf[B::QD],
                              buf[B::KL],     buf[B::WN],
                              buf[B::TP],     buf[B::PB],
@@ -2540,7 +2594,7 @@ void prefillValues(const KdaPrefillArgs &a, const KdaPrefillWorkspace &ws,
                              table,          a.pool,
                              a.o,            buf[B::US],
                              ckpt,           ckptOffsets,
-                             offsetBlocks};
+                             offsetBlocks,   buf[B::READY]};
   const void *outPtrs[] = {buf[B::QD],  buf[B::PB],     buf[B::HS], buf[B::US],
                            a.cuSeqlens, a.stateIndices, a.o};
   const void *ckptPtrs[] = {
@@ -2648,6 +2702,11 @@ Status kdaPrefillLaunchArgs(const KernelInfo &prep, const KernelInfo &scan,
   KDA2RT_TRY(checkPrefillValues(f, a, ckpt != nullptr, ws));
   PrefillValues v;
   prefillValues(a, ws, v);
+  if (f.readyFlags) {
+    launch.ready = reinterpret_cast<CUdeviceptr>(a.workspace) +
+                   ws.offset[KdaPrefillWorkspace::READY];
+    launch.readyWords = ws.size[KdaPrefillWorkspace::READY] / 4;
+  }
   if (f.activation) {
     fillLaunchArgs(prep, kPrepActPointers, v.prepAct, kPrefillDims, v.dims,
                    &v.scale, launch.prep);
@@ -2721,6 +2780,8 @@ Status launchKdaPrefill(const Kernel &prep, const Kernel &scan,
                         CUstream stream) {
   KdaPrefillLaunch launch;
   KDA2RT_TRY(prepareKdaPrefill(prep, scan, out, args, launch));
+  // The scan waits for flags the prep sets: cleared first, in stream order.
+  KDA2RT_TRY(prep.clearWords(launch.ready, launch.readyWords, stream));
   KDA2RT_TRY(prep.launch(launch.prep, stream));
   KDA2RT_TRY(scan.launch(launch.scan, stream));
   // After the scan, which wrote the states the checkpoint kernel completes.
@@ -3193,6 +3254,11 @@ Status KdaPrefillPlan::launch(const KdaPrefillArgs &args,
   // kernel (after the scan's states), out (none after a fused-output
   // scan).
   alignas(64) unsigned char maps[kMaxTensorMaps * 128];
+  if (facts_.readyFlags)
+    KDA2RT_TRY(prep()->clearWords(
+        reinterpret_cast<CUdeviceptr>(args.workspace) +
+            ws.offset[KdaPrefillWorkspace::READY],
+        ws.size[KdaPrefillWorkspace::READY] / 4, stream));
   const int order[] = {0, 1, 3, 2};
   for (int i : order) {
     if ((i == 3 && !v.withCkpt) || (i == 2 && !withOut))

@@ -1521,6 +1521,24 @@ Status Kernel::launch(const LaunchArgs &args, CUstream stream,
   return s;
 }
 
+Status Kernel::clearWords(CUdeviceptr ptr, size_t count,
+                          CUstream stream) const {
+  if (!valid())
+    return Status::error(ErrorCode::InvalidArgument,
+                         "clearWords on an invalid (not loaded) kernel");
+  if (count == 0)
+    return Status::success();
+  if (!driver_->api().cuMemsetD32Async)
+    return Status::error(ErrorCode::Cuda,
+                         "kernel '" + info_.name +
+                             "' needs its ready flags cleared, but the CUDA "
+                             "driver has no cuMemsetD32Async");
+  KDA2RT_TRY(makeCurrent(*driver_, ctx_));
+  return driver_->check(
+      driver_->api().cuMemsetD32Async(ptr, 0, count, stream),
+      "cuMemsetD32Async");
+}
+
 Status Kernel::launchPrepared(CUfunction func, const unsigned grid[3],
                               void **params, CUstream stream) const {
   if (!valid())

@@ -266,6 +266,24 @@ CUresult cuMemcpyDtoD_v2(uint64_t dst, uint64_t src, size_t bytes) {
                bytes);
   return kOk;
 }
+static std::atomic<int64_t> gMemsets32{0};
+static uint64_t gLastMemset32[3]; // dst, value, count (under gMutex)
+CUresult cuMemsetD32Async(uint64_t dst, unsigned value, size_t count,
+                          void *stream) {
+  if (!dst && count)
+    return kInvalidValue;
+  if (stream && static_cast<FakeStream *>(stream)->capturing)
+    return kOk; // a graph node: runs at the graph's launch
+  auto *words = reinterpret_cast<uint32_t *>(static_cast<uintptr_t>(dst));
+  for (size_t i = 0; i < count; ++i)
+    words[i] = value;
+  std::lock_guard<std::mutex> lock(gMutex);
+  ++gMemsets32;
+  gLastMemset32[0] = dst;
+  gLastMemset32[1] = value;
+  gLastMemset32[2] = count;
+  return kOk;
+}
 CUresult cuMemsetD8_v2(uint64_t dst, unsigned char value, size_t count) {
   std::memset(reinterpret_cast<void *>(static_cast<uintptr_t>(dst)), value,
               count);
@@ -470,6 +488,17 @@ CUresult cuGetErrorString(CUresult, const char **text) {
 }
 
 int64_t kda2_fake_cuda_launches(void) { return gLaunches.load(); }
+int64_t kda2_fake_cuda_memsets32(uint64_t *dst, unsigned *value,
+                                 uint64_t *count) {
+  std::lock_guard<std::mutex> lock(gMutex);
+  if (dst)
+    *dst = gLastMemset32[0];
+  if (value)
+    *value = static_cast<unsigned>(gLastMemset32[1]);
+  if (count)
+    *count = gLastMemset32[2];
+  return gMemsets32.load();
+}
 int64_t kda2_fake_cuda_programmatic_launches(void) {
   return gProgrammaticLaunches.load();
 }

@@ -617,6 +617,9 @@ typedef int64_t (*kda2_fake_cuda_launches_fn)(void);
 /// Of those, the launches through cuLaunchKernelEx with programmatic stream
 /// serialization allowed (programmatic dependent launches).
 typedef int64_t (*kda2_fake_cuda_programmatic_launches_fn)(void);
+/// cuMemsetD32Async calls so far; the last one's address, value and count.
+typedef int64_t (*kda2_fake_cuda_memsets32_fn)(uint64_t *dst, unsigned *value,
+                                                uint64_t *count);
 /// Name of the function of the last launch ("" if none).
 typedef const char *(*kda2_fake_cuda_last_kernel_fn)(void);
 /// The grid of the last direct launch (grid[3]) and the first 8 bytes of

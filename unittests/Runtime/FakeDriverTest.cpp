@@ -4402,3 +4402,180 @@ TEST(FakeKernel, PrefillActivationPrepMetadataIsChecked) {
     kda2rt_module_unload(module, nullptr, 0);
   }
 }
+
+//===----------------------------------------------------------------------===//
+// Ready flags (kernels built with RDY=1)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The metadata block of kernel `name` in real metadata file `file`.
+std::string realKernelBlock(const char *file, const std::string &name) {
+  const std::string all = realMetadata(file);
+  const std::string head = "kda2-kernel-v1\nname " + name + "\n";
+  size_t at = all.find(head);
+  size_t end = at == std::string::npos ? at : all.find("\nend\n", at);
+  return end == std::string::npos ? "" : all.substr(at, end + 5 - at);
+}
+
+/// The parameter slot of pointer `arg` in `metadata` (-1: none): `arg`
+/// lines in order, the dims and counters after the named arguments, the
+/// tensor maps last (the runtime's parameter order).
+int paramSlot(const std::string &metadata, const std::string &arg) {
+  std::istringstream lines(metadata);
+  std::string line;
+  int slot = 0;
+  while (std::getline(lines, line)) {
+    if (line.rfind("arg ", 0) != 0)
+      continue;
+    if (line.rfind("arg ptr " + arg + " ", 0) == 0)
+      return slot;
+    ++slot;
+  }
+  return -1;
+}
+
+KernelInfo parsedInfo(const std::string &text) {
+  KernelInfo info;
+  Status st = parseKernelMetadata(text, info);
+  EXPECT_TRUE(st.ok()) << st.message();
+  return info;
+}
+
+int64_t fakeMemsets32(uint64_t &dst, unsigned &value, uint64_t &count) {
+  void *lib = dlopen(KDA2_FAKE_CUDA, RTLD_NOW | RTLD_NOLOAD);
+  auto fn = lib ? reinterpret_cast<kda2_fake_cuda_memsets32_fn>(
+                      dlsym(lib, "kda2_fake_cuda_memsets32"))
+                : nullptr;
+  int64_t n = fn ? fn(&dst, &value, &count) : -1;
+  if (lib)
+    dlclose(lib);
+  return n;
+}
+} // namespace
+
+TEST(FakePrefillReady, ClearsTheFlagsThenLaunchesTheScanAsDependent) {
+  // The real prep and split-key scan built with RDY=1: every call clears
+  // the [h, ns] flags in the workspace (cuMemsetD32Async on the call's
+  // stream), then launches the prep, then the scan as the prep's
+  // programmatic dependent (cuLaunchKernelEx), both given the flags'
+  // address; through the C entry point (its prepared plan) and
+  // launchKdaPrefill (the general path) alike.
+  ASSERT_EQ(kUseFakeDriver, 0);
+  const std::string prepMeta =
+      realKernelBlock("chunk_split_rdy", "kda_chunk_prep");
+  const std::string scanMeta =
+      realKernelBlock("chunk_h_rdy", "kda_chunk_scan_ok");
+  ASSERT_FALSE(prepMeta.empty() || scanMeta.empty());
+  const std::string image = kda2::fake::fakeCubin(
+      {{"kda_chunk_prep", prepMeta}, {"kda_chunk_scan_ok", scanMeta}});
+  char err[512];
+  kda2rt_module module = nullptr;
+  kda2rt_kernel prep = nullptr, scan = nullptr;
+  ASSERT_EQ(kda2rt_module_load_data(0, image.data(), image.size(), &module,
+                                    err, sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  ASSERT_EQ(kda2rt_kernel_get(module, "kda_chunk_prep", &prep, err,
+                              sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  ASSERT_EQ(kda2rt_kernel_get(module, "kda_chunk_scan_ok", &scan, err,
+                              sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  void *buffer = nullptr;
+  ASSERT_EQ(kda2rt_mem_alloc(0, 32 << 20, &buffer, err, sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  char *b = static_cast<char *>(buffer);
+  kda2rt_kda_prefill_args args = {};
+  args.q = b;
+  args.k = b + (1 << 20);
+  args.v = b + (2 << 20);
+  args.g = b + (3 << 20);
+  args.beta = b + (4 << 20);
+  args.cu_seqlens = b + (5 << 20);
+  args.state_indices = b + (5 << 20) + 4096;
+  args.has_initial_state = b + (5 << 20) + 8192;
+  args.pool = b + (6 << 20);
+  args.o = b + (10 << 20);
+  uintptr_t w =
+      (reinterpret_cast<uintptr_t>(b) + (16 << 20) + 1023) & ~uintptr_t(1023);
+  args.workspace = reinterpret_cast<void *>(w);
+  args.n = 2;
+  args.total_tokens = 80;
+  args.max_seqlen = 40;
+  args.h = 1;
+  args.k_dim = 128;
+  args.v_dim = 128;
+  args.slots = 4;
+  args.scale = 0.125;
+  args.state_layout = "kv";
+  args.gate_lower_bound = -5;
+  size_t bytes = 0;
+  ASSERT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, nullptr, 2, 80, 1,
+                                              &bytes, err, sizeof(err)),
+            KDA2RT_OK)
+      << err;
+  args.workspace_bytes = bytes;
+  // Poison the flags: the call must clear them.
+  KdaPrefillWorkspace ws;
+  ASSERT_TRUE(kdaPrefillWorkspace(parsedInfo(prepMeta), parsedInfo(scanMeta),
+                                  nullptr,
+                                  2, 80, 1, 0, ws)
+                  .ok());
+  ASSERT_EQ(ws.bytes, bytes);
+  const uint64_t flags = w + ws.offset[KdaPrefillWorkspace::READY];
+  ASSERT_EQ(ws.size[KdaPrefillWorkspace::READY], 16u); // h·ns = 4 flags
+  const int prepSlot = paramSlot(prepMeta, "ready");
+  const int scanSlot = paramSlot(scanMeta, "ready");
+  ASSERT_GE(prepSlot, 0);
+  ASSERT_GE(scanSlot, 0);
+  auto expectCall = [&](const char *path, auto &&call) {
+    std::memset(reinterpret_cast<void *>(flags), 0x5a, 16);
+    uint64_t dst = 0, count = 0;
+    unsigned value = 1;
+    const int64_t memsets = fakeMemsets32(dst, value, count);
+    const int64_t launches = fakeLaunches();
+    const int64_t dependents = fakeProgrammaticLaunches();
+    fakeClearEvents();
+    call();
+    EXPECT_EQ(fakeMemsets32(dst, value, count), memsets + 1) << path;
+    EXPECT_EQ(dst, flags) << path;
+    EXPECT_EQ(value, 0u) << path;
+    EXPECT_EQ(count, 4u) << path;
+    for (int i = 0; i < 4; ++i)
+      EXPECT_EQ(reinterpret_cast<const uint32_t *>(flags)[i], 0u) << path;
+    EXPECT_EQ(fakeLaunches(), launches + 2) << path;
+    EXPECT_EQ(fakeProgrammaticLaunches(), dependents + 1) << path;
+    FakeEvent p, s;
+    ASSERT_TRUE(fakeEvent(1, p)) << path;
+    ASSERT_TRUE(fakeEvent(0, s)) << path;
+    EXPECT_EQ(p.name, "kda_chunk_prep") << path;
+    EXPECT_EQ(s.name, "kda_chunk_scan_ok") << path;
+    ASSERT_GT(p.params.size(), size_t(prepSlot)) << path;
+    ASSERT_GT(s.params.size(), size_t(scanSlot)) << path;
+    EXPECT_EQ(p.params[prepSlot], flags) << path;
+    EXPECT_EQ(s.params[scanSlot], flags) << path;
+  };
+  expectCall("C entry point", [&] {
+    EXPECT_EQ(kda2rt_kda_prefill(prep, scan, nullptr, &args, nullptr, err,
+                                 sizeof(err)),
+              KDA2RT_OK)
+        << err;
+  });
+  Context ctx;
+  Module cpp;
+  Kernel kernels[2];
+  ASSERT_TRUE(Context::create(0, ctx).ok());
+  ASSERT_TRUE(Module::loadData(ctx, image.data(), image.size(), cpp).ok());
+  ASSERT_TRUE(cpp.getKernel("kda_chunk_prep", kernels[0]).ok());
+  ASSERT_TRUE(cpp.getKernel("kda_chunk_scan_ok", kernels[1]).ok());
+  expectCall("launchKdaPrefill", [&] {
+    Status st = launchKdaPrefill(kernels[0], kernels[1], nullptr, toCpp(args),
+                                 nullptr);
+    EXPECT_TRUE(st.ok()) << st.message();
+  });
+  kda2rt_mem_free(0, buffer, nullptr, 0);
+  kda2rt_module_unload(module, nullptr, 0);
+}

@@ -1218,12 +1218,12 @@ TEST(KdaPrefill, WorkspaceLayout) {
   ASSERT_TRUE(kdaPrefillWorkspace(prep, scan, out, 1, 1, 1, ws).ok());
   EXPECT_EQ(ws.chunk, 32);
   EXPECT_EQ(ws.ns, 1);
-  // kc and ec (offset checkpoints) take no bytes with m = 0: the size
-  // without them.
-  const uint64_t offsets[] = {0,     8192,  16384, 24576, 26624,
-                              28672, 29696, 62464, 70656, 70656};
-  const uint64_t sizes[] = {8192, 8192, 8192, 2048, 2048,
-                            512,  32768, 8192, 0,    0};
+  // kc and ec (offset checkpoints) take no bytes with m = 0, nor the ready
+  // flags without kernels built with RDY=1: the size without them.
+  const uint64_t offsets[] = {0,     8192,  16384, 24576, 26624, 28672,
+                              29696, 62464, 70656, 70656, 70656};
+  const uint64_t sizes[] = {8192, 8192, 8192, 2048, 2048, 512,
+                            32768, 8192, 0,    0,    0};
   static_assert(std::size(offsets) == B::Count);
   for (int b = 0; b < B::Count; ++b) {
     EXPECT_EQ(ws.offset[b], offsets[b])
@@ -2599,6 +2599,94 @@ TEST(KdaPrefillFused, F16Intermediates) {
                              "arg ptr kl f32", s),
             "kernel 'kda_chunk_prep': argument 'kl' is f32, expected bf16 or "
             "f16");
+}
+
+// RDY=1 (templates/kda_chunk_split.tirx, kda_chunk_h.tirx): the prep sets a
+// ready flag per chunk slot, the fused scans wait for them and run as the
+// prep's programmatic dependents. The flags take [h, ns] i32 at the end of
+// the workspace, both kernels get their address, and each call clears them
+// before the prep; prep and scan must agree on having them.
+TEST(KdaPrefillFused, ReadyFlags) {
+  using B = KdaPrefillWorkspace;
+  const KernelInfo p = parsed(realKernelMetadata("chunk_split_rdy",
+                                                 "kda_chunk_prep")),
+                   s = parsed(realKernelMetadata("chunk_h_rdy",
+                                                 "kda_chunk_scan_ok")),
+                   so = parsed(realKernelMetadata("chunk_h_rdy",
+                                                  "kda_chunk_scan_o")),
+                   p0 = realServingPrep(),
+                   s0 = parsed(realKernelMetadata("chunk_h",
+                                                  "kda_chunk_scan_ok"));
+  ASSERT_FALSE(p.name.empty() || s.name.empty() || so.name.empty());
+  // The scans wait for the flags and launch early; the prep does neither.
+  EXPECT_TRUE(s.programmatic);
+  EXPECT_TRUE(so.programmatic);
+  EXPECT_FALSE(p.programmatic);
+  EXPECT_FALSE(s0.programmatic);
+  EXPECT_EQ(p.binding("RDY"), std::optional<int64_t>(1));
+  EXPECT_EQ(s0.binding("RDY"), std::nullopt);
+  // n = 2, total_tokens = 80: ns = 4 slots, h = 1: 16 bytes of flags after
+  // the same buffers as without them.
+  KdaPrefillWorkspace ws, ws0;
+  Status st = kdaPrefillWorkspace(p, s, nullptr, 2, 80, 1, 0, ws);
+  ASSERT_TRUE(st.ok()) << st.message();
+  ASSERT_TRUE(kdaPrefillWorkspace(p0, s0, nullptr, 2, 80, 1, 0, ws0).ok());
+  for (int b = 0; b < B::READY; ++b) {
+    EXPECT_EQ(ws.offset[b], ws0.offset[b]) << b;
+    EXPECT_EQ(ws.size[b], ws0.size[b]) << b;
+  }
+  EXPECT_EQ(ws0.size[B::READY], 0u);
+  EXPECT_EQ(ws.size[B::READY], 16u);
+  EXPECT_EQ(ws.offset[B::READY], ws0.bytes);
+  EXPECT_GT(ws.bytes, ws0.bytes);
+  EXPECT_STREQ(kdaPrefillBufferName(B::READY), "ready");
+  // The launches: both kernels get the flags' address; the call clears
+  // ns·h words there first.
+  KdaPrefillArgs a = prefillCall(2, 80, 40, 1, uint64_t(1) << 24);
+  a.workspaceBytes = ws.bytes;
+  for (const KernelInfo *scan : {&s, &so}) {
+    KdaPrefillLaunch launch;
+    st = kdaPrefillLaunchArgs(p, *scan, nullptr, nullptr, a, launch);
+    ASSERT_TRUE(st.ok()) << st.message();
+    const CUdeviceptr flags =
+        reinterpret_cast<CUdeviceptr>(a.workspace) + ws.offset[B::READY];
+    EXPECT_EQ(launch.ready, flags);
+    EXPECT_EQ(launch.readyWords, 4u);
+    for (const LaunchArgs *args : {&launch.prep, &launch.scan}) {
+      auto it = std::find_if(args->pointers().begin(), args->pointers().end(),
+                             [](const LaunchArgs::Pointer &ptr) {
+                               return ptr.name == "ready";
+                             });
+      ASSERT_NE(it, args->pointers().end());
+      EXPECT_EQ(it->value, flags);
+    }
+  }
+  // Without flags: none to clear, no `ready` pointer.
+  KdaPrefillLaunch plain;
+  a.workspaceBytes = ws0.bytes;
+  ASSERT_TRUE(kdaPrefillLaunchArgs(p0, s0, nullptr, nullptr, a, plain).ok());
+  EXPECT_EQ(plain.readyWords, 0u);
+  for (const LaunchArgs::Pointer &ptr : plain.prep.pointers())
+    EXPECT_NE(ptr.name, "ready");
+  // One of the two built with RDY=1: refused, both ways.
+  EXPECT_EQ(workspaceRefusal(p, s0),
+            "kernel 'kda_chunk_prep': sets ready flags per chunk slot (built "
+            "with RDY=1) but the scan 'kda_chunk_scan_ok' does not wait for "
+            "them; build the prep and the scan both with RDY=1 or both "
+            "without");
+  EXPECT_EQ(workspaceRefusal(p0, s),
+            "kernel 'kda_chunk_scan_ok': waits for ready flags per chunk slot "
+            "(built with RDY=1) but the prep 'kda_chunk_prep' does not set "
+            "them; build the prep and the scan both with RDY=1 or both "
+            "without");
+  // Flags of another shape or type.
+  EXPECT_EQ(workspaceRefusal("chunk_split_rdy", "arg ptr ready i32 out 2 h ns",
+                             "arg ptr ready i32 out 2 ns h", s),
+            "kernel 'kda_chunk_prep': argument 'ready' is [ns, h], expected "
+            "[h, ns, ..] (per head and chunk slot)");
+  EXPECT_EQ(workspaceRefusal("chunk_split_rdy", "arg ptr ready i32 out 2 h ns",
+                             "arg ptr ready f32 out 2 h ns", s),
+            "kernel 'kda_chunk_prep': argument 'ready' is f32, expected i32");
 }
 
 TEST(KdaPrefillFused, RecognisedByItsArguments) {

@@ -376,9 +376,11 @@ inline constexpr uint64_t kKdaPrefillAlignment = 1024;
 /// checkpoints' kc [h, nm, C, K] (input type) and ec [h, nm, K] f32 come
 /// last, per (head, entry seq·m + j), nm = n·m: zero bytes when m = 0.
 /// With a fused-output scan (kda_chunk_scan_o) hs has zero bytes (offset
-/// that of us): the scan keeps the chunks' states in registers.
+/// that of us): the scan keeps the chunks' states in registers. The ready
+/// flags [h, ns] i32 of kernels built with RDY=1 come last (zero bytes
+/// without them); each call clears them on its stream before the prep.
 struct KdaPrefillWorkspace {
-  enum Buffer { QD, KL, WN, TP, PB, GL, HS, US, KC, EC, Count };
+  enum Buffer { QD, KL, WN, TP, PB, GL, HS, US, KC, EC, READY, Count };
   /// The chunk size C (from the prep kernel's metadata), the chunk slots
   /// ns = floor(total_tokens / C) + n and the offset entries nm = n * m
   /// (kc, ec).
@@ -465,10 +467,14 @@ KDA2RT_API Status checkKdaPrefill(const KernelInfo &prep,
 /// a checkpoint only for a block in [0, blocks), so it writes none. Without
 /// offset checkpoints prep and scan get state_indices as ckpt_offsets and
 /// offset_blocks with m = 0 (never read).
+/// With kernels built with RDY=1, `readyWords` 32-bit ready flags at
+/// `ready` (in the workspace) to clear on the stream before the prep.
 struct KdaPrefillLaunch {
   LaunchArgs prep, scan, out;
   LaunchArgs ckpt;
   bool withOut = true, withCkpt = false;
+  CUdeviceptr ready = 0;
+  size_t readyWords = 0;
 };
 
 /// Checks `args` (checkKdaPrefill) and builds the launches.
@@ -739,6 +745,10 @@ struct KdaPrefillFacts {
   /// Whether the prep reads A_log and dt_bias (gate family 1 or 2, unless
   /// built without them: `bind AL 0`, `bind DB 0`).
   bool readsALog = false, readsDtBias = false;
+  /// Kernels built with RDY=1: the prep sets a ready flag per chunk slot
+  /// (`ready` [h, ns] i32, out) and the scan waits for them (`ready` in;
+  /// launched as the prep's programmatic dependent, metadata `pdl 1`).
+  bool readyFlags = false;
 };
 
 /// The prepared launch of kda2rt_kda_prefill (launchKdaPrefill's

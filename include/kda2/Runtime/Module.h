@@ -309,6 +309,11 @@ public:
   Status launch(const LaunchArgs &args, CUstream stream = nullptr,
                 LaunchConfig *config = nullptr) const;
 
+  /// Sets `count` 32-bit words at `ptr` to zero on `stream` (asynchronous,
+  /// cuMemsetD32Async), in the module's context: the ready flags the
+  /// kernels built with RDY=1 set are cleared this way before each call.
+  Status clearWords(CUdeviceptr ptr, size_t count, CUstream stream) const;
+
   /// Reads the counter slots from the device buffer `counters` (synchronous).
   Status readCounters(CUdeviceptr counters,
                       std::vector<CounterValue> &out) const;
