@@ -53,6 +53,9 @@ def nan(*shape, dtype=torch.bfloat16):
 # the scan kernels' names (main: --key-split: kda_chunk_scan_ok / _hk).
 FUSED = False
 SCAN_SUFFIX = ""
+# main: --rdy: the kernels built with RDY=1 (*_rdy cubins: ready flags, the
+# scan launched as the prep's programmatic dependent).
+RDY = ""
 
 class Prefill:
     """kda2rt_kda_prefill with its three kernels and a workspace for calls of
@@ -70,10 +73,10 @@ class Prefill:
         tail = "" if ix == "i32" else f"_{ix}"  # the IX=i64 builds: *_i64 cubins
         self.rt, self.st, self.ss, self.ix, self.max_seqlen = rt, st, ss, ix, max_seqlen
         self.prep = rt.kernel(rt.load(os.path.join(
-            kernels, (prep or f"kda_chunk_split_c32_vb16_{kv}{tail}") + ".sm_90a.cubin")),
+            kernels, (prep or f"kda_chunk_split_c32_vb16_{kv}{tail}") + RDY + ".sm_90a.cubin")),
             "kda_chunk_prep")
         name = f"kda_chunk_h_c32_vb16_{kv}" + ("" if (st, ss) == ("f32", "kv") else f"_{st}_{ss}")
-        mod = rt.load(os.path.join(kernels, name + tail + ".sm_90a.cubin"))
+        mod = rt.load(os.path.join(kernels, name + tail + RDY + ".sm_90a.cubin"))
         # FUSED (--fused): the scan with the output on it, no output kernel.
         self.scan = rt.kernel(mod, ("kda_chunk_scan_o" if FUSED else "kda_chunk_scan_h")
                               + SCAN_SUFFIX)
@@ -1008,12 +1011,19 @@ def main():
     parser.add_argument("--fused", action="store_true",
                         help="run every check on kda_chunk_scan_o (the output on the scan, "
                              "out_kernel NULL) instead of kda_chunk_scan_h + kda_chunk_out")
+    parser.add_argument("--rdy", action="store_true",
+                        help="the kernels built with RDY=1 (*_rdy cubins; with --fused): "
+                             "ready flags per chunk, the scan as the prep's programmatic "
+                             "dependent")
     parser.add_argument("--key-split", action="store_true",
                         help="the scans with each chain's keys over four warps: "
                              "kda_chunk_scan_ok (with --fused) or kda_chunk_scan_hk")
     args = parser.parse_args()
-    global FUSED, SCAN_SUFFIX
+    global FUSED, SCAN_SUFFIX, RDY
     FUSED = args.fused
+    RDY = "_rdy" if args.rdy else ""
+    if args.rdy and not args.fused:
+        parser.error("--rdy needs --fused (the ready flags are the fused scans')")
     SCAN_SUFFIX = "k" if args.key_split else ""
     rt = kda2rt.Runtime(os.path.join(args.kernels, "libkda2rt.so"))
     results = []

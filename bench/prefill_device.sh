@@ -72,6 +72,10 @@ kda_chunk_split_c32_vb16_k64 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB
 kda_chunk_h_c32_vb16_k64 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4
 kda_chunk_h_c32_vb16_k128_bf16_vk kda_chunk_h.tirx IN=bf16,ST=bf16,SS=vk,IX=i32,K=128,V=128,C=32,VB=16,NVB=8
 kda_chunk_prep_act_c32_vb16_k128_gf2 kda_chunk_prep_act.tirx IN=bf16,IX=i32,GF=2,AL=1,DB=1,BS=1,QKN=1,K=128,V=128,C=32,HC=16,VB=16,NVB=8
+kda_chunk_split_c32_vb16_k128_rdy kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,RDY=1
+kda_chunk_h_c32_vb16_k128_rdy kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,RDY=1
+kda_chunk_h_c32_vb16_k128_bf16_vk_rdy kda_chunk_h.tirx IN=bf16,ST=bf16,SS=vk,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,RDY=1
+kda_chunk_prep_act_c32_vb16_k128_gf2_rdy kda_chunk_prep_act.tirx IN=bf16,IX=i32,GF=2,AL=1,DB=1,BS=1,QKN=1,K=128,V=128,C=32,HC=16,VB=16,NVB=8,RDY=1
 kda_chunk_prep_act_c32_vb16_k128_gf2_h16 kda_chunk_prep_act.tirx IN=bf16,IX=i32,GF=2,AL=1,DB=1,BS=1,QKN=1,K=128,V=128,C=32,HC=16,VB=16,NVB=8,TP=f16,KL=f16
 kda_chunk_split_c32_vb16_k256 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=256,V=256,C=32,VB=16,NVB=16,BPS=1
 kda_chunk_h_c32_vb16_k256 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=256,V=256,C=32,VB=16,NVB=16,OKB=1,HKB=1
@@ -203,9 +207,16 @@ run)
       # sizes, checkpoints at token offsets; split and fused scans.
       python3 "$root/bench/kda_contract.py" --kernels "$kc" --only strided,workspace,offsets
       python3 "$root/bench/kda_contract.py" --kernels "$kc" --only strided,offsets --fused ;;
+    contract_rdy)
+      # The same contract on the kernels built with RDY=1 (ready flags, the
+      # scan as the prep's programmatic dependent): CUDA-graph replays (the
+      # flags cleared in each replay), determinism, strides, workspace
+      # bounds and offset checkpoints, through kda2rt_kda_prefill.
+      python3 "$root/bench/kda_contract.py" --kernels "$kc" --fused --key-split --rdy \
+        --only graph,determinism,strided,workspace,offsets ;;
     racecheck|memcheck)
       sanitize "$step" ;;
-    *) echo "unknown step '$step' (small, large, wgmma, small_wg, large_wg, pb32_wg, h16, rdy, h16act, k64, k256, contract," \
+    *) echo "unknown step '$step' (small, large, wgmma, small_wg, large_wg, pb32_wg, h16, rdy, h16act, k64, k256, contract, contract_rdy," \
             "racecheck, memcheck)" >&2; exit 2 ;;
     esac
     } 2>&1 | log "$step"

@@ -625,6 +625,9 @@ private:
   std::string chip;
   /// Ready flags (kda2.signal, kda2.wait) in the kernel.
   bool signals = false, waits = false;
+  /// `#pragma grid_first`: the block loops' index, remapped so that the
+  /// grid coordinates vary fastest in dispatch order (null: blockIdx.x).
+  Value blockXIndex;
   /// Set when lowering a `@shape_hint` copy of the kernel.
   const Specialization *specialization;
   /// The specialized copies of this (generic) kernel, listed in its
@@ -1597,6 +1600,21 @@ LogicalResult KernelLowering::run() {
   // Grid prefix indices from blockIdx.y, row-major over the grid dims.
   if (ArrayAttr grid = kernel.getGridAttr()) {
     Value linear = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+    // `#pragma grid_first`: the GPU starts blocks in the order of x +
+    // y·gridDim.x; the k-th takes grid instance k % gridDim.y of block-loop
+    // iteration k / gridDim.y (a bijection of the same grid), so every
+    // instance's iteration i starts before any instance's i + 1.
+    bool gridFirst = false;
+    kernel.walk([&](LoopOp loop) { gridFirst |= hasPragma(loop, PragmaKind::grid_first); });
+    if (gridFirst) {
+      Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+      Value gx = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+      Value gy = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
+      Value flat = arith::AddIOp::create(
+          b, loc, bx, arith::MulIOp::create(b, loc, linear, gx));
+      linear = arith::RemUIOp::create(b, loc, flat, gy);
+      blockXIndex = arith::DivUIOp::create(b, loc, flat, gy);
+    }
     SmallVector<Value> reversed;
     auto names = llvm::to_vector(grid.getAsRange<StringAttr>());
     for (auto name : llvm::reverse(names)) {
@@ -2233,7 +2251,9 @@ LogicalResult KernelLowering::lowerLoop(LoopOp loop) {
 
   switch (loop.getMapping()) {
   case LoopMapping::block: {
-    Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+    Value bx = blockXIndex ? blockXIndex
+                           : Value(gpu::BlockIdOp::create(b, loc,
+                                                          gpu::Dimension::x));
     bool exact = gridXDims.empty() && extent &&
                  *extent == *llvm::max_element(gridXStatic);
     Value cond;
@@ -3800,7 +3820,9 @@ LogicalResult KernelLowering::lowerProducer(Block &block) {
         loop && loop->isProperAncestor(producerLoop)) {
       // A block loop: this block's iteration, as the computing threads see it.
       Location loc = loop.getLoc();
-      Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+      Value bx = blockXIndex ? blockXIndex
+                             : Value(gpu::BlockIdOp::create(
+                                   b, loc, gpu::Dimension::x));
       Value inRange = arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::ult, bx, lookup(loop.getUpperBound()));
       OpBuilder::InsertionGuard guard(b);

@@ -494,7 +494,8 @@ LogicalResult Emitter::emitKernel(const ast::Kernel &kernelAst) {
     FailureOr<PragmaAttr> attr = pragma(p);
     if (failed(attr))
       return failure();
-    pragmas.push_back(*attr);
+    if (*attr) // null: a conditional pragma that is off
+      pragmas.push_back(*attr);
   }
   if (!pragmas.empty())
     kernel.setPragmasAttr(builder.getArrayAttr(pragmas));
@@ -965,7 +966,8 @@ LogicalResult Emitter::emitFor(const ast::ForStmt &loopAst) {
     FailureOr<PragmaAttr> attr = pragma(p);
     if (failed(attr))
       return failure();
-    annotations.push_back(*attr);
+    if (*attr) // null: a conditional pragma that is off
+      annotations.push_back(*attr);
   }
   for (const ast::Annotation &a : loopAst.annotations) {
     FailureOr<Attribute> attr = loopAnnotation(a);
@@ -1418,7 +1420,26 @@ FailureOr<PragmaAttr> Emitter::pragma(const ast::Pragma &p) {
   if (!kind)
     return error(p.loc) << "unknown pragma '" << p.name
                         << "'; expected tma_coalesce, tma_pipeline, "
-                           "l2_prefetch, sm_shuffle, unroll or wgmma";
+                           "l2_prefetch, sm_shuffle, unroll, wgmma or "
+                           "grid_first";
+  if (!p.condition.empty()) {
+    // `#pragma name if NAME`: only with NAME bound nonzero (recorded in
+    // kda2.bindings only then, like a conditional parameter's binding).
+    conditions.insert(p.condition);
+    auto bound = options.bindings.find(p.condition);
+    if (bound == options.bindings.end()) {
+      if (options.typeBindings.count(p.condition) ||
+          options.layoutBindings.count(p.condition) ||
+          options.stateBindings.count(p.condition))
+        return error(p.conditionLoc)
+               << "'" << p.condition
+               << "' must be bound to an integer to make '#pragma " << p.name
+               << "' conditional";
+      return PragmaAttr(); // unbound: off
+    }
+    if (!*boundInteger(p.condition))
+      return PragmaAttr();
+  }
   return PragmaAttr::get(context, *kind);
 }
 

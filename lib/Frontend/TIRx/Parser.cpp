@@ -122,6 +122,7 @@ private:
   LogicalResult parseKernel(Kernel &kernel);
   LogicalResult parseParam(Param &param);
   LogicalResult parseCondition(Param &param);
+  LogicalResult parsePragmaCondition(Pragma &pragma);
   LogicalResult parseResult(Param &result);
   LogicalResult parseTensorType(TensorType &type);
   LogicalResult parseTensorTypeBody(TensorType &type);
@@ -234,8 +235,10 @@ std::optional<Module> Parser::parseModule() {
         (void)parseBindingDefault(module);
         continue;
       }
-      pragmas.push_back(Pragma{tok.loc, tok.spelling.str()});
+      pragmas.push_back(Pragma{tok.loc, tok.spelling.str(), "", {}});
       consume();
+      if (failed(parsePragmaCondition(pragmas.back())))
+        continue;
       if (tok.isNot(Token::newline) && tok.isNot(Token::eof))
         (void)emitExpected("newline after pragma");
       continue;
@@ -351,6 +354,20 @@ LogicalResult Parser::parseParam(Param &param) {
     return failure();
   }
   return parseCondition(param);
+}
+
+LogicalResult Parser::parsePragmaCondition(Pragma &pragma) {
+  // `#pragma grid_first if RDY`: applies when RDY is bound nonzero.
+  if (tok.isNot(Token::kw_if))
+    return success();
+  consume();
+  if (tok.isNot(Token::identifier))
+    return emitExpected("binding name after 'if' in '#pragma " + pragma.name +
+                        "'");
+  pragma.condition = tok.spelling.str();
+  pragma.conditionLoc = tok.loc;
+  consume();
+  return success();
 }
 
 LogicalResult Parser::parseCondition(Param &param) {
@@ -600,8 +617,10 @@ LogicalResult Parser::parseBlock(unsigned indent, std::vector<StmtPtr> &body) {
       return emitError(tok.loc, "unexpected indentation");
 
     if (tok.is(Token::pragma)) {
-      pragmas.push_back(Pragma{tok.loc, tok.spelling.str()});
+      pragmas.push_back(Pragma{tok.loc, tok.spelling.str(), "", {}});
       consume();
+      if (failed(parsePragmaCondition(pragmas.back())))
+        return failure();
       if (tok.isNot(Token::newline))
         return emitExpected("newline after pragma");
       consume();

@@ -367,6 +367,11 @@ struct Pragma {
   llvm::SMLoc loc;
   /// The directive name, e.g. "tma_coalesce".
   std::string name;
+  /// `#pragma name if NAME`: the binding that makes it apply (nonzero);
+  /// empty for an unconditional pragma.
+  std::string condition;
+  /// Location of the condition's name.
+  llvm::SMLoc conditionLoc;
 };
 
 /// One dimension of a tensor type.

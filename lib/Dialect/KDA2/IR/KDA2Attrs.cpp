@@ -393,5 +393,16 @@ LogicalResult PragmaAttr::verifyOnLoop(Operation *loop,
     if (auto l = dyn_cast<LoopOp>(loop); l && l.getMapping() != LoopMapping::serial)
       return loop->emitOpError() << "'#pragma " << stringifyPragmaKind(getKind())
                                  << "' applies to serial loops";
+  if (getKind() == PragmaKind::grid_first) {
+    auto l = dyn_cast<LoopOp>(loop);
+    if (!l || l.getMapping() != LoopMapping::block)
+      return loop->emitOpError() << "'#pragma grid_first' applies to block "
+                                    "loops";
+    auto kernel = l->getParentOfType<KernelOp>();
+    if (!kernel || !kernel.getGridAttr())
+      return loop->emitOpError()
+             << "'#pragma grid_first' orders the blocks of a kernel's grid "
+                "(GRID), but this kernel has none";
+  }
   return success();
 }

@@ -70,7 +70,8 @@ def KDA2_CoalesceFallbackAttr
 def KDA2_PragmaKind : I32EnumAttr<"PragmaKind", "scheduler pragma", [
     I32EnumAttrCase<"tma_coalesce", 0>, I32EnumAttrCase<"l2_prefetch", 1>,
     I32EnumAttrCase<"sm_shuffle", 2>, I32EnumAttrCase<"tma_pipeline", 3>,
-    I32EnumAttrCase<"unroll", 4>, I32EnumAttrCase<"wgmma", 5>]> {
+    I32EnumAttrCase<"unroll", 4>, I32EnumAttrCase<"wgmma", 5>,
+    I32EnumAttrCase<"grid_first", 6>]> {
   let cppNamespace = "::mlir::kda2";
   let genSpecializedAttr = 0;
 }
@@ -298,7 +299,10 @@ def KDA2_PragmaAttr : KDA2_AnnotationAttr<"Pragma", "pragma"> {
     products inside the loop whose result is a split=rows mma register tile
     over whole warpgroups as warpgroup wgmma instructions, their shared
     operands read through matrix descriptors from TMA-swizzled tiles
-    (docs/Dialect.md); other products stay mma.sync.
+    (docs/Dialect.md); other products stay mma.sync. `grid_first` (on a
+    block loop of a kernel with a grid) dispatches the blocks with the grid
+    coordinates varying fastest: consecutive blocks take every grid instance
+    of one block-loop iteration before the next iteration's.
 
     ```mlir
     #kda2.pragma<l2_prefetch>
