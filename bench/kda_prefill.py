@@ -187,7 +187,8 @@ def main():
             # product in bf16: TW=bf16), the split-key scan over them.
             ("ok32_vb16_h16", f"kda_chunk_split_c32_vb16_k{d}_h16", 32, False, 16),
             # The same with ready flags (RDY=1): the scan starts while the
-            # prep runs, each chunk's copies waiting for its flag.
+            # prep runs, each chunk's copies waiting for its flag (the
+            # persistent preps, PER > 0: prefill_device.sh's --extra lines).
             ("ok32_vb16_rdy_h16", f"kda_chunk_split_c32_vb16_k{d}_rdy_h16", 32, False, 16),
             ("h_vb16", f"kda_chunk_split_vb16_k{d}", 16, False, 16),
             ("o32", f"kda_chunk_split_c32_k{d}", 32, False, 32),

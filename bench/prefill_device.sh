@@ -54,6 +54,8 @@ kda_chunk_h_c32_vb16_k128_pb32 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=12
 kda_chunk_split_c32_vb16_k128_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4 --kda2-fast-math
 kda_chunk_h_c32_vb16_k128_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16
 kda_chunk_split_c32_vb16_k128_rdy_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,RDY=1 --kda2-fast-math
+kda_chunk_split_c32_vb16_k128_rdyp2_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,RDY=1,PER=2 --kda2-fast-math
+kda_chunk_split_c32_vb16_k128_rdyp1_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,RDY=1,PER=1 --kda2-fast-math
 kda_chunk_h_c32_vb16_k128_rdy_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,RDY=1
 kda_chunk_h_c32_vb64_k128_wg_rdy_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2,TP=f16,KL=f16,RDY=1 --kda2-wgmma
 kda_chunk_h_c32_vb64_k128_wg_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2,TP=f16,KL=f16 --kda2-wgmma
@@ -116,8 +118,14 @@ run)
   # The same with ready flags (RDY=1): the scans launched while the prep
   # runs, each chunk's copies waiting for its flag (docs/Prefill.md).
   prep64r=kda_chunk_split_c32_vb16_k128_rdy_h16:32:64
+  # ... and a persistent prep (PER blocks per SM walking the slots, so that
+  # the scans started early find room beside it): PER=2 beside the
+  # split-key scan (2 x 16K + 27K registers per SM), PER=1 beside the
+  # 64-column wgmma scan (41K).
   wg=(--extra "o32_vb64_wg_h16=$prep64h:kda_chunk_h_c32_vb64_k128_wg_h16"
       --extra "o32_vb64_wg_rdy_h16=$prep64r:kda_chunk_h_c32_vb64_k128_wg_rdy_h16"
+      --extra "o32_vb64_wg_rdyp1_h16=kda_chunk_split_c32_vb16_k128_rdyp1_h16:32:64:kda_chunk_h_c32_vb64_k128_wg_rdy_h16"
+      --extra "ok32_vb16_rdyp2_h16=kda_chunk_split_c32_vb16_k128_rdyp2_h16:32:16:kda_chunk_h_c32_vb16_k128_rdy_h16"
       --extra "o32_vb64_wg2_h16=$prep64h:kda_chunk_h_c32_vb64_k128_wg2_h16"
       --extra "o32_vb64_fast4=$prep64" --extra "o32_vb64_wg=$prep64:kda_chunk_h_c32_vb64_k128_wg"
       --extra "o32_vb64_wg2=$prep64:kda_chunk_h_c32_vb64_k128_wg2"
@@ -173,10 +181,9 @@ run)
       # Ready flags (RDY=1): the scan as the prep's programmatic dependent,
       # against float64 beside the same kernels without flags, then the
       # large shapes (timing only).
-      bench "${wg[@]}" --variants ok32_vb16_h16,ok32_vb16_rdy_h16,o32_vb64_wg_h16,o32_vb64_wg_rdy_h16 \
-        --shapes 2x1024x8,2x2048x8,1x4096x8,1000+3000+1+500+3692x8
-      bench --no-reference "${wg[@]}" --variants ok32_vb16_h16,ok32_vb16_rdy_h16,o32_vb64_wg_h16,o32_vb64_wg_rdy_h16 \
-        --shapes 8x4096x16,1x32768x32 ;;
+      rdyv=ok32_vb16_h16,ok32_vb16_rdy_h16,ok32_vb16_rdyp2_h16,o32_vb64_wg_h16,o32_vb64_wg_rdy_h16,o32_vb64_wg_rdyp1_h16
+      bench "${wg[@]}" --variants "$rdyv" --shapes 2x1024x8,2x2048x8,1x4096x8,1000+3000+1+500+3692x8
+      bench --no-reference "${wg[@]}" --variants "$rdyv" --shapes 8x4096x16,1x32768x32 ;;
     h16act)
       # The softplus prep with f16 intermediates on the pool, through the
       # generic launches and the C ABI (bitwise), against float64.

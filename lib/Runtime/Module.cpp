@@ -453,6 +453,17 @@ Status MetadataParser::directive(size_t line,
     info_.variants.push_back(std::move(v));
     return Status::success();
   }
+  if (d == "persistent") {
+    // persistent <n>: launched with at most n blocks per SM (@persistent).
+    if (n != 1)
+      return fieldCount(line, d, 1, n);
+    int64_t blocks = 0;
+    KDA2RT_TRY(integer(line, f[1], "persistent", 1, 32, blocks));
+    if (info_.persistentBlocks)
+      return error(line, "duplicate 'persistent' line");
+    info_.persistentBlocks = static_cast<int>(blocks);
+    return Status::success();
+  }
   if (d == "pdl") {
     // pdl 1: launched as the programmatic dependent of the kernel before it
     // (it waits for that kernel's ready flags itself).
@@ -920,6 +931,8 @@ std::string kda2::runtime::formatKernelMetadata(const KernelInfo &info) {
   for (const VariantInfo &v : info.variants)
     s += "variant " + v.dim + " " + std::to_string(v.value) + " " + v.kernel +
          "\n";
+  if (info.persistentBlocks)
+    s += "persistent " + std::to_string(info.persistentBlocks) + "\n";
   if (info.programmatic)
     s += "pdl 1\n";
   for (const BindingInfo &b : info.bindings)
@@ -1458,6 +1471,7 @@ Status Kernel::launch(const LaunchArgs &args, CUstream stream,
                          "launch of an invalid (not loaded) kernel");
   LaunchConfig cfg;
   KDA2RT_TRY(computeLaunchConfig(info_, args, cfg));
+  residentGrid(cfg.grid, cfg.grid);
   if (config)
     *config = cfg;
   if (cfg.empty())
@@ -1521,6 +1535,17 @@ Status Kernel::launch(const LaunchArgs &args, CUstream stream,
   return s;
 }
 
+void Kernel::residentGrid(const unsigned grid[3], unsigned out[3]) const {
+  for (int i = 0; i < 3; ++i)
+    out[i] = grid[i];
+  if (!info_.persistentBlocks || smCount_ <= 0)
+    return;
+  const uint64_t items = uint64_t(grid[0]) * grid[1] * grid[2];
+  const uint64_t resident = uint64_t(info_.persistentBlocks) * smCount_;
+  out[0] = static_cast<unsigned>(std::min(items, resident));
+  out[1] = out[2] = 1;
+}
+
 Status Kernel::clearWords(CUdeviceptr ptr, size_t count,
                           CUstream stream) const {
   if (!valid())
@@ -1547,9 +1572,11 @@ Status Kernel::launchPrepared(CUfunction func, const unsigned grid[3],
   if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
     return Status::success();
   KDA2RT_TRY(makeCurrent(*driver_, ctx_));
+  unsigned launched[3];
+  residentGrid(grid, launched);
   CUresult rc =
-      driver_->launchKernel(func, grid, info_.block, info_.sharedBytes, stream,
-                            params, info_.programmatic);
+      driver_->launchKernel(func, launched, info_.block, info_.sharedBytes,
+                            stream, params, info_.programmatic);
   if (rc == cu::Success)
     return Status::success();
   return driver_->check(rc, "cuLaunchKernel")
@@ -1592,9 +1619,11 @@ Status Kernel::launchPreparedMaps(CUfunction func, const unsigned grid[3],
                    info_.args[r.param].source + "'");
     params[r.param] = map;
   }
+  unsigned launched[3];
+  residentGrid(grid, launched);
   CUresult rc =
-      driver_->launchKernel(func, grid, info_.block, info_.sharedBytes, stream,
-                            params, info_.programmatic);
+      driver_->launchKernel(func, launched, info_.block, info_.sharedBytes,
+                            stream, params, info_.programmatic);
   if (rc == cu::Success)
     return Status::success();
   return driver_->check(rc, "cuLaunchKernel")
@@ -1848,6 +1877,9 @@ Status Module::getKernel(const char *name, Kernel &out) const {
     KDA2RT_TRY(allowShared(vf, variant.kernel));
     out.variantFuncs_.push_back(vf);
   }
+  // A persistent kernel's launch is capped by the SM count.
+  if (info.persistentBlocks)
+    KDA2RT_TRY(ctx_.attribute(cu::AttrMultiprocessorCount, out.smCount_));
   out.driver_ = &driver;
   out.ctx_ = ctx_.handle();
   out.func_ = func;

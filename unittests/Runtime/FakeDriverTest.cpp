@@ -516,6 +516,36 @@ TEST(FakeKernel, PdlKernelLaunchesAsProgrammaticDependent) {
   }
 }
 
+TEST(FakeKernel, PersistentKernelLaunchesResidentBlocks) {
+  // `persistent 2`: at most 2 blocks per SM (the fake device has 132) in
+  // one dimension, whatever the metadata's grid; fewer work items than
+  // that: one block each.
+  FakeModule persistent("p", "kda2-kernel-v1\nname p\nblock 128 1 1\n"
+                             "grid.x ns\ngrid.y h\n"
+                             "arg ptr x f32 in 2 h ns\narg dim ns\n"
+                             "arg dim h\npersistent 2\nend\n");
+  std::vector<float> x(8000, 1.0f);
+  const char *ptrNames[] = {"x"};
+  void *ptrVals[] = {x.data()};
+  const char *dimNames[] = {"ns", "h"};
+  char err[512];
+  for (auto [ns, h, want] : {std::tuple{int64_t(1000), int64_t(8), 264u},
+                             std::tuple{int64_t(10), int64_t(2), 20u}}) {
+    const int64_t dimVals[] = {ns, h};
+    ASSERT_EQ(kda2rt_launch(persistent.kernel, ptrNames, ptrVals, 1, dimNames,
+                            dimVals, 2, nullptr, nullptr, 0, nullptr, err,
+                            sizeof(err)),
+              KDA2RT_OK)
+        << err;
+    unsigned grid[3] = {};
+    std::vector<uint64_t> params;
+    fakeLastLaunch(grid, params);
+    EXPECT_EQ(grid[0], want) << ns << " x " << h;
+    EXPECT_EQ(grid[1], 1u);
+    EXPECT_EQ(grid[2], 1u);
+  }
+}
+
 TEST(FakeKernel, CApiReadsTheKernelsBindings) {
   // The compile-time switches a kernel was built with, from its `bind`
   // lines (kda2-translate --tirx-bind=GF=2,BS=1,QKN=0,...).

@@ -648,6 +648,37 @@ TEST(KernelMetadata, ParsesProgrammaticLaunch) {
   EXPECT_TRUE(again.programmatic);
 }
 
+TEST(KernelMetadata, ParsesPersistentLaunch) {
+  // `persistent n`: launched with at most n blocks per SM (@persistent).
+  std::string text = kWithBindings;
+  KernelInfo info;
+  ASSERT_TRUE(parseKernelMetadata(text, info).ok());
+  EXPECT_EQ(info.persistentBlocks, 0);
+  text.replace(text.find("bind BS 1\n"), 0, "persistent 2\npdl 1\n");
+  Status s = parseKernelMetadata(text, info);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(info.persistentBlocks, 2);
+  std::string formatted = formatKernelMetadata(info);
+  EXPECT_NE(formatted.find("persistent 2\npdl 1\nbind BS 1\n"),
+            std::string::npos)
+      << formatted;
+  auto with = [](const std::string &to) {
+    std::string text = kWithBindings;
+    const std::string from = "bind GF 2\n";
+    text.replace(text.find(from), from.size(), to);
+    return parseError(text);
+  };
+  EXPECT_EQ(with("persistent 2\npersistent 2\n"),
+            "line 10: duplicate 'persistent' line");
+  EXPECT_EQ(with("persistent 0\n"),
+            "line 9: bad integer '0' in persistent (expected a positive "
+            "integer <= 32)");
+  EXPECT_EQ(with("persistent 33\n"),
+            "line 9: bad integer '33' in persistent (expected a positive "
+            "integer <= 32)");
+  EXPECT_EQ(with("persistent\n"), "line 9: 'persistent' takes 1 field(s), got 0");
+}
+
 TEST(KernelMetadata, ProgrammaticLaunchLineErrors) {
   auto with = [](const std::string &to) {
     std::string text = kWithBindings;

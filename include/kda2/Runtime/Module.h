@@ -145,6 +145,10 @@ struct KDA2RT_API KernelInfo {
   /// `pdl 1`: launched as the programmatic dependent of the stream's
   /// previous kernel (it waits for that kernel's ready flags itself).
   bool programmatic = false;
+  /// `persistent n` (n > 0): launched with at most n blocks per SM, in one
+  /// dimension; its blocks walk the grid of grid.x × grid.y work items
+  /// (@persistent). 0: the grid as computed.
+  int persistentBlocks = 0;
 
   const ArgInfo *findArg(std::string_view name) const;
   /// The value of the compile-time binding `name` the kernel was built with
@@ -318,6 +322,11 @@ public:
   Status readCounters(CUdeviceptr counters,
                       std::vector<CounterValue> &out) const;
 
+  /// The grid a launch of `grid` (the metadata's) uses: the same, or for a
+  /// persistent kernel (`persistent n`) min(its blocks, n × the device's
+  /// SMs) × 1 × 1.
+  void residentGrid(const unsigned grid[3], unsigned out[3]) const;
+
   /// The function of info().variants[i] (null if out of range).
   CUfunction variantHandle(size_t i) const {
     return i < variantFuncs_.size() ? variantFuncs_[i] : nullptr;
@@ -346,6 +355,8 @@ private:
   const Driver *driver_ = nullptr;
   CUcontext ctx_ = nullptr;
   CUfunction func_ = nullptr;
+  /// The device's SM count (for persistent launches; 0: unknown).
+  int smCount_ = 0;
   KernelInfo info_;
   std::string text_;
   /// The functions of info_.variants, in the same order.

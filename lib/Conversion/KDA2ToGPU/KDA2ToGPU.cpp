@@ -628,6 +628,19 @@ private:
   /// `#pragma grid_first`: the block loops' index, remapped so that the
   /// grid coordinates vary fastest in dispatch order (null: blockIdx.x).
   Value blockXIndex;
+  /// `#pragma grid_first` on the kernel's block loop.
+  bool gridFirst = false;
+  /// `@persistent(n)`, n > 0: the block loop whose blocks walk the work
+  /// items (null: none), and n.
+  LoopOp persistentLoop;
+  int64_t persistentBlocks = 0;
+  /// Sets gridIndices and gridIndexByName from `linear`, the grid instance
+  /// in row-major order over the kernel's grid dimensions.
+  void setGridIndices(Value linear, Location loc);
+  /// The product of the grid dimensions' sizes (1 without a grid).
+  Value gridInstances(Location loc);
+  /// A `@persistent` block loop: each block walks its work items.
+  LogicalResult lowerPersistentLoop(LoopOp loop, Value upper);
   /// Set when lowering a `@shape_hint` copy of the kernel.
   const Specialization *specialization;
   /// The specialized copies of this (generic) kernel, listed in its
@@ -1301,6 +1314,9 @@ std::string KernelLowering::buildMetadata() {
   }
   for (const Specialization &v : variants)
     os << "variant " << v.dim << " " << v.value << " " << v.name << "\n";
+  // Launched with at most n blocks per SM, which walk the grid.
+  if (persistentLoop)
+    os << "persistent " << persistentBlocks << "\n";
   // Launched as the programmatic dependent of the kernel before it: it
   // waits for that kernel's ready flags itself (kda2.wait).
   if (waits && hasGridDep)
@@ -1597,15 +1613,39 @@ LogicalResult KernelLowering::run() {
   if (specialization && dimIndex.count(specialization->dim))
     dimIndex[specialization->dim] = constantIndex(specialization->value, loc);
 
-  // Grid prefix indices from blockIdx.y, row-major over the grid dims.
-  if (ArrayAttr grid = kernel.getGridAttr()) {
+  kernel.walk([&](LoopOp loop) {
+    gridFirst |= hasPragma(loop, PragmaKind::grid_first);
+    if (ArrayAttr annotations = loop.getAnnotationsAttr())
+      for (Attribute a : annotations)
+        if (auto p = dyn_cast<PersistentAttr>(a); p && p.getBlocks() > 0) {
+          persistentLoop = loop;
+          persistentBlocks = p.getBlocks();
+        }
+  });
+  if (persistentLoop) {
+    // Each block walks work items of the whole iteration space: the
+    // kernel's code outside the loop must not depend on a block's place.
+    for (Operation &op : kernel.getBody().front())
+      if (&op != persistentLoop.getOperation() &&
+          !isa<GmemOp, SmemAllocOp, RegAllocOp, arith::ConstantOp, DimOp,
+               ReturnOp>(op))
+        return persistentLoop.emitOpError()
+               << "'@persistent' needs the kernel's top level to hold only "
+                  "declarations and this block loop; '"
+               << op.getName() << "' is outside it";
+    if (producerLoop)
+      return persistentLoop.emitOpError()
+             << "'@persistent' and '@producer_warp' do not combine yet";
+  }
+
+  // Grid prefix indices from blockIdx.y, row-major over the grid dims (a
+  // persistent loop sets them per work item).
+  if (kernel.getGridAttr() && !persistentLoop) {
     Value linear = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
     // `#pragma grid_first`: the GPU starts blocks in the order of x +
     // y·gridDim.x; the k-th takes grid instance k % gridDim.y of block-loop
     // iteration k / gridDim.y (a bijection of the same grid), so every
     // instance's iteration i starts before any instance's i + 1.
-    bool gridFirst = false;
-    kernel.walk([&](LoopOp loop) { gridFirst |= hasPragma(loop, PragmaKind::grid_first); });
     if (gridFirst) {
       Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
       Value gx = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
@@ -1615,16 +1655,7 @@ LogicalResult KernelLowering::run() {
       linear = arith::RemUIOp::create(b, loc, flat, gy);
       blockXIndex = arith::DivUIOp::create(b, loc, flat, gy);
     }
-    SmallVector<Value> reversed;
-    auto names = llvm::to_vector(grid.getAsRange<StringAttr>());
-    for (auto name : llvm::reverse(names)) {
-      Value size = dimIndex.lookup(name.getValue());
-      reversed.push_back(arith::RemUIOp::create(b, loc, linear, size));
-      linear = arith::DivUIOp::create(b, loc, linear, size);
-    }
-    gridIndices.assign(reversed.rbegin(), reversed.rend());
-    for (auto [name, index] : llvm::zip(names, gridIndices))
-      gridIndexByName[name.getValue()] = index;
+    setGridIndices(linear, loc);
   }
 
   // `@coalesced_access if d % m == 0 else padding_alignN`: the global
@@ -2251,6 +2282,8 @@ LogicalResult KernelLowering::lowerLoop(LoopOp loop) {
 
   switch (loop.getMapping()) {
   case LoopMapping::block: {
+    if (loop == persistentLoop)
+      return lowerPersistentLoop(loop, upper);
     Value bx = blockXIndex ? blockXIndex
                            : Value(gpu::BlockIdOp::create(b, loc,
                                                           gpu::Dimension::x));
@@ -3857,6 +3890,68 @@ LogicalResult KernelLowering::issuePipelineCopies(LoopOp loop, Value at,
   if (saved)
     map.map(iv, saved);
   return success();
+}
+
+void KernelLowering::setGridIndices(Value linear, Location loc) {
+  ArrayAttr grid = kernel.getGridAttr();
+  if (!grid)
+    return;
+  SmallVector<Value> reversed;
+  auto names = llvm::to_vector(grid.getAsRange<StringAttr>());
+  for (auto name : llvm::reverse(names)) {
+    Value size = dimIndex.lookup(name.getValue());
+    reversed.push_back(arith::RemUIOp::create(b, loc, linear, size));
+    linear = arith::DivUIOp::create(b, loc, linear, size);
+  }
+  gridIndices.assign(reversed.rbegin(), reversed.rend());
+  for (auto [name, index] : llvm::zip(names, gridIndices))
+    gridIndexByName[name.getValue()] = index;
+}
+
+Value KernelLowering::gridInstances(Location loc) {
+  Value count = constantIndex(1, loc);
+  if (ArrayAttr grid = kernel.getGridAttr())
+    for (auto name : grid.getAsRange<StringAttr>())
+      count = arith::MulIOp::create(b, loc, count,
+                                    dimIndex.lookup(name.getValue()));
+  return count;
+}
+
+/// `@persistent(n)`: the runtime launches at most n blocks per SM in one
+/// dimension; block b walks the work items p = b, b + B, ... (B the blocks)
+/// of the loop's iterations × the grid's instances, each decomposed as the
+/// blocks of the full grid would have been (iteration fastest, or with
+/// `#pragma grid_first` the grid instance fastest), its body uniform code
+/// ending where the next item could touch what it left.
+LogicalResult KernelLowering::lowerPersistentLoop(LoopOp loop, Value upper) {
+  Location loc = loop.getLoc();
+  Value instances = gridInstances(loc);
+  Value total = arith::MulIOp::create(b, loc, upper, instances);
+  // Any launch grid walks the items once: block (x, y) starts at x + y·gx
+  // and strides by gx·gy (the runtime launches min(items, n·SMs) × 1; the
+  // full grid would give each block one item).
+  Value gx = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+  Value first = arith::AddIOp::create(
+      b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
+      arith::MulIOp::create(
+          b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::y), gx));
+  Value stride = arith::MulIOp::create(
+      b, loc, gx, gpu::GridDimOp::create(b, loc, gpu::Dimension::y));
+  auto forOp = scf::ForOp::create(b, loc, first, total, stride);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(forOp.getBody()->getTerminator());
+  Value p = forOp.getInductionVar();
+  Value iteration, instance;
+  if (gridFirst) {
+    iteration = arith::DivUIOp::create(b, loc, p, instances);
+    instance = arith::RemUIOp::create(b, loc, p, instances);
+  } else {
+    iteration = arith::RemUIOp::create(b, loc, p, upper);
+    instance = arith::DivUIOp::create(b, loc, p, upper);
+  }
+  setGridIndices(instance, loc);
+  map.map(loop.getInductionVar(), iteration);
+  return lowerUniformBody(*loop.getBodyBlock(), loc, /*backEdge=*/true);
 }
 
 /// `signal(f[i])`: every thread's global stores before it are made visible

@@ -973,6 +973,8 @@ LogicalResult Emitter::emitFor(const ast::ForStmt &loopAst) {
     FailureOr<Attribute> attr = loopAnnotation(a);
     if (failed(attr))
       return failure();
+    if (!*attr) // an annotation that is off (@persistent(0))
+      continue;
     warpReduce |= isa<WarpReduceAttr>(*attr);
     annotations.push_back(*attr);
   }
@@ -1537,6 +1539,21 @@ FailureOr<Attribute> Emitter::loopAnnotation(const ast::Annotation &a) {
     if (failed(blocks))
       return failure();
     return checked(BlocksPerSmAttr::getChecked(
+        [&] { return error(a.loc); }, context, *blocks));
+  }
+  if (a.name == "persistent") {
+    // 0 is off: no annotation, and a binding giving it is then not recorded
+    // (like a conditional parameter's), so builds without it keep their
+    // metadata.
+    if (a.args.size() == 1)
+      if (const auto *name = dyn_cast<ast::NameExpr>(a.args[0].value.get()))
+        conditions.insert(name->name);
+    FailureOr<int64_t> blocks = integerArg("the resident blocks per SM");
+    if (failed(blocks))
+      return failure();
+    if (*blocks == 0)
+      return Attribute();
+    return checked(PersistentAttr::getChecked(
         [&] { return error(a.loc); }, context, *blocks));
   }
   if (a.name == "producer_warp") {

@@ -358,6 +358,31 @@ LogicalResult BlocksPerSmAttr::verifyOnLoop(Operation *loop,
 }
 
 //===----------------------------------------------------------------------===//
+// @persistent
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+PersistentAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       int64_t blocks) {
+  if (blocks < 0 || blocks > 32)
+    return emitError() << "'@persistent' takes 0 (off) to 32 blocks per SM, "
+                          "got "
+                       << blocks;
+  return success();
+}
+
+StringRef PersistentAttr::getSpelling() const { return "@persistent"; }
+
+LogicalResult PersistentAttr::verifyOnLoop(Operation *loop,
+                                           const HardwareProfile *) const {
+  auto op = dyn_cast<LoopOp>(loop);
+  if (!op || op.getMapping() != LoopMapping::block)
+    return loop->emitOpError() << "'@persistent' applies to a block loop "
+                                  "(schedule.block), the kernel's blocks";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // @producer_warp
 //===----------------------------------------------------------------------===//
 

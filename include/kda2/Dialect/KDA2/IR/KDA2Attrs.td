@@ -264,6 +264,31 @@ def KDA2_BlocksPerSmAttr
   let genVerifyDecl = 1;
 }
 
+def KDA2_PersistentAttr
+    : KDA2_AnnotationAttr<"Persistent", "persistent"> {
+  let summary = "`@persistent(n)`: n resident blocks per SM walk the grid";
+  let description = [{
+    On the block loop of a kernel whose other top-level code holds no
+    computation: the kernel is launched with at most n blocks per SM (the
+    runtime caps the grid at n times the device's SM count: metadata
+    `persistent n`), and each launched block b walks the work items p = b,
+    b + B, b + 2B, ... (B the blocks launched) of the loop's iterations
+    times the grid's instances, in the order the blocks would have started
+    in (with `#pragma grid_first`: the grid instances fastest). All of them
+    are resident from the start, so a kernel that lets its dependent launch
+    early (`signal`) does so at once, and the dependent finds room on
+    every SM beside the n blocks. n is 0 (off, so that a template can bind
+    it) to 32.
+
+    ```mlir
+    #kda2.persistent<2>
+    ```
+  }];
+  let parameters = (ins "int64_t":$blocks);
+  let assemblyFormat = "`<` $blocks `>`";
+  let genVerifyDecl = 1;
+}
+
 def KDA2_ProducerWarpAttr
     : KDA2_AnnotationAttr<"ProducerWarp", "producer_warp"> {
   let summary = "`@producer_warp`: one extra warp issues a TMA pipeline's copies";
