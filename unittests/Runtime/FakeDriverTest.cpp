@@ -1733,6 +1733,39 @@ uint64_t addr(const void *p) {
 /// VB = 8, bf16, f32 kv state, range g -5 0) in one module, and a valid
 /// call: n = 2 sequences of 40 tokens, 80 in all (ns = floor(80 / 32) + 2
 /// = 4 chunk slots; nc = 2 for a checkpoint table), h = 1.
+/// A prefill call of 2 sequences, 80 tokens, 1 head, K = V = 128 with its
+/// operands in `buffer` (32 MiB: q, k, v, g, beta, the index arrays, the
+/// pool, o, and a 1024-aligned workspace from 16 MiB; workspace_bytes 0).
+kda2rt_kda_prefill_args fakePrefillArgs(void *buffer) {
+  char *b = static_cast<char *>(buffer);
+  kda2rt_kda_prefill_args args = {};
+  args.q = b;
+  args.k = b + (1 << 20);
+  args.v = b + (2 << 20);
+  args.g = b + (3 << 20);
+  args.beta = b + (4 << 20);
+  args.cu_seqlens = b + (5 << 20);
+  args.state_indices = b + (5 << 20) + 4096;
+  args.has_initial_state = b + (5 << 20) + 8192;
+  args.pool = b + (6 << 20);
+  args.o = b + (10 << 20);
+  // 1024-aligned (kda2rt_mem_alloc gives 256).
+  uintptr_t w =
+      (reinterpret_cast<uintptr_t>(b) + (16 << 20) + 1023) & ~uintptr_t(1023);
+  args.workspace = reinterpret_cast<void *>(w);
+  args.n = 2;
+  args.total_tokens = 80;
+  args.max_seqlen = 40;
+  args.h = 1;
+  args.k_dim = 128;
+  args.v_dim = 128;
+  args.slots = 4;
+  args.scale = 0.125;
+  args.state_layout = "kv";
+  args.gate_lower_bound = -5;
+  return args;
+}
+
 class FakePrefill : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -1758,33 +1791,8 @@ protected:
     ASSERT_EQ(kda2rt_mem_alloc(0, 32 << 20, &buffer, err, sizeof(err)),
               KDA2RT_OK)
         << err;
-    char *b = static_cast<char *>(buffer);
-    args = {};
-    args.q = b;
-    args.k = b + (1 << 20);
-    args.v = b + (2 << 20);
-    args.g = b + (3 << 20);
-    args.beta = b + (4 << 20);
-    args.cu_seqlens = b + (5 << 20);
-    args.state_indices = b + (5 << 20) + 4096;
-    args.has_initial_state = b + (5 << 20) + 8192;
-    args.pool = b + (6 << 20);
-    args.o = b + (10 << 20);
-    // 1024-aligned (kda2rt_mem_alloc gives 256).
-    uintptr_t w =
-        (reinterpret_cast<uintptr_t>(b) + (16 << 20) + 1023) & ~uintptr_t(1023);
-    args.workspace = reinterpret_cast<void *>(w);
+    args = fakePrefillArgs(buffer);
     args.workspace_bytes = 280576; // KdaPrefill.WorkspaceLayout
-    args.n = 2;
-    args.total_tokens = 80;
-    args.max_seqlen = 40;
-    args.h = 1;
-    args.k_dim = 128;
-    args.v_dim = 128;
-    args.slots = 4;
-    args.scale = 0.125;
-    args.state_layout = "kv";
-    args.gate_lower_bound = -5;
   }
   void TearDown() override {
     kda2rt_mem_free(0, buffer, nullptr, 0);
@@ -4517,31 +4525,8 @@ TEST(FakePrefillReady, ClearsTheFlagsThenLaunchesTheScanAsDependent) {
   ASSERT_EQ(kda2rt_mem_alloc(0, 32 << 20, &buffer, err, sizeof(err)),
             KDA2RT_OK)
       << err;
-  char *b = static_cast<char *>(buffer);
-  kda2rt_kda_prefill_args args = {};
-  args.q = b;
-  args.k = b + (1 << 20);
-  args.v = b + (2 << 20);
-  args.g = b + (3 << 20);
-  args.beta = b + (4 << 20);
-  args.cu_seqlens = b + (5 << 20);
-  args.state_indices = b + (5 << 20) + 4096;
-  args.has_initial_state = b + (5 << 20) + 8192;
-  args.pool = b + (6 << 20);
-  args.o = b + (10 << 20);
-  uintptr_t w =
-      (reinterpret_cast<uintptr_t>(b) + (16 << 20) + 1023) & ~uintptr_t(1023);
-  args.workspace = reinterpret_cast<void *>(w);
-  args.n = 2;
-  args.total_tokens = 80;
-  args.max_seqlen = 40;
-  args.h = 1;
-  args.k_dim = 128;
-  args.v_dim = 128;
-  args.slots = 4;
-  args.scale = 0.125;
-  args.state_layout = "kv";
-  args.gate_lower_bound = -5;
+  kda2rt_kda_prefill_args args = fakePrefillArgs(buffer);
+  const uintptr_t w = reinterpret_cast<uintptr_t>(args.workspace);
   size_t bytes = 0;
   ASSERT_EQ(kda2rt_kda_prefill_workspace_size(prep, scan, nullptr, 2, 80, 1,
                                               &bytes, err, sizeof(err)),

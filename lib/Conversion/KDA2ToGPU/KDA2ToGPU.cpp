@@ -401,6 +401,7 @@ private:
   LogicalResult lowerPipelinedLoop(LoopOp loop, Value upper);
   /// kda2.signal and kda2.wait (docs/Dialect.md, ready flags).
   LogicalResult lowerSignal(SignalOp signal);
+  LogicalResult requireUniform(Operation *op);
   LogicalResult lowerWait(WaitOp wait);
   /// Spins until the flag `wait` names is set (acquire, GPU scope), then
   /// orders the async proxy (TMA) after it; the calling thread only.
@@ -3954,15 +3955,22 @@ LogicalResult KernelLowering::lowerPersistentLoop(LoopOp loop, Value upper) {
   return lowerUniformBody(*loop.getBodyBlock(), loc, /*backEdge=*/true);
 }
 
+/// A flag op meets the block's threads: not in a thread loop.
+LogicalResult KernelLowering::requireUniform(Operation *op) {
+  if (threadDepth == 0)
+    return success();
+  return op->emitOpError()
+         << "must be reached by every thread of the block (uniform code), "
+            "not inside a thread loop";
+}
+
 /// `signal(f[i])`: every thread's global stores before it are made visible
 /// to the async proxy too (a consumer may read them by TMA), the block
 /// meets, and thread 0 sets the flag with a release store at GPU scope.
 LogicalResult KernelLowering::lowerSignal(SignalOp signal) {
   Location loc = signal.getLoc();
-  if (threadDepth > 0)
-    return signal.emitOpError()
-           << "must be reached by every thread of the block (uniform code), "
-              "not inside a thread loop";
+  if (failed(requireUniform(signal)))
+    return failure();
   if (hasGridDep)
     NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_global,
                                NVVM::SharedSpaceAttr());
@@ -4054,10 +4062,8 @@ void KernelLowering::spinOnFlag(WaitOp wait) {
 /// meets (its later reads are ordered after thread 0's acquire).
 LogicalResult KernelLowering::lowerWait(WaitOp wait) {
   Location loc = wait.getLoc();
-  if (threadDepth > 0)
-    return wait.emitOpError()
-           << "must be reached by every thread of the block (uniform code), "
-              "not inside a thread loop";
+  if (failed(requireUniform(wait)))
+    return failure();
   {
     Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                         threadId, constantIndex(0, loc));
