@@ -67,15 +67,21 @@ namespace {
 // Before anything loads the driver.
 const int kUseFakeDriver = setenv("KDA2RT_LIBCUDA", KDA2_FAKE_CUDA, 1);
 
-int64_t fakeLaunches() {
+/// Calls the fake driver's hook `name` (FakeCuda.h, of type Fn) with
+/// `args`; `missing` when the library or the hook is not loaded.
+template <typename Fn, typename R, typename... Args>
+R callFakeHook(const char *name, R missing, Args... args) {
   void *lib = dlopen(KDA2_FAKE_CUDA, RTLD_NOW | RTLD_NOLOAD);
-  auto fn = lib ? reinterpret_cast<kda2_fake_cuda_launches_fn>(
-                      dlsym(lib, "kda2_fake_cuda_launches"))
-                : nullptr;
-  int64_t n = fn ? fn() : -1;
+  auto fn = lib ? reinterpret_cast<Fn>(dlsym(lib, name)) : nullptr;
+  R result = fn ? fn(args...) : missing;
   if (lib)
     dlclose(lib);
-  return n;
+  return result;
+}
+
+int64_t fakeLaunches() {
+  return callFakeHook<kda2_fake_cuda_launches_fn>("kda2_fake_cuda_launches",
+                                                  int64_t(-1));
 }
 
 /// The grid and parameter slots of the last launch (FakeCuda.h).
@@ -93,14 +99,8 @@ int fakeLastLaunch(unsigned grid[3], std::vector<uint64_t> &params) {
 }
 
 int64_t fakeProgrammaticLaunches() {
-  void *lib = dlopen(KDA2_FAKE_CUDA, RTLD_NOW | RTLD_NOLOAD);
-  auto fn = lib ? reinterpret_cast<kda2_fake_cuda_programmatic_launches_fn>(
-                      dlsym(lib, "kda2_fake_cuda_programmatic_launches"))
-                : nullptr;
-  int64_t n = fn ? fn() : -1;
-  if (lib)
-    dlclose(lib);
-  return n;
+  return callFakeHook<kda2_fake_cuda_programmatic_launches_fn>(
+      "kda2_fake_cuda_programmatic_launches", int64_t(-1));
 }
 
 std::string fakeLastKernel() {
@@ -4480,14 +4480,8 @@ KernelInfo parsedInfo(const std::string &text) {
 }
 
 int64_t fakeMemsets32(uint64_t &dst, unsigned &value, uint64_t &count) {
-  void *lib = dlopen(KDA2_FAKE_CUDA, RTLD_NOW | RTLD_NOLOAD);
-  auto fn = lib ? reinterpret_cast<kda2_fake_cuda_memsets32_fn>(
-                      dlsym(lib, "kda2_fake_cuda_memsets32"))
-                : nullptr;
-  int64_t n = fn ? fn(&dst, &value, &count) : -1;
-  if (lib)
-    dlclose(lib);
-  return n;
+  return callFakeHook<kda2_fake_cuda_memsets32_fn>(
+      "kda2_fake_cuda_memsets32", int64_t(-1), &dst, &value, &count);
 }
 } // namespace
 
