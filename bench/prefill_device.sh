@@ -56,6 +56,8 @@ kda_chunk_h_c32_vb16_k128_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128
 kda_chunk_split_c32_vb16_k128_rdy_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,RDY=1 --kda2-fast-math
 kda_chunk_split_c32_vb16_k128_rdyp2_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,RDY=1,PER=2 --kda2-fast-math
 kda_chunk_split_c32_vb16_k128_rdyp1_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,RDY=1,PER=1 --kda2-fast-math
+kda_chunk_split_c32_vb16_k128_tq_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,TQ=1 --kda2-fast-math
+kda_chunk_split_c32_vb16_k128_tqrdyp2_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,TQ=1,RDY=1,PER=2 --kda2-fast-math
 kda_chunk_h_c32_vb16_k128_rdy_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,RDY=1
 kda_chunk_h_c32_vb64_k128_wg_rdy_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2,TP=f16,KL=f16,RDY=1 --kda2-wgmma
 kda_chunk_h_c32_vb64_k128_wg_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2,TP=f16,KL=f16 --kda2-wgmma
@@ -127,6 +129,9 @@ run)
       --extra "o32_vb64_wg_rdyp1_h16=kda_chunk_split_c32_vb16_k128_rdyp1_h16:32:64:kda_chunk_h_c32_vb64_k128_wg_rdy_h16"
       --extra "ok32_vb16_rdyp2_h16=kda_chunk_split_c32_vb16_k128_rdyp2_h16:32:16:kda_chunk_h_c32_vb16_k128_rdy_h16"
       --extra "o32_vb64_wg2_h16=$prep64h:kda_chunk_h_c32_vb64_k128_wg2_h16"
+      --extra "ok32_vb16_tq_h16=kda_chunk_split_c32_vb16_k128_tq_h16:32:16:kda_chunk_h_c32_vb16_k128_h16"
+      --extra "ok32_vb16_tqrdyp2_h16=kda_chunk_split_c32_vb16_k128_tqrdyp2_h16:32:16:kda_chunk_h_c32_vb16_k128_rdy_h16"
+      --extra "o32_vb64_wg2_tq_h16=kda_chunk_split_c32_vb16_k128_tq_h16:32:64:kda_chunk_h_c32_vb64_k128_wg2_h16"
       --extra "o32_vb64_fast4=$prep64" --extra "o32_vb64_wg=$prep64:kda_chunk_h_c32_vb64_k128_wg"
       --extra "o32_vb64_wg2=$prep64:kda_chunk_h_c32_vb64_k128_wg2"
       --extra "o32_vb64_wg_pb32=$prep64pb:kda_chunk_h_c32_vb64_k128_wg_pb32"
@@ -184,6 +189,14 @@ run)
       rdyv=ok32_vb16_h16,ok32_vb16_rdy_h16,ok32_vb16_rdyp2_h16,o32_vb64_wg_h16,o32_vb64_wg_rdy_h16,o32_vb64_wg_rdyp1_h16
       bench "${wg[@]}" --variants "$rdyv" --shapes 2x1024x8,2x2048x8,1x4096x8,1000+3000+1+500+3692x8
       bench --no-reference "${wg[@]}" --variants "$rdyv" --shapes 8x4096x16,1x32768x32 ;;
+    tq)
+      # The prep reading its chunk's q, k and g as whole tiles (TQ=1: g by
+      # TMA, k and q by block copies in flight meanwhile), beside the same
+      # kernels reading them row by row, against float64, then the large
+      # shapes (timing only).
+      tqv=ok32_vb16_h16,ok32_vb16_tq_h16,ok32_vb16_tqrdyp2_h16,o32_vb64_wg2_h16,o32_vb64_wg2_tq_h16
+      bench "${wg[@]}" --variants "$tqv" --shapes 2x1024x8,2x2048x8,1x4096x8,1000+3000+1+500+3692x8
+      bench --no-reference "${wg[@]}" --variants "$tqv" --shapes 8x4096x16,1x32768x32 ;;
     h16act)
       # The softplus prep with f16 intermediates on the pool, through the
       # generic launches and the C ABI (bitwise), against float64.

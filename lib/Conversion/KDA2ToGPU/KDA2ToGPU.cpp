@@ -754,6 +754,9 @@ private:
   /// 1024-byte aligned.
   DenseMap<Value, int64_t> swizzledBuffers;
   DenseSet<Operation *> tmaGrouped;
+  /// Block copies lowered with the TMA copies before them (issued between
+  /// those copies and their wait): skipped where they stand.
+  DenseSet<Operation *> loweredEarly;
   /// `#pragma tma_pipeline` loops: their TMA copies (issued one iteration
   /// ahead into the other of two buffer stages) and the index computations
   /// in the loop body those copies need (re-evaluated for the next
@@ -1374,6 +1377,10 @@ LogicalResult KernelLowering::run() {
   SmallVector<MemRefType> sharedTypes;
   int64_t sharedBytes = 0;
   kernel.walk([&](SmemAllocOp alloc) {
+    // A buffer no statement reaches (one a build's bindings leave out)
+    // takes no shared memory.
+    if (alloc->use_empty())
+      return;
     auto type = cast<KDA2TensorType>(alloc.getType());
     SmallVector<int64_t> shape(type.getShape());
     shape.back() += sharedPadding.lookup(alloc.getResult());
@@ -2041,6 +2048,8 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
       flushWgmma(block.back().getLoc());
   });
   for (Operation &op : block) {
+    if (loweredEarly.contains(&op))
+      continue;
     if (threadDepth > 0 || !usesShared) {
       if (failed(lowerOp(&op)))
         return failure();
@@ -3045,48 +3054,67 @@ LogicalResult KernelLowering::lowerWindowCopy(StoreOp store, LoadOp load) {
   auto c = [&](int64_t v) { return constantIndex(v, loc); };
 
   int64_t perRow = cols / vec;
-  OpBuilder::InsertionGuard guard(b);
-  auto pieces = scf::ForOp::create(b, loc, threadId, c(rows * perRow), c(blockX));
-  b.setInsertionPoint(pieces.getBody()->getTerminator());
-  SmallVector<Value> coords =
-      pieceCoords(pieces.getInductionVar(), tile, vec, loc);
-  // The source position: the window starts plus the tile's coordinates
-  // along the windows, then the trailing dimensions; in range along every
-  // windowed and dynamic dimension.
-  SmallVector<Value> idx(srcPrefix);
-  Value inRange;
-  auto both = [&](Value ok) {
-    inRange = inRange ? arith::AndIOp::create(b, loc, inRange, ok) : ok;
-  };
-  int64_t t = 0;
-  for (int64_t d = gridRank; d < srcRank; ++d) {
-    if (d < int64_t(srcPrefix.size())) {
-      if (extents[d] > 0)
-        idx[d] = arith::AddIOp::create(b, loc, idx[d], coords[t++]);
-      else if (!ShapedType::isDynamic(src.type.getShape()[d]))
-        continue;
-    } else {
-      idx.push_back(coords[t++]);
-      continue; // a trailing dimension: the tile spans it whole
+  // One piece (vec elements) at `piece`: its load (zero out of range) and
+  // the destination coordinates.
+  auto loadPiece = [&](Value piece) -> std::pair<Value, SmallVector<Value>> {
+    SmallVector<Value> coords = pieceCoords(piece, tile, vec, loc);
+    // The source position: the window starts plus the tile's coordinates
+    // along the windows, then the trailing dimensions; in range along every
+    // windowed and dynamic dimension.
+    SmallVector<Value> idx(srcPrefix);
+    Value inRange;
+    auto both = [&](Value ok) {
+      inRange = inRange ? arith::AndIOp::create(b, loc, inRange, ok) : ok;
+    };
+    int64_t t = 0;
+    for (int64_t d = gridRank; d < srcRank; ++d) {
+      if (d < int64_t(srcPrefix.size())) {
+        if (extents[d] > 0)
+          idx[d] = arith::AddIOp::create(b, loc, idx[d], coords[t++]);
+        else if (!ShapedType::isDynamic(src.type.getShape()[d]))
+          continue;
+      } else {
+        idx.push_back(coords[t++]);
+        continue; // a trailing dimension: the tile spans it whole
+      }
+      both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, idx[d],
+                                 src.sizes[d]));
     }
-    both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, idx[d],
-                               src.sizes[d]));
+    // A bounded window: below its limit too.
+    for (auto [d, start, limit] : limits)
+      both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, idx[d],
+                                 limit));
+    Value value = readOrZero(
+        inRange, vecType,
+        [&]() -> Value {
+          return LLVM::LoadOp::create(b, loc, vecType,
+                                      elementPointer(src, idx, loc), vec * eb);
+        },
+        loc);
+    SmallVector<Value> at(dstPrefix);
+    at.append(coords.begin(), coords.end());
+    return {value, at};
+  };
+  int64_t total = rows * perRow;
+  int64_t perThread = llvm::divideCeil(total, blockX);
+  if (total % blockX == 0 && perThread <= 8) {
+    // A few pieces per thread: every load first, then the stores, so that
+    // all of a thread's loads are in flight together (a load-store loop
+    // keeps about one).
+    SmallVector<std::pair<Value, SmallVector<Value>>> pieces;
+    for (int64_t j = 0; j < perThread; ++j)
+      pieces.push_back(loadPiece(
+          arith::AddIOp::create(b, loc, threadId, c(j * blockX))));
+    for (auto &[value, at] : pieces)
+      vector::StoreOp::create(b, loc, value, dst.memref, at);
+    return success();
   }
-  // A bounded window: below its limit too.
-  for (auto [d, start, limit] : limits)
-    both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, idx[d],
-                               limit));
-  Value value = readOrZero(
-      inRange, vecType,
-      [&]() -> Value {
-        return LLVM::LoadOp::create(b, loc, vecType,
-                                    elementPointer(src, idx, loc), vec * eb);
-      },
-      loc);
-  SmallVector<Value> at(dstPrefix);
-  at.append(coords.begin(), coords.end());
+  OpBuilder::InsertionGuard guard(b);
+  auto loop = scf::ForOp::create(b, loc, threadId, c(total), c(blockX));
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  auto [value, at] = loadPiece(loop.getInductionVar());
   vector::StoreOp::create(b, loc, value, dst.memref, at);
-  b.setInsertionPointAfter(pieces);
+  b.setInsertionPointAfter(loop);
   return success();
 }
 
@@ -3405,8 +3433,46 @@ LogicalResult KernelLowering::lowerTmaCopy(StoreOp store) {
     }
     break;
   }
+  // Block copies right after the group (into other buffers) run while the
+  // boxes travel: the wait comes after them.
+  DenseSet<Value> boxed;
+  for (StoreOp copy : group)
+    boxed.insert(copy.getDest());
+  // Scalar arithmetic between them (their windows' bounds) goes along.
+  SmallVector<Operation *> alongside;
+  if (threadDepth == 0)
+    for (Operation *op = group.back()->getNextNode(); op;
+         op = op->getNextNode()) {
+      if (auto next = dyn_cast<LoadOp>(op); next && copyLoads.contains(next))
+        continue;
+      if (isPure(op) && op->getNumRegions() == 0 &&
+          llvm::none_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>)) {
+        alongside.push_back(op);
+        continue;
+      }
+      auto next = dyn_cast<StoreOp>(op);
+      if (!next || !tileCopies.count(next) || tmaCopies.count(next) ||
+          pipelinedCopies.contains(next) || boxed.contains(next.getDest()))
+        break;
+      LoadOp source = tileCopies.lookup(next);
+      if (boxed.contains(source.getSource()))
+        break;
+      alongside.push_back(next);
+    }
   Value zero = constantIndex(0, store.getLoc());
   issueTmaCopies(group, zero);
+  // (Arithmetic after the last block copy stays where it is.)
+  while (!alongside.empty() && !isa<StoreOp>(alongside.back()))
+    alongside.pop_back();
+  for (Operation *op : alongside) {
+    SharedAccesses accesses = accessesOf(op);
+    if (pending.conflictsWith(accesses))
+      emitBarrier(op->getLoc());
+    if (failed(lowerOp(op)))
+      return failure();
+    pending.merge(accesses);
+    loweredEarly.insert(op);
+  }
   waitTma(zero);
   for (StoreOp copy : group)
     clearPastLimits(copy);

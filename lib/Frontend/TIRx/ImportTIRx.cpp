@@ -1206,11 +1206,13 @@ LogicalResult Emitter::emitIf(const ast::IfStmt &branch) {
     scopes.pop_back();
     return result;
   };
-  // A condition known at import (bindings, literals) keeps only its branch:
-  // the other one is not imported, so it may name a conditional parameter
-  // this build leaves out (`if RDY: signal(ready[i])`).
+  // A condition known at import (bindings, literals) keeps only its branch,
+  // imported in place: the other one is not imported, so it may name a
+  // conditional parameter this build leaves out (`if RDY:
+  // signal(ready[i])`), and the names the kept branch binds stay bound
+  // after it (`if TQ: kv = Ks[r, d]` / `else: kv = k[...]`).
   if (std::optional<int64_t> known = staticValue(*branch.condition))
-    return emitScope(*known ? branch.thenBody : branch.elseBody);
+    return emitBody(*known ? branch.thenBody : branch.elseBody);
   FailureOr<Value> condition = emitExpr(*branch.condition);
   if (failed(condition))
     return failure();

@@ -17,6 +17,7 @@ kda2.kernel @wide(%x: !kda2.tensor<[n, 192, 128], f32>, %y: !kda2.tensor<[n, 192
   %t = kda2.smem_alloc size(8192) : !kda2.tensor<[64, 32], f32, smem>
   %c1 = arith.constant 1 : index
   %c128 = arith.constant 128 : index
+  %c32 = arith.constant 32 : index
   kda2.loop serial %i to %c1 annotations [#kda2.coalesced_access<>] {
     %tx = kda2.load %x[] : !kda2.tensor<[n, 192, 128], f32> -> tensor<192x128xf32>
     kda2.store %tx, %s[] : tensor<192x128xf32>, !kda2.tensor<[192, 128], f32, smem>
@@ -24,6 +25,11 @@ kda2.kernel @wide(%x: !kda2.tensor<[n, 192, 128], f32>, %y: !kda2.tensor<[n, 192
       %row = kda2.load %s[%r] : !kda2.tensor<[192, 128], f32, smem> -> tensor<128xf32>
       %e = kda2.mul %row, %row : tensor<128xf32>, tensor<128xf32> -> tensor<128xf32>
       kda2.store %e, %y[%r] : tensor<128xf32>, !kda2.tensor<[n, 192, 128], f32>
+    }
+    kda2.loop thread %u to %c32 {
+      %su = kda2.load %s[%u] : !kda2.tensor<[192, 128], f32, smem> -> tensor<128xf32>
+      %f = kda2.reduce sum %su : tensor<128xf32> -> f32
+      kda2.store %f, %t[%u, %u] : f32, !kda2.tensor<[64, 32], f32, smem>
     }
   }
 }

@@ -14,6 +14,7 @@ module attributes {kda2.target = "H200-SXM"} {
     %Tp = kda2.smem_alloc size(8192) : !kda2.tensor<[16, 16], bf16, smem>
     %P = kda2.smem_alloc size(16384) : !kda2.tensor<[16, 16], f32, smem>
     %Eg = kda2.smem_alloc size(1024) : !kda2.tensor<[128], f32, smem>
+    %Gs = kda2.smem_alloc size(32768) : !kda2.tensor<[16, 128], f32, smem>
     %W = kda2.reg_alloc {mma, split = "cols"} : !kda2.tensor<[16, 128], f32, reg>
     %Dm = kda2.reg_alloc : !kda2.tensor<[16], f32, reg>
     %Pr = kda2.reg_alloc : !kda2.tensor<[16], f32, reg>
