@@ -19,6 +19,7 @@ module attributes {kda2.target = "H200-SXM"} {
     %Dm = kda2.reg_alloc : !kda2.tensor<[16], f32, reg>
     %Pr = kda2.reg_alloc : !kda2.tensor<[16], f32, reg>
     %Xc = kda2.reg_alloc : !kda2.tensor<[16], f32, reg>
+    %Ac = kda2.reg_alloc : !kda2.tensor<[16], f32, reg>
     %acc = kda2.reg_alloc : !kda2.tensor<[1], f32, reg>
     %lo = kda2.reg_alloc : !kda2.tensor<[1], i32, reg>
     %hi = kda2.reg_alloc : !kda2.tensor<[1], i32, reg>
@@ -240,36 +241,35 @@ module attributes {kda2.target = "H200-SXM"} {
         kda2.loop thread %s to %c16_7 {
           %c16_9 = arith.constant 16 : index
           kda2.loop serial %i to %c16_9 annotations [#kda2.pragma<unroll>] {
-            %c0_11 = arith.constant 0 : index
             %cst = arith.constant 0.000000e+00 : f32
-            kda2.store %cst, %acc[%c0_11] : f32, !kda2.tensor<[1], f32, reg>
-            %c16_12 = arith.constant 16 : index
-            kda2.loop serial %j to %c16_12 annotations [#kda2.pragma<unroll>] {
-              %c0_16 = arith.constant 0 : index
-              %c0_17 = arith.constant 0 : index
-              %44 = kda2.load %acc[%c0_17] : !kda2.tensor<[1], f32, reg> -> f32
-              %45 = kda2.cmp lt %j, %i : index, index -> i1
+            kda2.store %cst, %Ac[%i] : f32, !kda2.tensor<[16], f32, reg>
+          }
+          %c16_10 = arith.constant 16 : index
+          kda2.loop serial %j to %c16_10 annotations [#kda2.pragma<unroll>] {
+            %38 = kda2.cmp eq %j, %s : index, index -> i1
+            %cst = arith.constant 1.000000e+00 : f32
+            %cst_12 = arith.constant 0.000000e+00 : f32
+            %39 = kda2.select %38, %cst, %cst_12 : i1, f32, f32 -> f32
+            %40 = kda2.load %Bt[%j] : !kda2.tensor<[16], f32, smem> -> f32
+            %41 = kda2.load %Ac[%j] : !kda2.tensor<[16], f32, reg> -> f32
+            %42 = kda2.mul %40, %41 : f32, f32 -> f32
+            %43 = kda2.sub %39, %42 : f32, f32 -> f32
+            kda2.store %43, %Xc[%j] : f32, !kda2.tensor<[16], f32, reg>
+            %c16_13 = arith.constant 16 : index
+            kda2.loop serial %i to %c16_13 annotations [#kda2.pragma<unroll>] {
+              %44 = kda2.load %Ac[%i] : !kda2.tensor<[16], f32, reg> -> f32
+              %45 = kda2.cmp gt %i, %j : index, index -> i1
               %46 = kda2.load %A[%i, %j] : !kda2.tensor<[16, 16], f32, smem> -> f32
               %47 = kda2.load %Xc[%j] : !kda2.tensor<[16], f32, reg> -> f32
               %48 = kda2.mul %46, %47 : f32, f32 -> f32
-              %cst_18 = arith.constant 0.000000e+00 : f32
-              %49 = kda2.select %45, %48, %cst_18 : i1, f32, f32 -> f32
+              %cst_14 = arith.constant 0.000000e+00 : f32
+              %49 = kda2.select %45, %48, %cst_14 : i1, f32, f32 -> f32
               %50 = kda2.add %44, %49 : f32, f32 -> f32
-              kda2.store %50, %acc[%c0_16] : f32, !kda2.tensor<[1], f32, reg>
+              kda2.store %50, %Ac[%i] : f32, !kda2.tensor<[16], f32, reg>
             }
-            %38 = kda2.cmp eq %i, %s : index, index -> i1
-            %cst_13 = arith.constant 1.000000e+00 : f32
-            %cst_14 = arith.constant 0.000000e+00 : f32
-            %39 = kda2.select %38, %cst_13, %cst_14 : i1, f32, f32 -> f32
-            %40 = kda2.load %Bt[%i] : !kda2.tensor<[16], f32, smem> -> f32
-            %c0_15 = arith.constant 0 : index
-            %41 = kda2.load %acc[%c0_15] : !kda2.tensor<[1], f32, reg> -> f32
-            %42 = kda2.mul %40, %41 : f32, f32 -> f32
-            %43 = kda2.sub %39, %42 : f32, f32 -> f32
-            kda2.store %43, %Xc[%i] : f32, !kda2.tensor<[16], f32, reg>
           }
-          %c16_10 = arith.constant 16 : index
-          kda2.loop serial %i to %c16_10 annotations [#kda2.pragma<unroll>] {
+          %c16_11 = arith.constant 16 : index
+          kda2.loop serial %i to %c16_11 annotations [#kda2.pragma<unroll>] {
             %38 = kda2.load %Xc[%i] : !kda2.tensor<[16], f32, reg> -> f32
             %39 = kda2.load %Bt[%s] : !kda2.tensor<[16], f32, smem> -> f32
             %40 = kda2.mul %38, %39 : f32, f32 -> f32
