@@ -411,8 +411,29 @@ private:
                                     bool barrier);
   /// Checks `@producer_warp` on pipelined `loop`; fills producerSlice.
   LogicalResult planProducer(LoopOp loop);
+  /// The ops outside pipelined `loop` that code run by other threads than
+  /// the block's computing ones needs to evaluate `roots` (pure ops and
+  /// scalar reads of read-only inputs), into `slice`; otherwise the op that
+  /// stops it.
+  Operation *sliceFor(LoopOp loop, SmallVector<Value> roots,
+                      DenseSet<Operation *> &slice);
   /// The producer warp's code: the slice in `block`, down to producerLoop.
   LogicalResult lowerProducer(Block &block);
+  /// Checks a `schedule.ahead` loop (in producerLoop's body) and plans its
+  /// threads' code: aheadStaged, aheadChain, aheadSlice.
+  LogicalResult planAhead();
+  /// The code of the threads that run producerLoop's ahead body: the block
+  /// loops and `slice` in `block` (as lowerProducer), then `atLoop` in
+  /// place of producerLoop.
+  LogicalResult lowerSide(Block &block, const DenseSet<Operation *> &slice,
+                          function_ref<LogicalResult()> atLoop);
+  /// The ahead group's walk of producerLoop: each iteration's ahead body,
+  /// into its stage once the block's computing threads are done with it.
+  LogicalResult lowerAheadLoop();
+  /// Waits (in the calling thread) until the computing threads are done
+  /// with the stage iteration `i` of producerLoop refills (iteration
+  /// i - S arrived on its empty mbarrier), when i >= S.
+  void waitStageEmpty(Value i, Value stage, Location loc);
   /// A barrier of the block's computing threads (with a producer warp: a
   /// named barrier leaving it out, or a warp barrier when one warp computes).
   void blockBarrier(Location loc);
@@ -783,7 +804,28 @@ private:
   bool tmaSingleThread = false;
   /// Threads of the launched block: blockX computing, plus the producer's
   /// warp.
-  int64_t launchThreads() const { return blockX + (producerLoop ? 32 : 0); }
+  int64_t launchThreads() const {
+    return producerThread() + (producerLoop ? 32 : 0);
+  }
+  /// The producer warp's first thread: after the computing threads and the
+  /// ahead group's.
+  int64_t producerThread() const { return blockX * (aheadLoop ? 2 : 1); }
+  /// `schedule.ahead(1)` in producerLoop's body (null: none): its body runs
+  /// on a second group of blockX threads, up to S iterations ahead of the
+  /// computing threads, which read what it writes to shared memory from
+  /// the pipeline's stages (full mbarriers: one arrival per ahead thread
+  /// beside the copies' bytes).
+  LoopOp aheadLoop;
+  /// Shared buffers the ahead body writes and other code of the loop reads
+  /// (staged), the ops of the loop body before it whose values it uses
+  /// (re-evaluated by its threads, in order), and the ops outside the loop
+  /// it needs.
+  SmallVector<Value> aheadStaged;
+  SmallVector<Operation *> aheadChain;
+  DenseSet<Operation *> aheadSlice;
+  /// The named barrier of the threads whose code is being lowered (with a
+  /// producer warp: 1, the computing threads; 2, the ahead group).
+  int barrierId = 1;
   /// Buffer stages of the pipelined copies (`@pipeline_stages`, default 2;
   /// the largest of the kernel's pipelined loops).
   int64_t pipelineStages = 2;
@@ -880,6 +922,7 @@ LogicalResult KernelLowering::analyze() {
                << "GPU lowering does not support warp loops yet";
       case LoopMapping::serial:
       case LoopMapping::fragment:
+      case LoopMapping::ahead:
         break;
       }
       return WalkResult::advance();
@@ -1043,7 +1086,7 @@ LogicalResult KernelLowering::analyze() {
     planTmaCopies();
   }
   planTmaPipelines();
-  return success();
+  return planAhead();
 }
 
 /// An index expressed as `coef * threadIv + rest` (rest unknown).
@@ -1611,7 +1654,10 @@ LogicalResult KernelLowering::run() {
           b, loc, sharedPointer(tmaBarrier, {constantIndex(i, loc)}, loc),
           arith::ConstantOp::create(
               b, loc,
-              b.getI32IntegerAttr(i > pipelineStages ? int32_t(blockX) : 1)),
+              b.getI32IntegerAttr(
+                  i > pipelineStages ? int32_t(blockX)
+                  : i > 0 && aheadLoop ? int32_t(1 + blockX)
+                                       : 1)),
           Value());
   }
   if (!tmaMaps.empty())
@@ -1816,6 +1862,26 @@ LogicalResult KernelLowering::run() {
     if (failed(lowerBlock(kernel.getBody().front())))
       return failure();
     b.setInsertionPointToStart(split.elseBlock());
+    if (aheadLoop) {
+      // The next blockX threads run the ahead body (their own numbering
+      // and named barrier), the last warp the copies.
+      Value ahead = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          threadId,
+                                          constantIndex(producerThread(), loc));
+      auto side = scf::IfOp::create(b, loc, TypeRange(), ahead,
+                                    /*withElseRegion=*/true);
+      b.setInsertionPointToStart(side.thenBlock());
+      Value tid = threadId;
+      threadId = arith::SubIOp::create(b, loc, tid, constantIndex(blockX, loc));
+      barrierId = 2;
+      LogicalResult lowered = lowerSide(kernel.getBody().front(), aheadSlice,
+                                        [&] { return lowerAheadLoop(); });
+      threadId = tid;
+      barrierId = 1;
+      if (failed(lowered))
+        return failure();
+      b.setInsertionPointToStart(side.elseBlock());
+    }
     if (failed(lowerProducer(kernel.getBody().front())))
       return failure();
   } else if (failed(lowerBlock(kernel.getBody().front()))) {
@@ -1969,6 +2035,11 @@ SharedAccesses KernelLowering::accessesOf(Operation *op) {
   if (fragmentLoads.contains(op) || copyLoads.contains(op) ||
       fusedStores.contains(op) || fusedCasts.contains(op))
     return accesses;
+  // An ahead body runs on other threads (their own barriers), handing its
+  // tiles over through the pipeline's stages.
+  if (auto loop = dyn_cast<LoopOp>(op);
+      loop && loop.getMapping() == LoopMapping::ahead)
+    return accesses;
   if (auto matmul = dyn_cast<MatmulOp>(op); matmul && matmulStores.count(op)) {
     auto result = cast<RankedTensorType>(matmul.getResult().getType());
     int64_t owner = (result.getDimSize(0) << 20) | result.getDimSize(1);
@@ -1993,7 +2064,10 @@ SharedAccesses KernelLowering::accessesOf(Operation *op) {
           wholeShared(store.getDest(), store.getIndices()) ? owner : 0);
     return accesses;
   }
-  op->walk([&](Operation *inner) {
+  op->walk<WalkOrder::PreOrder>([&](Operation *inner) -> WalkResult {
+    if (auto loop = dyn_cast<LoopOp>(inner);
+        loop && loop.getMapping() == LoopMapping::ahead)
+      return WalkResult::skip();
     if (auto load = dyn_cast<LoadOp>(inner)) {
       if (tracked(load.getSource()))
         SharedAccesses::note(accesses.reads, load.getSource(), 0);
@@ -2007,6 +2081,7 @@ SharedAccesses KernelLowering::accessesOf(Operation *op) {
           source && !tma && tracked(source.getSource()))
         SharedAccesses::note(accesses.reads, source.getSource(), 0);
     }
+    return WalkResult::advance();
   });
   return accesses;
 }
@@ -2027,7 +2102,7 @@ void KernelLowering::blockBarrier(Location loc) {
     NVVM::SyncWarpOp::create(b, loc, i32(-1));
     return;
   }
-  NVVM::BarrierOp::create(b, loc, Type(), i32(1), i32(blockX),
+  NVVM::BarrierOp::create(b, loc, Type(), i32(barrierId), i32(blockX),
                           NVVM::BarrierReductionAttr(), Value());
 }
 
@@ -2380,6 +2455,9 @@ LogicalResult KernelLowering::lowerLoop(LoopOp loop) {
   }
   case LoopMapping::fragment:
     return lowerFragmentLoop(loop);
+  case LoopMapping::ahead:
+    // The ahead group's code (lowerAheadLoop), not the computing threads'.
+    return success();
   case LoopMapping::warp:
     break;
   }
@@ -3821,6 +3899,28 @@ void KernelLowering::planTmaPipelines() {
   });
 }
 
+Operation *KernelLowering::sliceFor(LoopOp loop, SmallVector<Value> roots,
+                                    DenseSet<Operation *> &slice) {
+  while (!roots.empty()) {
+    Value v = roots.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def || loop->isAncestor(def) || slice.contains(def))
+      continue; // arguments, loop variables, the loop's own chain
+    bool readOnly = false;
+    if (auto load = dyn_cast<LoadOp>(def)) {
+      auto arg = dyn_cast<BlockArgument>(load.getSource());
+      readOnly = arg && arg.getOwner() == &kernel.getBody().front() &&
+                 kernel.getArgIOKind(arg.getArgNumber()) == IOKind::in &&
+                 !isa<RankedTensorType>(load.getType());
+    }
+    if (!readOnly && !(isPure(def) && def->getNumRegions() == 0))
+      return def;
+    slice.insert(def);
+    roots.append(def->operand_begin(), def->operand_end());
+  }
+  return nullptr;
+}
+
 LogicalResult KernelLowering::planProducer(LoopOp loop) {
   auto reject = [&](const Twine &why) {
     if (!specialization)
@@ -3850,72 +3950,157 @@ LogicalResult KernelLowering::planProducer(LoopOp loop) {
   for (WaitOp wait : pipelineWaits[loop])
     roots.append(wait.getIndices().begin(), wait.getIndices().end());
   DenseSet<Operation *> slice;
-  while (!roots.empty()) {
-    Value v = roots.pop_back_val();
-    Operation *def = v.getDefiningOp();
-    if (!def || loop->isAncestor(def) || slice.contains(def))
-      continue; // arguments, loop variables, the loop's own chain
-    bool readOnly = false;
-    if (auto load = dyn_cast<LoadOp>(def)) {
-      auto arg = dyn_cast<BlockArgument>(load.getSource());
-      readOnly = arg && arg.getOwner() == &kernel.getBody().front() &&
-                 kernel.getArgIOKind(arg.getArgNumber()) == IOKind::in &&
-                 !isa<RankedTensorType>(load.getType());
-    }
-    if (!readOnly && !(isPure(def) && def->getNumRegions() == 0))
-      return reject("the trip count or a copy's index depends on '" +
-                    def->getName().getStringRef() + "'");
-    slice.insert(def);
-    roots.append(def->operand_begin(), def->operand_end());
-  }
+  if (Operation *stop = sliceFor(loop, std::move(roots), slice))
+    return reject("the trip count or a copy's index depends on '" +
+                  stop->getName().getStringRef() + "'");
   producerSlice = std::move(slice);
   return success();
 }
 
-LogicalResult KernelLowering::lowerProducer(Block &block) {
-  for (Operation &op : block) {
-    if (&op == producerLoop.getOperation()) {
-      LoopOp loop = producerLoop;
-      Location loc = loop.getLoc();
-      auto c = [&](int64_t v) { return constantIndex(v, loc); };
-      int64_t stages = pipelineStages;
-      // One thread walks the loop: stage i % S, once the block's threads
-      // are done with it (iteration i - S arrived on its empty barrier:
-      // that barrier's phase i / S - 1 completed).
-      Value one = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        threadId, c(blockX));
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(
-          scf::IfOp::create(b, loc, TypeRange(), one, false).thenBlock());
-      auto forOp = scf::ForOp::create(b, loc, c(0), lookup(loop.getUpperBound()),
-                                      c(1));
-      b.setInsertionPoint(forOp.getBody()->getTerminator());
-      Value i = forOp.getInductionVar();
-      Value stage = arith::RemUIOp::create(b, loc, i, c(stages));
-      {
-        Value reused = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                             i, c(stages));
-        OpBuilder::InsertionGuard inner(b);
-        b.setInsertionPointToStart(
-            scf::IfOp::create(b, loc, TypeRange(), reused, false).thenBlock());
-        Value parity = arith::RemUIOp::create(
-            b, loc,
-            arith::AddIOp::create(
-                b, loc, arith::DivUIOp::create(b, loc, i, c(stages)), c(1)),
-            c(2));
-        NVVM::MBarrierTryWaitParityOp::create(
-            b, loc,
-            sharedPointer(tmaBarrier,
-                          {arith::AddIOp::create(b, loc, c(1 + stages), stage)},
-                          loc),
-            arith::IndexCastOp::create(b, loc, b.getI32Type(), parity),
-            arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(10000000)));
-      }
-      tmaSingleThread = true;
-      LogicalResult result = issuePipelineCopies(loop, i, stage, false);
-      tmaSingleThread = false;
-      return result;
+LogicalResult KernelLowering::planAhead() {
+  kernel.walk([&](LoopOp loop) {
+    if (loop.getMapping() == LoopMapping::ahead)
+      aheadLoop = loop;
+  });
+  if (!aheadLoop)
+    return success();
+  LoopOp ahead = aheadLoop;
+  auto loop = cast<LoopOp>(ahead->getParentOp());
+  if (loop != producerLoop)
+    return ahead.emitOpError()
+           << "needs the loop around it pipelined with a producer warp "
+              "('#pragma tma_pipeline' and '@producer_warp' in effect: see "
+              "their warnings)";
+  Block *body = loop.getBodyBlock();
+  auto inside = [&](Operation *op) { return ahead->isAncestor(op); };
+  // Values the ahead body takes from the loop body (recomputed by its
+  // threads: index arithmetic only) or from before the loop.
+  DenseSet<Operation *> chain;
+  SmallVector<Value> roots = {loop.getUpperBound()};
+  std::function<bool(Value)> computable = [&](Value v) -> bool {
+    Operation *def = v.getDefiningOp();
+    if (!def || !loop->isAncestor(def)) {
+      roots.push_back(v);
+      return true;
     }
+    if (def->getBlock() != body ||
+        !isa<AddOp, SubOp, MulOp, DivOp, RemOp, MinOp, MaxOp, CmpOp, SelectOp,
+             CastOp, arith::ConstantOp, DimOp, GridIndexOp>(def))
+      return false;
+    if (chain.contains(def))
+      return true;
+    if (!llvm::all_of(def->getOperands(), computable))
+      return false;
+    chain.insert(def);
+    return true;
+  };
+  DenseSet<Value> buffers;
+  Operation *bad = nullptr;
+  std::string why;
+  ahead.getBody().walk([&](Operation *op) {
+    if (bad)
+      return;
+    if (isa<SignalOp, WaitOp>(op) ||
+        (isa<StoreOp>(op) && tmaCopies.count(op))) {
+      bad = op;
+      why = isa<StoreOp>(op) ? "a TMA copy inside an ahead loop is not "
+                               "supported yet (copy it before the loop's "
+                               "pipeline or as a block copy)"
+                             : "ready flags inside an ahead loop are not "
+                               "supported";
+      return;
+    }
+    for (Value v : op->getOperands()) {
+      if (v == loop.getInductionVar() ||
+          (v.getParentRegion() && ahead->isAncestor(
+                                      v.getParentRegion()->getParentOp())) ||
+          (isa<BlockArgument>(v) &&
+           ahead->isProperAncestor(
+               cast<BlockArgument>(v).getOwner()->getParentOp())))
+        continue;
+      Operation *def = v.getDefiningOp();
+      if (def && inside(def))
+        continue;
+      if (isa_and_nonnull<RegAllocOp, SmemAllocOp>(def)) {
+        buffers.insert(v);
+        continue;
+      }
+      if (!computable(v)) {
+        bad = op;
+        why = "uses a value the loop's other threads compute (only index "
+              "arithmetic on the loop variable is recomputed ahead)";
+        return;
+      }
+    }
+  });
+  if (bad)
+    return bad->emitOpError() << why;
+  for (Value buffer : buffers) {
+    bool writtenInside = false, writtenOutside = false, usedOutside = false;
+    for (Operation *user : buffer.getUsers()) {
+      bool in = inside(user);
+      usedOutside |= !in;
+      if (auto store = dyn_cast<StoreOp>(user); store && store.getDest() == buffer)
+        (in ? writtenInside : writtenOutside) = true;
+    }
+    if (buffer.getDefiningOp<RegAllocOp>()) {
+      if (usedOutside)
+        return ahead.emitOpError()
+               << "uses a register tile that code outside it uses too: each "
+                  "group of threads has its own registers";
+      continue;
+    }
+    if (writtenOutside)
+      return ahead.emitOpError()
+             << "reads or writes a shared buffer that code outside it "
+                "writes; the ahead body hands tiles over, it does not take "
+                "them";
+    if (writtenInside && usedOutside) {
+      aheadStaged.push_back(buffer);
+      stagedBuffers.insert(buffer);
+    }
+  }
+  for (Operation &op : *body)
+    if (chain.contains(&op))
+      aheadChain.push_back(&op);
+  for (Operation *p = loop->getParentOp(); p != kernel.getOperation();
+       p = p->getParentOp())
+    roots.push_back(cast<LoopOp>(p).getUpperBound());
+  if (Operation *stop = sliceFor(loop, std::move(roots), aheadSlice))
+    return ahead.emitOpError()
+           << "needs '" << stop->getName().getStringRef()
+           << "' from before the loop, which its threads cannot evaluate "
+              "(only pure ops and scalar reads of read-only inputs)";
+  return success();
+}
+
+void KernelLowering::waitStageEmpty(Value i, Value stage, Location loc) {
+  auto c = [&](int64_t v) { return constantIndex(v, loc); };
+  int64_t stages = pipelineStages;
+  Value reused =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, i, c(stages));
+  OpBuilder::InsertionGuard inner(b);
+  b.setInsertionPointToStart(
+      scf::IfOp::create(b, loc, TypeRange(), reused, false).thenBlock());
+  Value parity = arith::RemUIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, arith::DivUIOp::create(b, loc, i, c(stages)),
+                            c(1)),
+      c(2));
+  NVVM::MBarrierTryWaitParityOp::create(
+      b, loc,
+      sharedPointer(tmaBarrier,
+                    {arith::AddIOp::create(b, loc, c(1 + stages), stage)}, loc),
+      arith::IndexCastOp::create(b, loc, b.getI32Type(), parity),
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(10000000)));
+}
+
+LogicalResult KernelLowering::lowerSide(Block &block,
+                                        const DenseSet<Operation *> &slice,
+                                        function_ref<LogicalResult()> atLoop) {
+  for (Operation &op : block) {
+    if (&op == producerLoop.getOperation())
+      return atLoop();
     if (auto loop = dyn_cast<LoopOp>(op);
         loop && loop->isProperAncestor(producerLoop)) {
       // A block loop: this block's iteration, as the computing threads see it.
@@ -3929,11 +4114,81 @@ LogicalResult KernelLowering::lowerProducer(Block &block) {
       b.setInsertionPointToStart(
           scf::IfOp::create(b, loc, TypeRange(), inRange, false).thenBlock());
       map.map(loop.getInductionVar(), bx);
-      return lowerProducer(*loop.getBodyBlock());
+      return lowerSide(*loop.getBodyBlock(), slice, atLoop);
     }
-    if (producerSlice.contains(&op) && failed(lowerOp(&op)))
+    if (slice.contains(&op) && failed(lowerOp(&op)))
       return failure();
   }
+  return success();
+}
+
+LogicalResult KernelLowering::lowerProducer(Block &block) {
+  return lowerSide(block, producerSlice, [&]() -> LogicalResult {
+    LoopOp loop = producerLoop;
+    Location loc = loop.getLoc();
+    auto c = [&](int64_t v) { return constantIndex(v, loc); };
+    // One thread walks the loop: stage i % S, once the block's threads
+    // are done with it (iteration i - S arrived on its empty barrier:
+    // that barrier's phase i / S - 1 completed).
+    Value one = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      threadId, c(producerThread()));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(
+        scf::IfOp::create(b, loc, TypeRange(), one, false).thenBlock());
+    auto forOp =
+        scf::ForOp::create(b, loc, c(0), lookup(loop.getUpperBound()), c(1));
+    b.setInsertionPoint(forOp.getBody()->getTerminator());
+    Value i = forOp.getInductionVar();
+    Value stage = arith::RemUIOp::create(b, loc, i, c(pipelineStages));
+    waitStageEmpty(i, stage, loc);
+    tmaSingleThread = true;
+    LogicalResult result = issuePipelineCopies(loop, i, stage, false);
+    tmaSingleThread = false;
+    return result;
+  });
+}
+
+LogicalResult KernelLowering::lowerAheadLoop() {
+  LoopOp loop = producerLoop;
+  Location loc = aheadLoop.getLoc();
+  auto c = [&](int64_t v) { return constantIndex(v, loc); };
+  OpBuilder::InsertionGuard guard(b);
+  auto forOp =
+      scf::ForOp::create(b, loc, c(0), lookup(loop.getUpperBound()), c(1));
+  b.setInsertionPoint(forOp.getBody()->getTerminator());
+  Value i = forOp.getInductionVar();
+  Value stage = arith::RemUIOp::create(b, loc, i, c(pipelineStages));
+  // Every thread of the group waits until the stage is free, then writes
+  // it (its private buffers ordered by the group's own barriers).
+  waitStageEmpty(i, stage, loc);
+  map.map(loop.getInductionVar(), i);
+  for (Operation *op : aheadChain)
+    if (failed(lowerOp(op)))
+      return failure();
+  for (Value buffer : aheadStaged)
+    tensors[buffer].stage = stage;
+  SharedAccesses before = std::move(pending);
+  pending.clear();
+  LogicalResult result = lowerUniformBody(*aheadLoop.getBodyBlock(), loc,
+                                          /*backEdge=*/true);
+  pending = std::move(before);
+  for (Value buffer : aheadStaged)
+    tensors[buffer].stage = Value();
+  if (failed(result))
+    return failure();
+  // Hand the stage over: its tiles written through the generic proxy are
+  // made visible to the async one (wgmma reads operands through it), then
+  // each thread arrives on the stage's full barrier (release).
+  flushWgmma(loc);
+  if (hasGridDep)
+    NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_shared,
+                               NVVM::SharedSpaceAttr::get(
+                                   b.getContext(), NVVM::SharedSpace::shared_cta));
+  NVVM::MBarrierArriveOp::create(
+      b, loc, Type(),
+      sharedPointer(tmaBarrier, {arith::AddIOp::create(b, loc, c(1), stage)},
+                    loc),
+      Value());
   return success();
 }
 
@@ -4194,6 +4449,9 @@ LogicalResult KernelLowering::lowerPipelinedLoop(LoopOp loop, Value upper) {
   map.map(loop.getInductionVar(), i);
   for (StoreOp store : group)
     tensors[store.getDest()].stage = stage;
+  if (producer)
+    for (Value buffer : aheadStaged)
+      tensors[buffer].stage = stage;
   if (l2PrefetchDepth > 0 && hasL2Prefetch)
     emitNextIterationPrefetch(loop, i, upper);
   LogicalResult result =
@@ -4201,6 +4459,8 @@ LogicalResult KernelLowering::lowerPipelinedLoop(LoopOp loop, Value upper) {
                        /*unorderedOutputs=*/producer);
   for (StoreOp store : group)
     tensors[store.getDest()].stage = Value();
+  for (Value buffer : aheadStaged)
+    tensors[buffer].stage = Value();
   // The stage is free again: every computing thread arrives on its empty
   // barrier (the producer waits for all of them).
   if (producer)

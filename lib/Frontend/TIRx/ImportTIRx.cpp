@@ -895,6 +895,7 @@ LogicalResult Emitter::emitFor(const ast::ForStmt &loopAst) {
           .Case("schedule.warp", LoopMapping::warp)
           .Case("schedule.thread", LoopMapping::thread)
           .Case("schedule.serial", LoopMapping::serial)
+          .Case("schedule.ahead", LoopMapping::ahead)
           .Default(std::nullopt);
   if (!mapping) {
     if (iter.callee == "range")
@@ -904,7 +905,8 @@ LogicalResult Emitter::emitFor(const ast::ForStmt &loopAst) {
                 "schedule.warp(n), schedule.thread(n) or schedule.serial(n)";
     return error(iter.loc) << "unknown schedule '" << iter.callee
                            << "'; expected schedule.block, schedule.warp, "
-                              "schedule.thread or schedule.serial";
+                              "schedule.thread, schedule.serial or "
+                              "schedule.ahead";
   }
   bool isThread = *mapping == LoopMapping::thread;
   if (iter.args.empty() || iter.args.size() > (isThread ? 2u : 1u))

@@ -521,7 +521,8 @@ private:
   void interpretLoop(LoopOp loop) {
     constexpr int64_t kMaxRounds = 256, kRoundsBeforeWidening = 6;
     std::optional<int64_t> trips = foldInteger(loop.getUpperBound());
-    bool parallel = loop.getMapping() != LoopMapping::serial;
+    bool parallel = loop.getMapping() != LoopMapping::serial &&
+                    loop.getMapping() != LoopMapping::ahead;
     Memory entry = memory;
     int64_t limit = trips && !parallel ? std::min(*trips, kMaxRounds)
                                        : kMaxRounds;

@@ -9,6 +9,7 @@
 
 #include "kda2/Dialect/KDA2/IR/KDA2.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -659,7 +660,7 @@ ParseResult LoopOp::parse(OpAsmParser &parser, OperationState &result) {
   std::optional<LoopMapping> mapping = symbolizeLoopMapping(mappingName);
   if (!mapping)
     return parser.emitError(mappingLoc)
-           << "expected loop mapping block, warp or thread, got '"
+           << "expected loop mapping block, warp, thread, serial, fragment or ahead, got '"
            << mappingName << "'";
   OpAsmParser::Argument iv;
   OpAsmParser::UnresolvedOperand upper;
@@ -765,16 +766,45 @@ LogicalResult LoopOp::verify() {
     for (auto parent = (*this)->getParentOfType<LoopOp>(); parent;
          parent = parent->getParentOfType<LoopOp>())
       if (parent.getMapping() != LoopMapping::serial &&
+          parent.getMapping() != LoopMapping::ahead &&
           parent.getMapping() != LoopMapping::block)
         return emitOpError() << "a fragment loop cannot be nested inside a "
                              << stringifyLoopMapping(parent.getMapping())
                              << " loop";
   }
-  // Parallel mappings nest from coarse to fine; serial loops may go anywhere.
-  if (getMapping() != LoopMapping::serial && !fragment)
+  // `schedule.ahead(1)`: the body of a pipelined serial loop that a second
+  // group of the block's threads runs ahead of the rest (uniform code, like
+  // a serial loop of one iteration).
+  if (getMapping() == LoopMapping::ahead) {
+    APInt extent;
+    if (!matchPattern(getUpperBound(), m_ConstantInt(&extent)) ||
+        extent != 1)
+      return emitOpError() << "an ahead loop runs its body once per iteration "
+                              "of the loop around it: its extent must be 1";
+    auto parent = dyn_cast<LoopOp>((*this)->getParentOp());
+    if (!parent || parent.getMapping() != LoopMapping::serial)
+      return emitOpError() << "an ahead loop must be directly inside a serial "
+                              "loop (the pipelined loop it runs ahead of)";
+    for (Operation &op : parent.getBodyBlock()->getOperations())
+      if (auto other = dyn_cast<LoopOp>(op);
+          other && other != *this && other.getMapping() == LoopMapping::ahead)
+        return emitOpError() << "a loop body holds at most one ahead loop";
+    bool nested = false;
+    getBody().walk([&](LoopOp inner) {
+      nested |= inner.getMapping() == LoopMapping::ahead;
+    });
+    if (nested)
+      return emitOpError() << "ahead loops do not nest";
+  }
+  // Parallel mappings nest from coarse to fine; serial (and ahead) loops may
+  // go anywhere.
+  auto uniform = [](LoopMapping m) {
+    return m == LoopMapping::serial || m == LoopMapping::ahead;
+  };
+  if (!uniform(getMapping()) && !fragment)
     for (auto parent = (*this)->getParentOfType<LoopOp>(); parent;
          parent = parent->getParentOfType<LoopOp>())
-      if (parent.getMapping() != LoopMapping::serial) {
+      if (!uniform(parent.getMapping())) {
         if (static_cast<int>(parent.getMapping()) >
             static_cast<int>(getMapping()))
           return emitOpError() << "a " << stringifyLoopMapping(getMapping())

@@ -44,7 +44,7 @@ def KDA2_PackingAttr : EnumAttr<KDA2_Dialect, KDA2_Packing, "packing">;
 def KDA2_LoopMapping : I32EnumAttr<"LoopMapping", "hardware level a loop maps to", [
     I32EnumAttrCase<"block", 0>, I32EnumAttrCase<"warp", 1>,
     I32EnumAttrCase<"thread", 2>, I32EnumAttrCase<"serial", 3>,
-    I32EnumAttrCase<"fragment", 4>]> {
+    I32EnumAttrCase<"fragment", 4>, I32EnumAttrCase<"ahead", 5>]> {
   let cppNamespace = "::mlir::kda2";
   let genSpecializedAttr = 0;
 }

@@ -1,0 +1,160 @@
+// RUN: kda2-opt %s --split-input-file --convert-kda2-to-gpu --verify-diagnostics
+// The located errors of `schedule.ahead` loops in the GPU lowering
+// (test/Conversion/KDA2ToGPU/ahead.tirx has one that lowers).
+
+// Without a producer warp there is no second group of threads to run it.
+kda2.kernel @ah(%v: !kda2.tensor<[g, n, 16, 128], bf16>, %x: !kda2.tensor<[g, n, 16, 128], f32>, %o: !kda2.tensor<[g, n, 16, 128], f32> {kda2.io = #kda2.io<out>}) attributes {arg_names = ["v", "x", "o"], grid = ["g"], pragmas = [#kda2.pragma<tma_coalesce>]} {
+  kda2.gmem %v, %x, %o layout(row_major) packing(none) : !kda2.tensor<[g, n, 16, 128], bf16>, !kda2.tensor<[g, n, 16, 128], f32>, !kda2.tensor<[g, n, 16, 128], f32>
+  %Vs = kda2.smem_alloc size(4096) : !kda2.tensor<[16, 128], bf16, smem>
+  %Xs = kda2.smem_alloc size(8192) : !kda2.tensor<[16, 128], f32, smem>
+  %R = kda2.reg_alloc : !kda2.tensor<[1], f32, reg>
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c128 = arith.constant 128 : index
+  kda2.loop block %i to %c1 annotations [#kda2.bank_conflict_free] {
+    %n = kda2.dim "n" : index
+    kda2.loop serial %c to %n annotations [#kda2.pragma<tma_pipeline>, #kda2.pragma<unroll>] {
+      %t1 = kda2.load %v[%c] : !kda2.tensor<[g, n, 16, 128], bf16> -> tensor<16x128xbf16>
+      kda2.store %t1, %Vs[] : tensor<16x128xbf16>, !kda2.tensor<[16, 128], bf16, smem>
+      // expected-error @below {{'kda2.loop' op needs the loop around it pipelined with a producer warp ('#pragma tma_pipeline' and '@producer_warp' in effect: see their warnings)}}
+      kda2.loop ahead %a to %c1 {
+        kda2.loop thread %t to %c128 {
+          kda2.loop serial %e to %c16 {
+            %2 = kda2.load %x[%c, %e, %t] : !kda2.tensor<[g, n, 16, 128], f32> -> f32
+            kda2.store %2, %Xs[%e, %t] : f32, !kda2.tensor<[16, 128], f32, smem>
+          }
+        }
+      }
+      kda2.loop thread %t to %c128 {
+        kda2.loop serial %e to %c16 {
+          %2 = kda2.load %Vs[%e, %t] : !kda2.tensor<[16, 128], bf16, smem> -> bf16
+          %3 = kda2.cast %2 : bf16 -> f32
+          %4 = kda2.load %Xs[%e, %t] : !kda2.tensor<[16, 128], f32, smem> -> f32
+          %5 = kda2.mul %3, %4 : f32, f32 -> f32
+          kda2.store %5, %o[%c, %e, %t] : f32, !kda2.tensor<[g, n, 16, 128], f32>
+        }
+      }
+    }
+  }
+  kda2.return
+}
+
+// -----
+
+// Each group of threads has its own registers.
+kda2.kernel @ah(%v: !kda2.tensor<[g, n, 16, 128], bf16>, %x: !kda2.tensor<[g, n, 16, 128], f32>, %o: !kda2.tensor<[g, n, 16, 128], f32> {kda2.io = #kda2.io<out>}) attributes {arg_names = ["v", "x", "o"], grid = ["g"], pragmas = [#kda2.pragma<tma_coalesce>]} {
+  kda2.gmem %v, %x, %o layout(row_major) packing(none) : !kda2.tensor<[g, n, 16, 128], bf16>, !kda2.tensor<[g, n, 16, 128], f32>, !kda2.tensor<[g, n, 16, 128], f32>
+  %Vs = kda2.smem_alloc size(4096) : !kda2.tensor<[16, 128], bf16, smem>
+  %Xs = kda2.smem_alloc size(8192) : !kda2.tensor<[16, 128], f32, smem>
+  %R = kda2.reg_alloc : !kda2.tensor<[1], f32, reg>
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c128 = arith.constant 128 : index
+  kda2.loop block %i to %c1 annotations [#kda2.bank_conflict_free] {
+    %n = kda2.dim "n" : index
+    kda2.loop serial %c to %n annotations [#kda2.pragma<tma_pipeline>, #kda2.producer_warp] {
+      %t1 = kda2.load %v[%c] : !kda2.tensor<[g, n, 16, 128], bf16> -> tensor<16x128xbf16>
+      kda2.store %t1, %Vs[] : tensor<16x128xbf16>, !kda2.tensor<[16, 128], bf16, smem>
+      kda2.loop thread %t to %c128 {
+        %z = arith.constant 0.0 : f32
+        kda2.store %z, %R[%c0] : f32, !kda2.tensor<[1], f32, reg>
+      }
+      // expected-error @below {{'kda2.loop' op uses a register tile that code outside it uses too: each group of threads has its own registers}}
+      kda2.loop ahead %a to %c1 {
+        kda2.loop thread %t to %c128 {
+          %r = kda2.load %R[%c0] : !kda2.tensor<[1], f32, reg> -> f32
+          kda2.store %r, %Xs[%c0, %t] : f32, !kda2.tensor<[16, 128], f32, smem>
+        }
+      }
+      kda2.loop thread %t to %c128 {
+        kda2.loop serial %e to %c16 {
+          %2 = kda2.load %Vs[%e, %t] : !kda2.tensor<[16, 128], bf16, smem> -> bf16
+          %3 = kda2.cast %2 : bf16 -> f32
+          %4 = kda2.load %Xs[%e, %t] : !kda2.tensor<[16, 128], f32, smem> -> f32
+          %5 = kda2.mul %3, %4 : f32, f32 -> f32
+          kda2.store %5, %o[%c, %e, %t] : f32, !kda2.tensor<[g, n, 16, 128], f32>
+        }
+      }
+    }
+  }
+  kda2.return
+}
+
+// -----
+
+// It hands tiles over; it does not read what the loop's other threads write (here the copy's Vs).
+kda2.kernel @ah(%v: !kda2.tensor<[g, n, 16, 128], bf16>, %x: !kda2.tensor<[g, n, 16, 128], f32>, %o: !kda2.tensor<[g, n, 16, 128], f32> {kda2.io = #kda2.io<out>}) attributes {arg_names = ["v", "x", "o"], grid = ["g"], pragmas = [#kda2.pragma<tma_coalesce>]} {
+  kda2.gmem %v, %x, %o layout(row_major) packing(none) : !kda2.tensor<[g, n, 16, 128], bf16>, !kda2.tensor<[g, n, 16, 128], f32>, !kda2.tensor<[g, n, 16, 128], f32>
+  %Vs = kda2.smem_alloc size(4096) : !kda2.tensor<[16, 128], bf16, smem>
+  %Xs = kda2.smem_alloc size(8192) : !kda2.tensor<[16, 128], f32, smem>
+  %R = kda2.reg_alloc : !kda2.tensor<[1], f32, reg>
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c128 = arith.constant 128 : index
+  kda2.loop block %i to %c1 annotations [#kda2.bank_conflict_free] {
+    %n = kda2.dim "n" : index
+    kda2.loop serial %c to %n annotations [#kda2.pragma<tma_pipeline>, #kda2.producer_warp] {
+      %t1 = kda2.load %v[%c] : !kda2.tensor<[g, n, 16, 128], bf16> -> tensor<16x128xbf16>
+      kda2.store %t1, %Vs[] : tensor<16x128xbf16>, !kda2.tensor<[16, 128], bf16, smem>
+      // expected-error @below {{'kda2.loop' op reads or writes a shared buffer that code outside it writes; the ahead body hands tiles over, it does not take them}}
+      kda2.loop ahead %a to %c1 {
+        kda2.loop thread %t to %c128 {
+          %r = kda2.load %Vs[%c0, %t] : !kda2.tensor<[16, 128], bf16, smem> -> bf16
+          %f = kda2.cast %r : bf16 -> f32
+          kda2.store %f, %Xs[%c0, %t] : f32, !kda2.tensor<[16, 128], f32, smem>
+        }
+      }
+      kda2.loop thread %t to %c128 {
+        kda2.loop serial %e to %c16 {
+          %2 = kda2.load %Vs[%e, %t] : !kda2.tensor<[16, 128], bf16, smem> -> bf16
+          %3 = kda2.cast %2 : bf16 -> f32
+          %4 = kda2.load %Xs[%e, %t] : !kda2.tensor<[16, 128], f32, smem> -> f32
+          %5 = kda2.mul %3, %4 : f32, f32 -> f32
+          kda2.store %5, %o[%c, %e, %t] : f32, !kda2.tensor<[g, n, 16, 128], f32>
+        }
+      }
+    }
+  }
+  kda2.return
+}
+
+// -----
+
+// Values of the loop body other than index arithmetic on the loop variable are the computing threads'.
+kda2.kernel @ah(%v: !kda2.tensor<[g, n, 16, 128], bf16>, %x: !kda2.tensor<[g, n, 16, 128], f32>, %o: !kda2.tensor<[g, n, 16, 128], f32> {kda2.io = #kda2.io<out>}) attributes {arg_names = ["v", "x", "o"], grid = ["g"], pragmas = [#kda2.pragma<tma_coalesce>]} {
+  kda2.gmem %v, %x, %o layout(row_major) packing(none) : !kda2.tensor<[g, n, 16, 128], bf16>, !kda2.tensor<[g, n, 16, 128], f32>, !kda2.tensor<[g, n, 16, 128], f32>
+  %Vs = kda2.smem_alloc size(4096) : !kda2.tensor<[16, 128], bf16, smem>
+  %Xs = kda2.smem_alloc size(8192) : !kda2.tensor<[16, 128], f32, smem>
+  %R = kda2.reg_alloc : !kda2.tensor<[1], f32, reg>
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c128 = arith.constant 128 : index
+  kda2.loop block %i to %c1 annotations [#kda2.bank_conflict_free] {
+    %n = kda2.dim "n" : index
+    kda2.loop serial %c to %n annotations [#kda2.pragma<tma_pipeline>, #kda2.producer_warp] {
+      %t1 = kda2.load %v[%c] : !kda2.tensor<[g, n, 16, 128], bf16> -> tensor<16x128xbf16>
+      kda2.store %t1, %Vs[] : tensor<16x128xbf16>, !kda2.tensor<[16, 128], bf16, smem>
+      %s = kda2.load %x[%c, %c0, %c0] : !kda2.tensor<[g, n, 16, 128], f32> -> f32
+      kda2.loop ahead %a to %c1 {
+        kda2.loop thread %t to %c128 {
+          // expected-error @below {{'kda2.store' op uses a value the loop's other threads compute (only index arithmetic on the loop variable is recomputed ahead)}}
+          kda2.store %s, %Xs[%c0, %t] : f32, !kda2.tensor<[16, 128], f32, smem>
+        }
+      }
+      kda2.loop thread %t to %c128 {
+        kda2.loop serial %e to %c16 {
+          %2 = kda2.load %Vs[%e, %t] : !kda2.tensor<[16, 128], bf16, smem> -> bf16
+          %3 = kda2.cast %2 : bf16 -> f32
+          %4 = kda2.load %Xs[%e, %t] : !kda2.tensor<[16, 128], f32, smem> -> f32
+          %5 = kda2.mul %3, %4 : f32, f32 -> f32
+          kda2.store %5, %o[%c, %e, %t] : f32, !kda2.tensor<[g, n, 16, 128], f32>
+        }
+      }
+    }
+  }
+  kda2.return
+}
