@@ -434,6 +434,9 @@ private:
   /// with the stage iteration `i` of producerLoop refills (iteration
   /// i - S arrived on its empty mbarrier), when i >= S.
   void waitStageEmpty(Value i, Value stage, Location loc);
+  /// A loop over producerLoop's iterations i, the insertion point in its
+  /// body after the wait for stage i mod S to be free: (i, stage).
+  std::pair<Value, Value> walkStages(Location loc);
   /// A barrier of the block's computing threads (with a producer warp: a
   /// named barrier leaving it out, or a warp barrier when one warp computes).
   void blockBarrier(Location loc);
@@ -4135,12 +4138,7 @@ LogicalResult KernelLowering::lowerProducer(Block &block) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(
         scf::IfOp::create(b, loc, TypeRange(), one, false).thenBlock());
-    auto forOp =
-        scf::ForOp::create(b, loc, c(0), lookup(loop.getUpperBound()), c(1));
-    b.setInsertionPoint(forOp.getBody()->getTerminator());
-    Value i = forOp.getInductionVar();
-    Value stage = arith::RemUIOp::create(b, loc, i, c(pipelineStages));
-    waitStageEmpty(i, stage, loc);
+    auto [i, stage] = walkStages(loc);
     tmaSingleThread = true;
     LogicalResult result = issuePipelineCopies(loop, i, stage, false);
     tmaSingleThread = false;
@@ -4148,19 +4146,25 @@ LogicalResult KernelLowering::lowerProducer(Block &block) {
   });
 }
 
+std::pair<Value, Value> KernelLowering::walkStages(Location loc) {
+  auto c = [&](int64_t v) { return constantIndex(v, loc); };
+  auto forOp = scf::ForOp::create(
+      b, loc, c(0), lookup(producerLoop.getUpperBound()), c(1));
+  b.setInsertionPoint(forOp.getBody()->getTerminator());
+  Value i = forOp.getInductionVar();
+  Value stage = arith::RemUIOp::create(b, loc, i, c(pipelineStages));
+  waitStageEmpty(i, stage, loc);
+  return {i, stage};
+}
+
 LogicalResult KernelLowering::lowerAheadLoop() {
   LoopOp loop = producerLoop;
   Location loc = aheadLoop.getLoc();
   auto c = [&](int64_t v) { return constantIndex(v, loc); };
   OpBuilder::InsertionGuard guard(b);
-  auto forOp =
-      scf::ForOp::create(b, loc, c(0), lookup(loop.getUpperBound()), c(1));
-  b.setInsertionPoint(forOp.getBody()->getTerminator());
-  Value i = forOp.getInductionVar();
-  Value stage = arith::RemUIOp::create(b, loc, i, c(pipelineStages));
   // Every thread of the group waits until the stage is free, then writes
   // it (its private buffers ordered by the group's own barriers).
-  waitStageEmpty(i, stage, loc);
+  auto [i, stage] = walkStages(loc);
   map.map(loop.getInductionVar(), i);
   for (Operation *op : aheadChain)
     if (failed(lowerOp(op)))
