@@ -808,8 +808,21 @@ private:
   /// Threads of the launched block: blockX computing, plus the producer's
   /// warp.
   int64_t launchThreads() const {
-    return producerThread() + (producerLoop ? 32 : 0);
+    return producerThread() + (producerLoop ? (groupRegisters ? 128 : 32) : 0);
   }
+  /// `@warpgroup_registers` on producerLoop (null: none): the producer is a
+  /// whole warpgroup and each group sets its registers per thread.
+  WarpgroupRegistersAttr groupRegisters;
+  /// The registers per thread every thread starts with (`.maxnreg`, with
+  /// groupRegisters): the register file divided by the launch's threads.
+  int64_t launchRegisters() const {
+    return std::min<int64_t>(255, 65536 / launchThreads()) / 8 * 8;
+  }
+  /// Checks groupRegisters against the block's groups.
+  LogicalResult checkGroupRegisters();
+  /// `setmaxnreg` to `count` registers per thread in the current group's
+  /// code (nothing for 0 or the launch's count).
+  void setGroupRegisters(int64_t count, Location loc);
   /// The producer warp's first thread: after the computing threads and the
   /// ahead group's.
   int64_t producerThread() const { return blockX * (aheadLoop ? 2 : 1); }
@@ -1089,7 +1102,62 @@ LogicalResult KernelLowering::analyze() {
     planTmaCopies();
   }
   planTmaPipelines();
-  return planAhead();
+  if (failed(planAhead()))
+    return failure();
+  return checkGroupRegisters();
+}
+
+LogicalResult KernelLowering::checkGroupRegisters() {
+  LoopOp loop;
+  kernel.walk([&](LoopOp l) {
+    if (ArrayAttr annotations = l.getAnnotationsAttr())
+      for (Attribute a : annotations)
+        if (auto registers = dyn_cast<WarpgroupRegistersAttr>(a)) {
+          groupRegisters = registers;
+          loop = l;
+        }
+  });
+  if (!groupRegisters)
+    return success();
+  auto fail = [&]() { return loop.emitOpError() << "'@warpgroup_registers' "; };
+  if (!wgmmaChip)
+    return fail() << "needs sm_90a (setmaxnreg), compiling for " << chip;
+  if (loop != producerLoop)
+    return fail() << "needs '@producer_warp' in effect on the same loop (see "
+                     "its warning)";
+  if (blockX % 128)
+    return fail() << "needs whole warpgroups: the block computes with "
+                  << blockX << " threads, not a multiple of 128";
+  if (!aheadLoop && groupRegisters.getAhead())
+    return fail() << "gives the ahead group " << groupRegisters.getAhead()
+                  << " registers, but the loop has no 'schedule.ahead' body";
+  int64_t base = launchRegisters();
+  auto count = [&](int64_t c) { return c ? c : base; };
+  int64_t total = blockX * count(groupRegisters.getComputing()) +
+                  (aheadLoop ? blockX * count(groupRegisters.getAhead()) : 0) +
+                  128 * count(groupRegisters.getProducer());
+  if (total > 65536)
+    return fail() << "asks for " << total
+                  << " registers in all (computing " << blockX << " x "
+                  << count(groupRegisters.getComputing())
+                  << (aheadLoop ? ", ahead " + std::to_string(blockX) + " x " +
+                                      std::to_string(
+                                          count(groupRegisters.getAhead()))
+                                : std::string())
+                  << ", producer 128 x " << count(groupRegisters.getProducer())
+                  << "), more than the 65536 of the register file";
+  return success();
+}
+
+void KernelLowering::setGroupRegisters(int64_t count, Location loc) {
+  int64_t base = launchRegisters();
+  if (!count || count == base)
+    return;
+  NVVM::SetMaxRegisterOp::create(
+      b, loc, b.getI32IntegerAttr(count),
+      NVVM::SetMaxRegisterActionAttr::get(
+          b.getContext(), count > base ? NVVM::SetMaxRegisterAction::increase
+                                       : NVVM::SetMaxRegisterAction::decrease));
 }
 
 /// An index expressed as `coef * threadIv + rest` (rest unknown).
@@ -1534,6 +1602,11 @@ LogicalResult KernelLowering::run() {
     func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                   b.getI32IntegerAttr(int32_t(blocksPerSm)));
   }
+  // With `@warpgroup_registers` every thread starts with the register
+  // file's share of the launch (.maxnreg); each group then sets its own.
+  if (groupRegisters)
+    func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                  b.getI32IntegerAttr(int32_t(launchRegisters())));
   unsigned staticBuffers = dynamicShared ? 0 : sharedAllocs.size();
   for (auto [i, alloc] : llvm::enumerate(sharedAllocs)) {
     if (dynamicShared)
@@ -1862,6 +1935,7 @@ LogicalResult KernelLowering::run() {
                                    /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(split.thenBlock());
+    setGroupRegisters(groupRegisters ? groupRegisters.getComputing() : 0, loc);
     if (failed(lowerBlock(kernel.getBody().front())))
       return failure();
     b.setInsertionPointToStart(split.elseBlock());
@@ -1874,6 +1948,7 @@ LogicalResult KernelLowering::run() {
       auto side = scf::IfOp::create(b, loc, TypeRange(), ahead,
                                     /*withElseRegion=*/true);
       b.setInsertionPointToStart(side.thenBlock());
+      setGroupRegisters(groupRegisters ? groupRegisters.getAhead() : 0, loc);
       Value tid = threadId;
       threadId = arith::SubIOp::create(b, loc, tid, constantIndex(blockX, loc));
       barrierId = 2;
@@ -1885,6 +1960,7 @@ LogicalResult KernelLowering::run() {
         return failure();
       b.setInsertionPointToStart(side.elseBlock());
     }
+    setGroupRegisters(groupRegisters ? groupRegisters.getProducer() : 0, loc);
     if (failed(lowerProducer(kernel.getBody().front())))
       return failure();
   } else if (failed(lowerBlock(kernel.getBody().front()))) {

@@ -1560,6 +1560,24 @@ FailureOr<Attribute> Emitter::loopAnnotation(const ast::Annotation &a) {
     return checked(PersistentAttr::getChecked(
         [&] { return error(a.loc); }, context, *blocks));
   }
+  if (a.name == "warpgroup_registers") {
+    if (failed(expectArgs(a, 3, "three integers (registers per thread of the "
+                                "computing, ahead and producer groups)")))
+      return failure();
+    SmallVector<int64_t> counts;
+    for (const ast::AnnotationArg &arg : a.args) {
+      std::optional<int64_t> value = intLiteral(*arg.value);
+      if (const auto *name = dyn_cast<ast::NameExpr>(arg.value.get()))
+        value = boundInteger(name->name);
+      if (!value)
+        return error(arg.loc) << "'@warpgroup_registers' takes integer "
+                                 "literals or names bound with --tirx-bind";
+      counts.push_back(*value);
+    }
+    return checked(WarpgroupRegistersAttr::getChecked(
+        [&] { return error(a.loc); }, context, counts[0], counts[1],
+        counts[2]));
+  }
   if (a.name == "producer_warp") {
     if (failed(expectArgs(a, 0, "no arguments")))
       return failure();
@@ -1595,7 +1613,8 @@ FailureOr<Attribute> Emitter::loopAnnotation(const ast::Annotation &a) {
   return error(a.loc) << "unknown annotation '" << a.getSpelling()
                       << "'; expected @warp_reduce, $bank_conflict_free, "
                          "@coalesced_access, @tma_bound, @pipeline_stages, "
-                         "@producer_warp, @blocks_per_sm, @shape_hint, "
+                         "@producer_warp, @warpgroup_registers, "
+                         "@blocks_per_sm, @shape_hint, "
                          "@delta_masked or "
                          "@custom_counter";
 }

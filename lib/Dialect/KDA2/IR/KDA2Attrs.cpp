@@ -334,6 +334,34 @@ LogicalResult PipelineStagesAttr::verifyOnLoop(Operation *loop,
 }
 
 //===----------------------------------------------------------------------===//
+// @warpgroup_registers
+//===----------------------------------------------------------------------===//
+
+LogicalResult WarpgroupRegistersAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, int64_t computing,
+    int64_t ahead, int64_t producer) {
+  for (auto [what, count] : {std::pair<StringRef, int64_t>{"computing", computing},
+                             {"ahead", ahead},
+                             {"producer", producer}})
+    if (count != 0 && (count < 24 || count > 256 || count % 8 != 0))
+      return emitError() << "'@warpgroup_registers' takes registers per "
+                            "thread that are 0 (the launch's) or a multiple "
+                            "of 8 from 24 to 256; the "
+                         << what << " group's is " << count;
+  return success();
+}
+
+StringRef WarpgroupRegistersAttr::getSpelling() const {
+  return "@warpgroup_registers";
+}
+
+LogicalResult
+WarpgroupRegistersAttr::verifyOnLoop(Operation *loop,
+                                     const HardwareProfile *) const {
+  return requireTmaPipeline(loop, getSpelling());
+}
+
+//===----------------------------------------------------------------------===//
 // @blocks_per_sm
 //===----------------------------------------------------------------------===//
 

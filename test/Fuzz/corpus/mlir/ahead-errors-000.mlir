@@ -1,5 +1,6 @@
 // RUN: kda2-opt %s --split-input-file --convert-kda2-to-gpu --verify-diagnostics
-// The located errors of `schedule.ahead` loops in the GPU lowering
+// The located errors of `schedule.ahead` loops and `@warpgroup_registers`
+// in the GPU lowering
 // (test/Conversion/KDA2ToGPU/ahead.tirx has one that lowers).
 
 // Without a producer warp there is no second group of threads to run it.

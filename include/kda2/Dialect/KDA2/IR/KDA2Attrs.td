@@ -310,6 +310,32 @@ def KDA2_ProducerWarpAttr
   }];
 }
 
+def KDA2_WarpgroupRegistersAttr
+    : KDA2_AnnotationAttr<"WarpgroupRegisters", "warpgroup_registers"> {
+  let summary = "`@warpgroup_registers(c, a, p)`: registers per thread of each "
+                "group of a producer-warp pipeline (setmaxnreg)";
+  let description = [{
+    On a `#pragma tma_pipeline` loop with `@producer_warp` (sm_90a): the
+    producer becomes a whole warpgroup (128 threads, one of which issues the
+    copies), and each group of the block sets its registers per thread with
+    `setmaxnreg` as it starts: `c` the computing threads, `a` the group of a
+    `schedule.ahead` loop (0 without one), `p` the producer warpgroup. The
+    launch holds the register file divided by the block's threads; the
+    groups' counts must add up within it (65536 registers), each a multiple
+    of 8 from 24 to 256 (0: the launch's count). A kernel whose computing
+    threads hold a large state (the prefill scan's) takes the registers the
+    producer does not need.
+
+    ```mlir
+    #kda2.warpgroup_registers<232, 160, 40>
+    ```
+  }];
+  let parameters = (ins "int64_t":$computing, "int64_t":$ahead,
+                        "int64_t":$producer);
+  let assemblyFormat = "`<` $computing `,` $ahead `,` $producer `>`";
+  let genVerifyDecl = 1;
+}
+
 def KDA2_PragmaAttr : KDA2_AnnotationAttr<"Pragma", "pragma"> {
   let summary = "`#pragma name`: scheduler directive";
   let description = [{
