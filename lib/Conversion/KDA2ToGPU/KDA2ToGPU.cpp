@@ -1286,7 +1286,37 @@ LogicalResult KernelLowering::chooseSharedPadding() {
     accesses[tensor].push_back(access);
   });
 
+  // A tile that TMA will fill whole and only tensor-core products read
+  // gets the TMA swizzle instead (chooseSwizzledBuffers), which is
+  // conflict free for ldmatrix: padding it would keep TMA from writing it.
+  bool tma = hasGridDep;
+  auto swizzleCandidate = [&](Value buffer) {
+    return tma && llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+      if (auto store = dyn_cast<StoreOp>(user)) {
+        auto source = store.getValue().getDefiningOp<LoadOp>();
+        return store.getDest() == buffer && store.getIndices().empty() &&
+               source && isa<BlockArgument>(source.getSource()) &&
+               pragmaCovers(kernel, store, PragmaKind::tma_coalesce);
+      }
+      // Read whole as a product's operand (through a conversion, which
+      // the fragment loads fuse).
+      std::function<bool(Value)> operandOnly = [&](Value v) {
+        return !v.use_empty() &&
+               llvm::all_of(v.getUsers(), [&](Operation *u) {
+                 if (auto cast = dyn_cast<CastOp>(u))
+                   return operandOnly(cast.getResult());
+                 auto product = dyn_cast<MatmulOp>(u);
+                 return product && product.getAcc() != v;
+               });
+      };
+      auto load = dyn_cast<LoadOp>(user);
+      return load && load.getIndices().empty() &&
+             operandOnly(load.getResult());
+    });
+  };
   for (Value buffer : mustBeFree) {
+    if (swizzleCandidate(buffer))
+      continue;
     auto type = cast<KDA2TensorType>(buffer.getType());
     int64_t eb = elementBytes(type.getElementType());
     ArrayRef<int64_t> shape = type.getShape();

@@ -1574,6 +1574,9 @@ FailureOr<Attribute> Emitter::loopAnnotation(const ast::Annotation &a) {
                                  "literals or names bound with --tirx-bind";
       counts.push_back(*value);
     }
+    // All three 0: off (no annotation; a template binds them).
+    if (llvm::all_of(counts, [](int64_t c) { return c == 0; }))
+      return Attribute();
     return checked(WarpgroupRegistersAttr::getChecked(
         [&] { return error(a.loc); }, context, counts[0], counts[1],
         counts[2]));
