@@ -397,7 +397,9 @@ private:
   LogicalResult unrollLoops();
   void issueTmaCopies(ArrayRef<StoreOp> group, Value barrierIndex,
                       bool barrier = true, ArrayRef<WaitOp> waits = {});
-  void waitTma(Value barrierIndex);
+  /// Waits for mbarrier `barrierIndex`'s current phase; a dynamic index is
+  /// one of [first, first + count) (default: the full barriers [0, S]).
+  void waitTma(Value barrierIndex, int64_t first = 0, int64_t count = 0);
   LogicalResult lowerPipelinedLoop(LoopOp loop, Value upper);
   /// kda2.signal and kda2.wait (docs/Dialect.md, ready flags).
   LogicalResult lowerSignal(SignalOp signal);
@@ -839,6 +841,16 @@ private:
   SmallVector<Value> aheadStaged;
   SmallVector<Operation *> aheadChain;
   DenseSet<Operation *> aheadSlice;
+  /// TMA copies at the top level of the ahead body (its inputs), issued by
+  /// the ahead group S - 1 iterations ahead into stages of their own
+  /// buffers (aheadInputs) on mbarriers [1 + 2 S, 1 + 3 S); the ahead
+  /// body's index arithmetic they need (aheadCopyChain).
+  SmallVector<StoreOp> aheadCopies;
+  SmallVector<Value> aheadInputs;
+  SmallVector<Operation *> aheadCopyChain;
+  int64_t aheadBarrierBase() const { return 1 + 2 * pipelineStages; }
+  /// Issues the ahead copies of iteration `at` of producerLoop into `stage`.
+  LogicalResult issueAheadCopies(Value at, Value stage, Location loc);
   /// The named barrier of the threads whose code is being lowered (with a
   /// producer warp: 1, the computing threads; 2, the ahead group).
   int barrierId = 1;
@@ -1571,7 +1583,8 @@ LogicalResult KernelLowering::run() {
                                         AffineMap(), workgroupSpace));
   // The mbarrier TMA copies complete on.
   if (!pipelinedLoops.empty())
-    tmaBarrierCount = 1 + pipelineStages * (producerLoop ? 2 : 1);
+    tmaBarrierCount = 1 + pipelineStages * (producerLoop ? 2 : 1) +
+                      (aheadCopies.empty() ? 0 : pipelineStages);
   if (!tmaMaps.empty())
     workgroup.push_back(MemRefType::get({tmaBarrierCount}, b.getI64Type(),
                                         AffineMap(), workgroupSpace));
@@ -1761,9 +1774,10 @@ LogicalResult KernelLowering::run() {
           arith::ConstantOp::create(
               b, loc,
               b.getI32IntegerAttr(
-                  i > pipelineStages ? int32_t(blockX)
-                  : i > 0 && aheadLoop ? int32_t(1 + blockX)
-                                       : 1)),
+                  i >= aheadBarrierBase() ? 1
+                  : i > pipelineStages    ? int32_t(blockX)
+                  : i > 0 && aheadLoop    ? int32_t(1 + blockX)
+                                          : 1)),
           Value());
   }
   if (!tmaMaps.empty())
@@ -3872,17 +3886,19 @@ void KernelLowering::issueTmaCopies(ArrayRef<StoreOp> group,
 
 /// Every thread waits for the current phase of mbarrier `barrierIndex`,
 /// then flips its view of the phase.
-void KernelLowering::waitTma(Value barrierIndex) {
+void KernelLowering::waitTma(Value barrierIndex, int64_t first,
+                             int64_t count) {
   Location loc = barrierIndex.getLoc();
   Value bar = sharedPointer(tmaBarrier, {barrierIndex}, loc);
   // The phases stay in registers: a dynamic index (a pipeline stage) picks
   // its slot with selects rather than indexing the array (local memory).
   bool dynamic = !getConstantIntValue(barrierIndex);
   SmallVector<Value> slots, phases;
-  // (Only the full barriers, [0, S], are waited on here.)
-  int64_t waited = std::min(tmaBarrierCount, 1 + pipelineStages);
+  // (By default the full barriers, [0, S].)
+  int64_t waited =
+      count ? count : std::min(tmaBarrierCount, 1 + pipelineStages);
   for (int64_t i = 0; i < (dynamic ? waited : 1); ++i) {
-    Value slot = dynamic ? constantIndex(i, loc) : barrierIndex;
+    Value slot = dynamic ? constantIndex(first + i, loc) : barrierIndex;
     slots.push_back(slot);
     phases.push_back(
         memref::LoadOp::create(b, loc, tmaPhase, ValueRange{slot}));
@@ -4110,15 +4126,18 @@ LogicalResult KernelLowering::planAhead() {
     if (bad)
       return;
     if (isa<SignalOp, WaitOp>(op) ||
-        (isa<StoreOp>(op) && tmaCopies.count(op))) {
+        (isa<StoreOp>(op) && tmaCopies.count(op) &&
+         op->getBlock() != ahead.getBodyBlock())) {
       bad = op;
-      why = isa<StoreOp>(op) ? "a TMA copy inside an ahead loop is not "
-                               "supported yet (copy it before the loop's "
-                               "pipeline or as a block copy)"
+      why = isa<StoreOp>(op) ? "a TMA copy inside an ahead loop must stand "
+                               "at the top level of its body (its inputs, "
+                               "copied ahead)"
                              : "ready flags inside an ahead loop are not "
                                "supported";
       return;
     }
+    if (auto store = dyn_cast<StoreOp>(op); store && tmaCopies.count(op))
+      aheadCopies.push_back(store);
     for (Value v : op->getOperands()) {
       if (v == loop.getInductionVar() ||
           (v.getParentRegion() && ahead->isAncestor(
@@ -4144,6 +4163,51 @@ LogicalResult KernelLowering::planAhead() {
   });
   if (bad)
     return bad->emitOpError() << why;
+  // The ahead copies' indices: index arithmetic of the ahead body (at its
+  // top level) and of the loop body, re-evaluated for later iterations.
+  DenseSet<Operation *> copyChain;
+  Block *aheadBody = ahead.getBodyBlock();
+  std::function<bool(Value)> copyComputable = [&](Value v) -> bool {
+    Operation *def = v.getDefiningOp();
+    if (!def || !ahead->isAncestor(def))
+      return v == loop.getInductionVar() || !def || computable(v);
+    if (def->getBlock() != aheadBody ||
+        !isa<AddOp, SubOp, MulOp, DivOp, RemOp, MinOp, MaxOp, CmpOp, SelectOp,
+             CastOp, arith::ConstantOp, DimOp, GridIndexOp>(def))
+      return false;
+    if (copyChain.contains(def))
+      return true;
+    if (!llvm::all_of(def->getOperands(), copyComputable))
+      return false;
+    copyChain.insert(def);
+    return true;
+  };
+  for (StoreOp copy : aheadCopies) {
+    LoadOp source = tileCopies.lookup(copy);
+    auto tile = cast<RankedTensorType>(copy.getValue().getType());
+    if (tile.getNumElements() * elementBytes(tile.getElementType()) % 128)
+      return copy.emitOpError() << "copies a tile of a size that is not a "
+                                   "multiple of 128 bytes ahead";
+    if (!llvm::all_of(source.getIndices(), copyComputable) ||
+        !llvm::all_of(source.getLimits(), copyComputable) ||
+        !llvm::all_of(copy.getIndices(), copyComputable))
+      return copy.emitOpError()
+             << "is copied ahead, but its indices are computed from the "
+                "loop's data (only index arithmetic is re-evaluated)";
+    Value dest = copy.getDest();
+    for (Operation *user : dest.getUsers())
+      if (!inside(user) || (isa<StoreOp>(user) && user != copy.getOperation()))
+        return copy.emitOpError()
+               << "is copied ahead into a buffer that other code also "
+                  "writes or reads outside the ahead body";
+    aheadInputs.push_back(dest);
+    stagedBuffers.insert(dest);
+    pipelinedCopies.insert(copy);
+    buffers.erase(dest);
+  }
+  for (Operation &op : *aheadBody)
+    if (copyChain.contains(&op))
+      aheadCopyChain.push_back(&op);
   for (Value buffer : buffers) {
     bool writtenInside = false, writtenOutside = false, usedOutside = false;
     for (Operation *user : buffer.getUsers()) {
@@ -4263,26 +4327,79 @@ std::pair<Value, Value> KernelLowering::walkStages(Location loc) {
   return {i, stage};
 }
 
+LogicalResult KernelLowering::issueAheadCopies(Value at, Value stage,
+                                               Location loc) {
+  Value iv = producerLoop.getInductionVar();
+  Value saved = map.lookupOrNull(iv);
+  map.map(iv, at);
+  for (Operation *op : llvm::concat<Operation *const>(aheadChain,
+                                                      aheadCopyChain))
+    if (failed(lowerOp(op)))
+      return failure();
+  for (Value buffer : aheadInputs)
+    tensors[buffer].stage = stage;
+  issueTmaCopies(aheadCopies,
+                 arith::AddIOp::create(
+                     b, loc, constantIndex(aheadBarrierBase(), loc), stage),
+                 /*barrier=*/false);
+  for (Value buffer : aheadInputs)
+    tensors[buffer].stage = Value();
+  if (saved)
+    map.map(iv, saved);
+  return success();
+}
+
 LogicalResult KernelLowering::lowerAheadLoop() {
   LoopOp loop = producerLoop;
   Location loc = aheadLoop.getLoc();
   auto c = [&](int64_t v) { return constantIndex(v, loc); };
+  int64_t stages = pipelineStages;
+  Value upper = lookup(loop.getUpperBound());
   OpBuilder::InsertionGuard guard(b);
+  // The ahead body's own inputs: iterations 0 .. S - 2's before the loop.
+  for (int64_t first = 0; !aheadCopies.empty() && first + 1 < stages;
+       ++first) {
+    Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                      c(first), upper);
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(
+        scf::IfOp::create(b, loc, TypeRange(), any, false).thenBlock());
+    if (failed(issueAheadCopies(c(first), c(first), loc)))
+      return failure();
+  }
   // Every thread of the group waits until the stage is free, then writes
   // it (its private buffers ordered by the group's own barriers).
   auto [i, stage] = walkStages(loc);
+  if (!aheadCopies.empty()) {
+    // Iteration i + S - 1's inputs into the stage iteration i - 1 read
+    // (the group met since), then this iteration's.
+    blockBarrier(loc);
+    Value next = arith::AddIOp::create(b, loc, i, c(stages - 1));
+    Value more =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, upper);
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(
+          scf::IfOp::create(b, loc, TypeRange(), more, false).thenBlock());
+      if (failed(issueAheadCopies(
+              next, arith::RemUIOp::create(b, loc, next, c(stages)), loc)))
+        return failure();
+    }
+    waitTma(arith::AddIOp::create(b, loc, c(aheadBarrierBase()), stage),
+            aheadBarrierBase(), stages);
+  }
   map.map(loop.getInductionVar(), i);
   for (Operation *op : aheadChain)
     if (failed(lowerOp(op)))
       return failure();
-  for (Value buffer : aheadStaged)
+  for (Value buffer : llvm::concat<Value>(aheadStaged, aheadInputs))
     tensors[buffer].stage = stage;
   SharedAccesses before = std::move(pending);
   pending.clear();
   LogicalResult result = lowerUniformBody(*aheadLoop.getBodyBlock(), loc,
                                           /*backEdge=*/true);
   pending = std::move(before);
-  for (Value buffer : aheadStaged)
+  for (Value buffer : llvm::concat<Value>(aheadStaged, aheadInputs))
     tensors[buffer].stage = Value();
   if (failed(result))
     return failure();
