@@ -849,6 +849,11 @@ private:
   SmallVector<Value> aheadInputs;
   SmallVector<Operation *> aheadCopyChain;
   int64_t aheadBarrierBase() const { return 1 + 2 * pipelineStages; }
+  /// At the top of iteration i of a pipelined loop whose computing threads
+  /// issue its copies: the threads meet (done with the stage iteration
+  /// i - 1 read), then `issue(i + S - 1, its stage)` if i + S - 1 < upper.
+  LogicalResult refillStage(Value i, Value upper, Location loc,
+                            function_ref<LogicalResult(Value, Value)> issue);
   /// Issues the ahead copies of iteration `at` of producerLoop into `stage`.
   LogicalResult issueAheadCopies(Value at, Value stage, Location loc);
   /// The named barrier of the threads whose code is being lowered (with a
@@ -4082,6 +4087,28 @@ LogicalResult KernelLowering::planProducer(LoopOp loop) {
   return success();
 }
 
+/// Whether `v` is index arithmetic at the top level of `block` (the body of
+/// `region`) on values `outside` accepts (those defined outside `region`),
+/// collecting the ops into `chain`.
+static bool indexChain(Value v, Operation *region, Block *block,
+                       DenseSet<Operation *> &chain,
+                       function_ref<bool(Value)> outside) {
+  Operation *def = v.getDefiningOp();
+  if (!def || !region->isAncestor(def))
+    return outside(v);
+  if (def->getBlock() != block ||
+      !isa<AddOp, SubOp, MulOp, DivOp, RemOp, MinOp, MaxOp, CmpOp, SelectOp,
+           CastOp, arith::ConstantOp, DimOp, GridIndexOp>(def))
+    return false;
+  if (chain.contains(def))
+    return true;
+  for (Value operand : def->getOperands())
+    if (!indexChain(operand, region, block, chain, outside))
+      return false;
+  chain.insert(def);
+  return true;
+}
+
 LogicalResult KernelLowering::planAhead() {
   kernel.walk([&](LoopOp loop) {
     if (loop.getMapping() == LoopMapping::ahead)
@@ -4103,21 +4130,10 @@ LogicalResult KernelLowering::planAhead() {
   DenseSet<Operation *> chain;
   SmallVector<Value> roots = {loop.getUpperBound()};
   std::function<bool(Value)> computable = [&](Value v) -> bool {
-    Operation *def = v.getDefiningOp();
-    if (!def || !loop->isAncestor(def)) {
-      roots.push_back(v);
+    return indexChain(v, loop, body, chain, [&](Value outside) {
+      roots.push_back(outside);
       return true;
-    }
-    if (def->getBlock() != body ||
-        !isa<AddOp, SubOp, MulOp, DivOp, RemOp, MinOp, MaxOp, CmpOp, SelectOp,
-             CastOp, arith::ConstantOp, DimOp, GridIndexOp>(def))
-      return false;
-    if (chain.contains(def))
-      return true;
-    if (!llvm::all_of(def->getOperands(), computable))
-      return false;
-    chain.insert(def);
-    return true;
+    });
   };
   DenseSet<Value> buffers;
   Operation *bad = nullptr;
@@ -4167,20 +4183,11 @@ LogicalResult KernelLowering::planAhead() {
   // top level) and of the loop body, re-evaluated for later iterations.
   DenseSet<Operation *> copyChain;
   Block *aheadBody = ahead.getBodyBlock();
-  std::function<bool(Value)> copyComputable = [&](Value v) -> bool {
-    Operation *def = v.getDefiningOp();
-    if (!def || !ahead->isAncestor(def))
-      return v == loop.getInductionVar() || !def || computable(v);
-    if (def->getBlock() != aheadBody ||
-        !isa<AddOp, SubOp, MulOp, DivOp, RemOp, MinOp, MaxOp, CmpOp, SelectOp,
-             CastOp, arith::ConstantOp, DimOp, GridIndexOp>(def))
-      return false;
-    if (copyChain.contains(def))
-      return true;
-    if (!llvm::all_of(def->getOperands(), copyComputable))
-      return false;
-    copyChain.insert(def);
-    return true;
+  auto copyComputable = [&](Value v) -> bool {
+    return indexChain(v, ahead, aheadBody, copyChain, [&](Value outside) {
+      return outside == loop.getInductionVar() || !outside.getDefiningOp() ||
+             computable(outside);
+    });
   };
   for (StoreOp copy : aheadCopies) {
     LoadOp source = tileCopies.lookup(copy);
@@ -4327,6 +4334,21 @@ std::pair<Value, Value> KernelLowering::walkStages(Location loc) {
   return {i, stage};
 }
 
+LogicalResult KernelLowering::refillStage(
+    Value i, Value upper, Location loc,
+    function_ref<LogicalResult(Value, Value)> issue) {
+  auto c = [&](int64_t v) { return constantIndex(v, loc); };
+  int64_t stages = pipelineStages;
+  blockBarrier(loc);
+  Value next = arith::AddIOp::create(b, loc, i, c(stages - 1));
+  Value more =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, upper);
+  OpBuilder::InsertionGuard inner(b);
+  b.setInsertionPointToStart(
+      scf::IfOp::create(b, loc, TypeRange(), more, false).thenBlock());
+  return issue(next, arith::RemUIOp::create(b, loc, next, c(stages)));
+}
+
 LogicalResult KernelLowering::issueAheadCopies(Value at, Value stage,
                                                Location loc) {
   Value iv = producerLoop.getInductionVar();
@@ -4373,18 +4395,10 @@ LogicalResult KernelLowering::lowerAheadLoop() {
   if (!aheadCopies.empty()) {
     // Iteration i + S - 1's inputs into the stage iteration i - 1 read
     // (the group met since), then this iteration's.
-    blockBarrier(loc);
-    Value next = arith::AddIOp::create(b, loc, i, c(stages - 1));
-    Value more =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, upper);
-    {
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(
-          scf::IfOp::create(b, loc, TypeRange(), more, false).thenBlock());
-      if (failed(issueAheadCopies(
-              next, arith::RemUIOp::create(b, loc, next, c(stages)), loc)))
-        return failure();
-    }
+    if (failed(refillStage(i, upper, loc, [&](Value next, Value into) {
+          return issueAheadCopies(next, into, loc);
+        })))
+      return failure();
     waitTma(arith::AddIOp::create(b, loc, c(aheadBarrierBase()), stage),
             aheadBarrierBase(), stages);
   }
@@ -4659,19 +4673,11 @@ LogicalResult KernelLowering::lowerPipelinedLoop(LoopOp loop, Value upper) {
   // halves at run time, each reduction's barrier ordering the last one's
   // reads). Stores to global tensors the body never reads are not ordered
   // across iterations (docs/TIRx.md, `@producer_warp`).
-  if (!producer) {
-    blockBarrier(loc);
-    Value next = arith::AddIOp::create(b, loc, i, c(stages - 1));
-    Value more =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, upper);
-    OpBuilder::InsertionGuard inner(b);
-    b.setInsertionPointToStart(
-        scf::IfOp::create(b, loc, TypeRange(), more, false).thenBlock());
-    if (failed(issuePipelineCopies(
-            loop, next, arith::RemUIOp::create(b, loc, next, c(stages)),
-            /*barrier=*/false)))
-      return failure();
-  }
+  if (!producer &&
+      failed(refillStage(i, upper, loc, [&](Value next, Value into) {
+        return issuePipelineCopies(loop, next, into, /*barrier=*/false);
+      })))
+    return failure();
   waitTma(arith::AddIOp::create(b, loc, c(1), stage));
   map.map(loop.getInductionVar(), i);
   for (StoreOp store : group)
