@@ -112,7 +112,10 @@ def main():
     parser.add_argument("--kernels", required=True)
     parser.add_argument("--fla", default=None)
     parser.add_argument("--variants", default="fwd,split,split32",
-                        help="fwd: kda_chunk_fwd.tirx (one kernel); split, split32: "
+                        help="fwd: kda_chunk_fwd.tirx (one kernel); fused, fused_h16: "
+                             "kda_chunk_fused.tirx (one kernel: the prep ahead on a second "
+                             "warpgroup, no workspace; its cubin kda_chunk_fused[_h16]_k<d>); "
+                             "split, split32: "
                              "kda_chunk_split.tirx (prep + scan) with C = 16, 32; "
                              "split32_vb16, split32_vb8, split_vb16: 16 or 8 value "
                              "columns per scan CTA; split32_vfirst: V-first state; "
@@ -148,6 +151,10 @@ def main():
     variants = args.variants.split(",")
     fwd = rt.kernel(rt.load(os.path.join(args.kernels, "kda_chunk_fwd_k128.sm_90a.cubin")),
                     "kda_chunk_fwd") if "fwd" in variants else None
+    # One kernel per (sequence, head, 64 value columns), no workspace.
+    fused = {x: rt.kernel(rt.load(os.path.join(
+        args.kernels, f"kda_chunk_{x}_k{args.dim}.sm_90a.cubin")), "kda_chunk_fused")
+        for x in ("fused", "fused_h16") if x in variants}
     # split: C = 16; split32: C = 32 (valid while 32 per-step decays sum to
     # less than ~88 nats, docs/Prefill.md).
     # split32_vfirst: the V-first state ([B, H, V, K], FLA's state_v_first).
@@ -275,13 +282,20 @@ def main():
             if variant == "fwd" and varlen:
                 continue
             o = torch.full(q.shape[:3] + (V,), float("nan"), dtype=torch.bfloat16, device="cuda")
-            vfirst = variant != "fwd" and split[variant][3]
+            single = variant == "fwd" or variant in fused
+            vfirst = not single and split[variant][3]
             h0_run = h0.transpose(-1, -2).contiguous() if vfirst else h0
             ht = torch.full_like(h0_run, float("nan"))
             if variant == "fwd":
                 launch = fwd.prepare(
                     {"q": q, "k": k, "v": v, "g": g, "beta": beta, "h0": h0, "o": o, "ht": ht},
                     {"n": B, "h": H, "t": T}, {"scale": scale}, stream)
+            elif variant in fused:
+                launch = fused[variant].prepare(
+                    {"q": flat(q), "k": flat(k), "g": flat(g), "beta": flat(beta),
+                     "v": flat(v), "cu_seqlens": cu, "h0": h0, "o": flat(o), "ht": ht},
+                    {"n": N, "h": H, "hqk": H, "tt": tt, "np1": N + 1}, {"scale": scale},
+                    stream)
             else:
                 prep_kernel, scan_kernel, C, _, _ = split[variant]
                 nc = (T + C - 1) // C  # chunks of the longest sequence (checkpoint table)
@@ -386,7 +400,7 @@ def main():
                    "err_state": rel_err(ht.transpose(-1, -2) if vfirst else ht, s_ref)
                    if s_ref is not None else float("nan")}
             row["us"] = graph_time_us(launch, replays=10)
-            if args.per_kernel and variant != "fwd":
+            if args.per_kernel and not single:
                 row["prep_us"] = graph_time_us(prep, replays=10)
                 row["scan_us"] = graph_time_us(scan, replays=10)
                 if variant.startswith("h"):

@@ -56,6 +56,8 @@ kda_chunk_h_c32_vb16_k128_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128
 kda_chunk_split_c32_vb16_k128_rdy_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,RDY=1 --kda2-fast-math
 kda_chunk_split_c32_vb16_k128_rdyp2_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,RDY=1,PER=2 --kda2-fast-math
 kda_chunk_split_c32_vb16_k128_rdyp1_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,RDY=1,PER=1 --kda2-fast-math
+kda_chunk_fused_k128 kda_chunk_fused.tirx IN=bf16,IX=i32,GB=5,K=128,V=128,C=32,VB=64,NVB=2,RC=256,RA=216,RP=40 --kda2-fast-math
+kda_chunk_fused_h16_k128 kda_chunk_fused.tirx IN=bf16,IX=i32,GB=5,K=128,V=128,C=32,VB=64,NVB=2,TP=f16,KL=f16,TW=bf16,RC=256,RA=216,RP=40 --kda2-fast-math
 kda_chunk_split_c32_vb16_k128_tq_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,TQ=1 --kda2-fast-math
 kda_chunk_split_c32_vb16_k128_tqrdyp2_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,TQ=1,RDY=1,PER=2 --kda2-fast-math
 kda_chunk_h_c32_vb16_k128_rdy_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,RDY=1
@@ -197,6 +199,15 @@ run)
       tqv=ok32_vb16_h16,ok32_vb16_tq_h16,ok32_vb16_tqrdyp2_h16,o32_vb64_wg2_h16,o32_vb64_wg2_tq_h16
       bench "${wg[@]}" --variants "$tqv" --shapes 2x1024x8,2x2048x8,1x4096x8,1000+3000+1+500+3692x8
       bench --no-reference "${wg[@]}" --variants "$tqv" --shapes 8x4096x16,1x32768x32 ;;
+    fused)
+      # The one-kernel prefill (kda_chunk_fused.tirx: the prep ahead on a
+      # second warpgroup, setmaxnreg): against float64 beside the split
+      # pairs, then the large shapes (timing only); then under racecheck
+      # (its handover stages, named barriers and mbarriers).
+      fv=fused,fused_h16,ok32_vb16_h16,o32_vb64_wg2_h16
+      bench "${wg[@]}" --variants "$fv" --shapes 2x1024x8,1x4096x8,1000+3000+1+500+3692x8
+      bench --no-reference "${wg[@]}" --variants "$fv" --shapes 8x4096x16,1x32768x32
+      SAN_VARIANTS=fused_h16 sanitize racecheck ;;
     h16act)
       # The softplus prep with f16 intermediates on the pool, through the
       # generic launches and the C ABI (bitwise), against float64.
@@ -236,7 +247,7 @@ run)
         --only graph,determinism,strided,workspace,offsets ;;
     racecheck|memcheck)
       sanitize "$step" ;;
-    *) echo "unknown step '$step' (small, large, wgmma, small_wg, large_wg, pb32_wg, h16, rdy, h16act, k64, k256, contract, contract_rdy," \
+    *) echo "unknown step '$step' (small, large, wgmma, small_wg, large_wg, pb32_wg, h16, rdy, tq, fused, h16act, k64, k256, contract, contract_rdy," \
             "racecheck, memcheck)" >&2; exit 2 ;;
     esac
     } 2>&1 | log "$step"
