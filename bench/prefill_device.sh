@@ -208,6 +208,10 @@ run)
       bench "${wg[@]}" --variants "$fv" --shapes 2x1024x8,1x4096x8,1000+3000+1+500+3692x8
       bench --no-reference "${wg[@]}" --variants "$fv" --shapes 8x4096x16,1x32768x32
       SAN_VARIANTS=fused_h16 sanitize racecheck ;;
+    variants)
+      # Any variants (the --extra ones above included) at any shapes:
+      # VARIANTS, SHAPES, and NOREF=1 for timing only.
+      bench "${wg[@]}" --variants "$VARIANTS" --shapes "$SHAPES" ${NOREF:+--no-reference} ;;
     h16act)
       # The softplus prep with f16 intermediates on the pool, through the
       # generic launches and the C ABI (bitwise), against float64.
@@ -247,7 +251,7 @@ run)
         --only graph,determinism,strided,workspace,offsets ;;
     racecheck|memcheck)
       sanitize "$step" ;;
-    *) echo "unknown step '$step' (small, large, wgmma, small_wg, large_wg, pb32_wg, h16, rdy, tq, fused, h16act, k64, k256, contract, contract_rdy," \
+    *) echo "unknown step '$step' (small, large, wgmma, small_wg, large_wg, pb32_wg, h16, rdy, tq, fused, variants, h16act, k64, k256, contract, contract_rdy," \
             "racecheck, memcheck)" >&2; exit 2 ;;
     esac
     } 2>&1 | log "$step"
