@@ -56,8 +56,8 @@ kda_chunk_h_c32_vb16_k128_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128
 kda_chunk_split_c32_vb16_k128_rdy_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,RDY=1 --kda2-fast-math
 kda_chunk_split_c32_vb16_k128_rdyp2_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,RDY=1,PER=2 --kda2-fast-math
 kda_chunk_split_c32_vb16_k128_rdyp1_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,RDY=1,PER=1 --kda2-fast-math
-kda_chunk_fused_k128 kda_chunk_fused.tirx IN=bf16,IX=i32,GB=5,K=128,V=128,C=32,VB=64,NVB=2,RC=256,RA=216,RP=40 --kda2-fast-math
-kda_chunk_fused_h16_k128 kda_chunk_fused.tirx IN=bf16,IX=i32,GB=5,K=128,V=128,C=32,VB=64,NVB=2,TP=f16,KL=f16,TW=bf16,RC=256,RA=216,RP=40 --kda2-fast-math
+kda_chunk_fused_k128 kda_chunk_fused.tirx IN=bf16,IX=i32,GB=5,K=128,V=128,C=32,VB=64,NVB=2,RC=232,RA=232,RP=40 --kda2-fast-math
+kda_chunk_fused_h16_k128 kda_chunk_fused.tirx IN=bf16,IX=i32,GB=5,K=128,V=128,C=32,VB=64,NVB=2,TP=f16,KL=f16,TW=bf16,RC=232,RA=232,RP=40 --kda2-fast-math
 kda_chunk_split_c32_vb16_k128_tq_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,TQ=1 --kda2-fast-math
 kda_chunk_split_c32_vb16_k128_tqrdyp2_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,TQ=1,RDY=1,PER=2 --kda2-fast-math
 kda_chunk_h_c32_vb16_k128_rdy_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,RDY=1

@@ -1153,7 +1153,10 @@ LogicalResult KernelLowering::checkGroupRegisters() {
   int64_t total = blockX * count(groupRegisters.getComputing()) +
                   (aheadLoop ? blockX * count(groupRegisters.getAhead()) : 0) +
                   128 * count(groupRegisters.getProducer());
-  if (total > 65536)
+  // setmaxnreg moves registers between the block's warps within what the
+  // launch gave it: more would leave an increase waiting forever.
+  int64_t held = base * launchThreads();
+  if (total > held)
     return fail() << "asks for " << total
                   << " registers in all (computing " << blockX << " x "
                   << count(groupRegisters.getComputing())
@@ -1162,7 +1165,8 @@ LogicalResult KernelLowering::checkGroupRegisters() {
                                           count(groupRegisters.getAhead()))
                                 : std::string())
                   << ", producer 128 x " << count(groupRegisters.getProducer())
-                  << "), more than the 65536 of the register file";
+                  << "), more than the block's " << held << " (" << base
+                  << " per thread at launch)";
   return success();
 }
 

@@ -174,7 +174,7 @@ kda2.kernel @ah(%v: !kda2.tensor<[g, n, 16, 128], bf16>, %x: !kda2.tensor<[g, n,
   %c128 = arith.constant 128 : index
   kda2.loop block %i to %c1 annotations [#kda2.bank_conflict_free] {
     %n = kda2.dim "n" : index
-    // expected-error @below {{'kda2.loop' op '@warpgroup_registers' asks for 98304 registers in all (computing 128 x 256, ahead 128 x 256, producer 128 x 256), more than the 65536 of the register file}}
+    // expected-error @below {{'kda2.loop' op '@warpgroup_registers' asks for 98304 registers in all (computing 128 x 256, ahead 128 x 256, producer 128 x 256), more than the block's 64512 (168 per thread at launch)}}
     kda2.loop serial %c to %n annotations [#kda2.pragma<tma_pipeline>, #kda2.producer_warp, #kda2.warpgroup_registers<256, 256, 256>] {
       %t1 = kda2.load %v[%c] : !kda2.tensor<[g, n, 16, 128], bf16> -> tensor<16x128xbf16>
       kda2.store %t1, %Vs[] : tensor<16x128xbf16>, !kda2.tensor<[16, 128], bf16, smem>

@@ -321,7 +321,7 @@ def KDA2_WarpgroupRegistersAttr
     `setmaxnreg` as it starts: `c` the computing threads, `a` the group of a
     `schedule.ahead` loop (0 without one), `p` the producer warpgroup. The
     launch holds the register file divided by the block's threads; the
-    groups' counts must add up within it (65536 registers), each a multiple
+    groups' counts must add up within it (setmaxnreg only moves registers between the block's warps), each a multiple
     of 8 from 24 to 256 (0: the launch's count). A kernel whose computing
     threads hold a large state (the prefill scan's) takes the registers the
     producer does not need.
