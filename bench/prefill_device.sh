@@ -26,12 +26,12 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 kc=${KDA2_KC:-$root/build/kc}
-case "${1:-}" in
-build)
+# Compiles the lines of stdin (name template bindings [kda2-translate
+# flags]) into $kc/<name>.sm_90a.cubin, ptxas's report in <name>.log.
+compile_list() {
   "$root/scripts/build.sh" kda2-translate kda2rt
   translate=${KDA2_BUILD_DIR:-$root/build}/bin/kda2-translate
   mkdir -p "$kc"
-  # name template bindings [kda2-translate flags]
   while read -r name tirx bind flags; do
     "$translate" --import-tirx --tirx-bind="$bind" "$root/templates/$tirx" \
       -o "$kc/$name.mlir"
@@ -40,7 +40,24 @@ build)
       -o "$kc/$name.sm_90a.cubin" 2> "$kc/$name.log"
     rm "$kc/$name.mlir"
     echo "built $name"
-  done <<'LIST'
+  done
+}
+case "${1:-}" in
+build_x)
+  # The x preps (run's --extra *x* variants): the same bindings as their
+  # namesakes, compiled by this checkout's kda2-translate into a folder that
+  # `build` filled at an earlier commit, so that one call times a lowering
+  # change against the kernels before it (bench/RESULTS.md names both
+  # commits).
+  compile_list <<'LIST'
+kda_chunk_split_c32_vb16_k128_x_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4 --kda2-fast-math
+kda_chunk_split_c32_vb16_k128_tqx_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,TQ=1 --kda2-fast-math
+kda_chunk_split_c32_vb16_k128_tqxrdyp2_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,TQ=1,RDY=1,PER=2 --kda2-fast-math
+LIST
+  ;;
+build)
+  # name template bindings [kda2-translate flags]
+  compile_list <<'LIST'
 kda_chunk_split_c32_vb16_k128 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8
 kda_chunk_h_c32_vb16_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8
 kda_chunk_split_c32_vb16_k128_tf32 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f32,AP=f32
@@ -134,6 +151,13 @@ run)
       --extra "ok32_vb16_tq_h16=kda_chunk_split_c32_vb16_k128_tq_h16:32:16:kda_chunk_h_c32_vb16_k128_h16"
       --extra "ok32_vb16_tqrdyp2_h16=kda_chunk_split_c32_vb16_k128_tqrdyp2_h16:32:16:kda_chunk_h_c32_vb16_k128_rdy_h16"
       --extra "o32_vb64_wg2_tq_h16=kda_chunk_split_c32_vb16_k128_tq_h16:32:64:kda_chunk_h_c32_vb64_k128_wg2_h16"
+      # Preps built after a lowering change, beside the same preps built
+      # before it (the names' x; `build_x` above): since stop 30, fast-math
+      # exp as one ex2.approx.ftz.f32.
+      --extra "ok32_vb16_x_h16=kda_chunk_split_c32_vb16_k128_x_h16:32:16:kda_chunk_h_c32_vb16_k128_h16"
+      --extra "ok32_vb16_tqx_h16=kda_chunk_split_c32_vb16_k128_tqx_h16:32:16:kda_chunk_h_c32_vb16_k128_h16"
+      --extra "ok32_vb16_tqxrdyp2_h16=kda_chunk_split_c32_vb16_k128_tqxrdyp2_h16:32:16:kda_chunk_h_c32_vb16_k128_rdy_h16"
+      --extra "o32_vb64_wg2_tqx_h16=kda_chunk_split_c32_vb16_k128_tqx_h16:32:64:kda_chunk_h_c32_vb64_k128_wg2_h16"
       --extra "o32_vb64_fast4=$prep64" --extra "o32_vb64_wg=$prep64:kda_chunk_h_c32_vb64_k128_wg"
       --extra "o32_vb64_wg2=$prep64:kda_chunk_h_c32_vb64_k128_wg2"
       --extra "o32_vb64_wg_pb32=$prep64pb:kda_chunk_h_c32_vb64_k128_wg_pb32"

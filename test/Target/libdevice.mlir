@@ -2,6 +2,7 @@
 // RUN: kda2-translate %s --kda2-to-ptx | FileCheck %s
 // RUN: rm -rf %t.empty && mkdir -p %t.empty
 // RUN: env CUDA_HOME=%t.empty kda2-translate %s --kda2-to-ptx --kda2-cuda-path=%cuda_root 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: kda2-translate %s --kda2-to-ptx --kda2-fast-math | FileCheck %s --check-prefix=FAST
 //
 // Math functions (here kda2.exp -> math.exp -> __nv_expf) need libdevice:
 // kda2-lower-to-nvvm-pipeline links <toolkit>/nvvm/libdevice/libdevice.10.bc
@@ -25,6 +26,17 @@
 // EMPTY-NOT: error
 // EMPTY: .visible .entry exp_row(
 // EMPTY-NOT: error
+
+// With fast math, exp(x) is 2^(x·log2 e) by one ex2.approx.ftz.f32 (the
+// intrinsic itself: libdevice's exp2 would give ex2.approx.f32, whose SASS
+// wraps the MUFU in three instructions for subnormal results).
+// FAST-LABEL: .visible .entry exp_row(
+// FAST-NOT: call
+// FAST-NOT: ex2.approx.f32
+// FAST: mul.{{(ftz.)?}}f32
+// FAST-NEXT: ex2.approx.ftz.f32
+// FAST-NOT: ex2.approx.f32
+// FAST: ret;
 kda2.kernel @exp_row(%x: !kda2.tensor<[n, 32], f32>,
                      %y: !kda2.tensor<[n, 32], f32> {kda2.io = #kda2.io<out>})
     attributes {grid = ["n"]} {

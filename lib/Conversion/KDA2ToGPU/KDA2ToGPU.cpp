@@ -1310,9 +1310,9 @@ LogicalResult KernelLowering::chooseSharedPadding() {
   // A tile that TMA will fill whole and only tensor-core products read
   // gets the TMA swizzle instead (chooseSwizzledBuffers), which is
   // conflict free for ldmatrix: padding it would keep TMA from writing it.
-  bool tma = hasGridDep;
+  // (TMA comes with grid dependency control: sm_90 and later.)
   auto swizzleCandidate = [&](Value buffer) {
-    return tma && llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+    return hasGridDep && llvm::all_of(buffer.getUsers(), [&](Operation *user) {
       if (auto store = dyn_cast<StoreOp>(user)) {
         auto source = store.getValue().getDefiningOp<LoadOp>();
         return store.getDest() == buffer && store.getIndices().empty() &&
@@ -6127,17 +6127,38 @@ Value KernelLowering::broadcastTo(Value v, Type type, Location loc) {
   return v;
 }
 
-/// exp(x). With fast math, 2^(x·log2 e), which libdevice turns into a single
-/// ex2.approx.ftz instead of the range-reduced expf sequence (~10
+/// exp(x). With fast math, 2^(x·log2 e) by `ex2.approx.ftz.f32` (one MUFU
+/// instruction) instead of the range-reduced expf sequence (~10
 /// instructions); the relative error stays ~2 ulp over the range KDA's
-/// gates and softmax use.
+/// gates and softmax use. The f32 case calls the intrinsic itself: libdevice's
+/// exp2 is `ex2.approx.f32`, whose SASS adds three instructions around the
+/// MUFU to produce subnormal results (below 2^-126, which a decay or a
+/// softmax weight may as well flush to zero).
 Value KernelLowering::fastExp(Value x, Location loc) {
   if (!fastMath)
     return math::ExpOp::create(b, loc, x);
   Value scaled = arith::MulFOp::create(
       b, loc, x, splat(1.4426950408889634, x.getType(), loc), fmf());
-  return math::Exp2Op::create(b, loc, scaled,
-                              arith::FastMathFlags::fast);
+  auto ex2 = [&](Value v) -> Value {
+    return LLVM::CallIntrinsicOp::create(
+               b, loc, v.getType(),
+               b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32"), ValueRange{v})
+        .getResult(0);
+  };
+  Type type = scaled.getType();
+  if (type.isF32())
+    return ex2(scaled);
+  auto vector = dyn_cast<VectorType>(type);
+  if (vector && vector.getRank() == 1 && !vector.isScalable() &&
+      vector.getElementType().isF32()) {
+    Value result = scaled;
+    for (int64_t i = 0; i < vector.getNumElements(); ++i) {
+      Value e = vector::ExtractOp::create(b, loc, scaled, i);
+      result = vector::InsertOp::create(b, loc, ex2(e), result, i);
+    }
+    return result;
+  }
+  return math::Exp2Op::create(b, loc, scaled, arith::FastMathFlags::fast);
 }
 
 /// A float constant of `type` (a scalar or a vector splat).
