@@ -1234,6 +1234,23 @@ static AffineInThread affineIn(Value index, Value iv) {
   return depends ? AffineInThread{} : AffineInThread{true, 0};
 }
 
+/// True when `load` reads its whole tile and only tensor-core products take
+/// it, as an operand, not as the accumulator (with `throughCasts`, also
+/// through conversions to another 16-bit type, which the fragment loads
+/// fuse). Such a tile needs no padding for ldmatrix: TMA may fill it, and
+/// without conversions it may take the TMA swizzle (chooseSwizzledBuffers).
+static bool readWholeByProductsOnly(LoadOp load, bool throughCasts) {
+  std::function<bool(Value)> operandOnly = [&](Value v) {
+    return !v.use_empty() && llvm::all_of(v.getUsers(), [&](Operation *u) {
+      if (auto cast = dyn_cast<CastOp>(u))
+        return throughCasts && operandOnly(cast.getResult());
+      auto product = dyn_cast<MatmulOp>(u);
+      return product && product.getAcc() != v;
+    });
+  };
+  return load.getIndices().empty() && operandOnly(load.getResult());
+}
+
 /// True when 32 lanes accessing `elemBytes`-byte elements at element offsets
 /// `coef * lane` (plus a common base) hit 32 distinct banks, or share words.
 /// Elements wider than a bank word are served in phases of 128 bytes (half
@@ -1320,19 +1337,9 @@ LogicalResult KernelLowering::chooseSharedPadding() {
                pragmaCovers(kernel, store, PragmaKind::tma_coalesce);
       }
       // Read whole as a product's operand (through a conversion, which
-      // the fragment loads fuse).
-      std::function<bool(Value)> operandOnly = [&](Value v) {
-        return !v.use_empty() &&
-               llvm::all_of(v.getUsers(), [&](Operation *u) {
-                 if (auto cast = dyn_cast<CastOp>(u))
-                   return operandOnly(cast.getResult());
-                 auto product = dyn_cast<MatmulOp>(u);
-                 return product && product.getAcc() != v;
-               });
-      };
+      // the fragment loads fuse: such a tile is not swizzled either).
       auto load = dyn_cast<LoadOp>(user);
-      return load && load.getIndices().empty() &&
-             operandOnly(load.getResult());
+      return load && readWholeByProductsOnly(load, /*throughCasts=*/true);
     });
   };
   for (Value buffer : mustBeFree) {
@@ -3504,12 +3511,7 @@ void KernelLowering::chooseSwizzledBuffers() {
           onlyProducts &= map.mapDims.front() == source.getRank() - 1;
         }
       } else if (auto load = dyn_cast<LoadOp>(user)) {
-        onlyProducts &=
-            load.getIndices().empty() && !load->use_empty() &&
-            llvm::all_of(load->getUsers(), [&](Operation *u) {
-              auto product = dyn_cast<MatmulOp>(u);
-              return product && product.getAcc() != load.getResult();
-            });
+        onlyProducts &= readWholeByProductsOnly(load, /*throughCasts=*/false);
       } else {
         onlyProducts = false;
       }
