@@ -56,6 +56,9 @@ SCAN_SUFFIX = ""
 # main: --rdy: the kernels built with RDY=1 (*_rdy cubins: ready flags, the
 # scan launched as the prep's programmatic dependent).
 RDY = ""
+# main: --prep-suffix: another build of the same prep (e.g. _tq: TQ=1, its
+# chunk's rows copied whole), the cubin name's suffix.
+PREP_SUFFIX = ""
 
 class Prefill:
     """kda2rt_kda_prefill with its three kernels and a workspace for calls of
@@ -73,7 +76,8 @@ class Prefill:
         tail = "" if ix == "i32" else f"_{ix}"  # the IX=i64 builds: *_i64 cubins
         self.rt, self.st, self.ss, self.ix, self.max_seqlen = rt, st, ss, ix, max_seqlen
         self.prep = rt.kernel(rt.load(os.path.join(
-            kernels, (prep or f"kda_chunk_split_c32_vb16_{kv}{tail}") + RDY + ".sm_90a.cubin")),
+            kernels, (prep or f"kda_chunk_split_c32_vb16_{kv}{tail}{PREP_SUFFIX}") + RDY
+            + ".sm_90a.cubin")),
             "kda_chunk_prep")
         name = f"kda_chunk_h_c32_vb16_{kv}" + ("" if (st, ss) == ("f32", "kv") else f"_{st}_{ss}")
         mod = rt.load(os.path.join(kernels, name + tail + RDY + ".sm_90a.cubin"))
@@ -1018,9 +1022,13 @@ def main():
     parser.add_argument("--key-split", action="store_true",
                         help="the scans with each chain's keys over four warps: "
                              "kda_chunk_scan_ok (with --fused) or kda_chunk_scan_hk")
+    parser.add_argument("--prep-suffix", default="",
+                        help="the prep cubin's name suffix: another build of the same "
+                             "prep (_tq: TQ=1, bench/prefill_device.sh build)")
     args = parser.parse_args()
-    global FUSED, SCAN_SUFFIX, RDY
+    global FUSED, SCAN_SUFFIX, RDY, PREP_SUFFIX
     FUSED = args.fused
+    PREP_SUFFIX = args.prep_suffix
     RDY = "_rdy" if args.rdy else ""
     if args.rdy and not args.fused:
         parser.error("--rdy needs --fused (the ready flags are the fused scans')")

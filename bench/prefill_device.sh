@@ -59,6 +59,7 @@ build)
   # name template bindings [kda2-translate flags]
   compile_list <<'LIST'
 kda_chunk_split_c32_vb16_k128 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8
+kda_chunk_split_c32_vb16_k128_tq kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TQ=1
 kda_chunk_h_c32_vb16_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8
 kda_chunk_split_c32_vb16_k128_tf32 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f32,AP=f32
 kda_chunk_split_c32_vb16_k128_tp32 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f32
@@ -266,6 +267,13 @@ run)
       # sizes, checkpoints at token offsets; split and fused scans.
       python3 "$root/bench/kda_contract.py" --kernels "$kc" --only strided,workspace,offsets
       python3 "$root/bench/kda_contract.py" --kernels "$kc" --only strided,offsets --fused ;;
+    contract_tq)
+      # The same contract with the prep reading its chunk's rows whole
+      # (TQ=1: g by TMA, q and k by block copies; strided rows included).
+      python3 "$root/bench/kda_contract.py" --kernels "$kc" --prep-suffix _tq \
+        --only graph,strided,workspace,offsets
+      python3 "$root/bench/kda_contract.py" --kernels "$kc" --prep-suffix _tq --fused \
+        --key-split --only strided,offsets ;;
     contract_rdy)
       # The same contract on the kernels built with RDY=1 (ready flags, the
       # scan as the prep's programmatic dependent): CUDA-graph replays (the
@@ -275,7 +283,7 @@ run)
         --only graph,determinism,strided,workspace,offsets ;;
     racecheck|memcheck)
       sanitize "$step" ;;
-    *) echo "unknown step '$step' (small, large, wgmma, small_wg, large_wg, pb32_wg, h16, rdy, tq, fused, variants, h16act, k64, k256, contract, contract_rdy," \
+    *) echo "unknown step '$step' (small, large, wgmma, small_wg, large_wg, pb32_wg, h16, rdy, tq, fused, variants, h16act, k64, k256, contract, contract_tq, contract_rdy," \
             "racecheck, memcheck)" >&2; exit 2 ;;
     esac
     } 2>&1 | log "$step"
