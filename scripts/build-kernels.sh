@@ -99,8 +99,10 @@ compile kda_chunk_split.tirx kda_chunk_split_c32_k128 "IN=bf16,SL=row_major,IX=i
 # 16 value columns per scan CTA (twice the CTAs); V-first state; K = V = 64.
 # BPS=4: four prep CTAs per SM also in the fast-math cubin (_fast: 128
 # registers instead of 168; 9-12 % faster than the accurate prep, the same
-# errors, bench/RESULTS.md stop 23).
-compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,BPS=4"
+# errors, bench/RESULTS.md stop 23). TQ=1: the chunk's q, k, g rows copied
+# whole before the per-column work (the prep 6-10 % faster, the same errors;
+# the runtime's contract passes with it: bench/RESULTS.md stop 30).
+compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,BPS=4,TQ=1"
 compile kda_chunk_split.tirx kda_chunk_split_c32_vb8_k128 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=8,NVB=16"
 compile kda_chunk_split.tirx kda_chunk_split_vb16_k128 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=16,VB=16,NVB=8"
 # The output off the chain (kda_chunk_h.tirx, after the same bindings' prep).
@@ -143,7 +145,7 @@ compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_pb32 "IN=bf16,ST=f32,SS=kv,IX
 # f16 intermediates with bf16 inputs (TP=f16: tp, pb, us; KL=f16: kl; TW=bf16:
 # the prep's wn product keeps bf16): 10-bit mantissas at the bf16 kernels'
 # bytes and product rate (bench/kda_prefill.py's *_h16; docs/Prefill.md).
-compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128_h16 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4"
+compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128_h16 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,TQ=1"
 compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_h16 "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16"
 compile kda_chunk_prep_act.tirx kda_chunk_prep_act_c32_vb16_k128_gf2_h16 \
   "IN=bf16,IX=i32,GF=2,AL=1,DB=1,BS=1,QKN=1,K=128,V=128,C=32,HC=16,VB=16,NVB=8,TP=f16,KL=f16"
