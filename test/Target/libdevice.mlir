@@ -37,6 +37,13 @@
 // FAST-NEXT: ex2.approx.ftz.f32
 // FAST-NOT: ex2.approx.f32
 // FAST: ret;
+// exp2(x) likewise, without the scaling.
+// FAST-LABEL: .visible .entry exp2_row(
+// FAST-NOT: call
+// FAST-NOT: ex2.approx.f32
+// FAST: ex2.approx.ftz.f32
+// FAST-NOT: ex2.approx.f32
+// FAST: ret;
 kda2.kernel @exp_row(%x: !kda2.tensor<[n, 32], f32>,
                      %y: !kda2.tensor<[n, 32], f32> {kda2.io = #kda2.io<out>})
     attributes {grid = ["n"]} {
@@ -46,6 +53,20 @@ kda2.kernel @exp_row(%x: !kda2.tensor<[n, 32], f32>,
   kda2.loop thread %j to %c32 annotations [#kda2.coalesced_access<>] {
     %v = kda2.load %x[%j] : !kda2.tensor<[n, 32], f32> -> f32
     %e = kda2.exp %v : f32
+    kda2.store %e, %y[%j] : f32, !kda2.tensor<[n, 32], f32>
+  }
+  kda2.return
+}
+
+kda2.kernel @exp2_row(%x: !kda2.tensor<[n, 32], f32>,
+                      %y: !kda2.tensor<[n, 32], f32> {kda2.io = #kda2.io<out>})
+    attributes {grid = ["n"]} {
+  kda2.gmem %x, %y layout(row_major) packing(none)
+      : !kda2.tensor<[n, 32], f32>, !kda2.tensor<[n, 32], f32>
+  %c32 = arith.constant 32 : index
+  kda2.loop thread %j to %c32 annotations [#kda2.coalesced_access<>] {
+    %v = kda2.load %x[%j] : !kda2.tensor<[n, 32], f32> -> f32
+    %e = kda2.exp2 %v : f32
     kda2.store %e, %y[%j] : f32, !kda2.tensor<[n, 32], f32>
   }
   kda2.return

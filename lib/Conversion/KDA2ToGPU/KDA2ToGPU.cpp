@@ -627,6 +627,7 @@ private:
   Value combine(ReduceKind kind, Value lhs, Value rhs, Location loc);
   Value splat(double value, Type type, Location loc);
   Value fastExp(Value x, Location loc);
+  Value fastExp2(Value x, Location loc);
   FailureOr<Value> distribute(Value tile, Value lane, int64_t perLane,
                               Location loc);
   void storePendingPartials(Location loc);
@@ -6129,38 +6130,46 @@ Value KernelLowering::broadcastTo(Value v, Type type, Location loc) {
   return v;
 }
 
-/// exp(x). With fast math, 2^(x·log2 e) by `ex2.approx.ftz.f32` (one MUFU
-/// instruction) instead of the range-reduced expf sequence (~10
-/// instructions); the relative error stays ~2 ulp over the range KDA's
-/// gates and softmax use. The f32 case calls the intrinsic itself: libdevice's
-/// exp2 is `ex2.approx.f32`, whose SASS adds three instructions around the
-/// MUFU to produce subnormal results (below 2^-126, which a decay or a
-/// softmax weight may as well flush to zero).
+/// exp(x). With fast math, 2^(x·log2 e) (fastExp2) instead of the
+/// range-reduced expf sequence (~10 instructions); the relative error stays
+/// ~2 ulp over the range KDA's gates and softmax use.
 Value KernelLowering::fastExp(Value x, Location loc) {
   if (!fastMath)
     return math::ExpOp::create(b, loc, x);
-  Value scaled = arith::MulFOp::create(
-      b, loc, x, splat(1.4426950408889634, x.getType(), loc), fmf());
+  return fastExp2(arith::MulFOp::create(
+                      b, loc, x, splat(1.4426950408889634, x.getType(), loc),
+                      fmf()),
+                  loc);
+}
+
+/// 2^x. With fast math on f32 (scalars and rank-1 vectors, element by
+/// element), one `ex2.approx.ftz.f32` (a single MUFU instruction): the
+/// lowering calls the intrinsic itself, because libdevice's exp2 is
+/// `ex2.approx.f32`, whose SASS adds three instructions around the MUFU to
+/// produce subnormal results (below 2^-126, which a decay or a softmax
+/// weight may as well flush to zero).
+Value KernelLowering::fastExp2(Value x, Location loc) {
   auto ex2 = [&](Value v) -> Value {
     return LLVM::CallIntrinsicOp::create(
                b, loc, v.getType(),
                b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32"), ValueRange{v})
         .getResult(0);
   };
-  Type type = scaled.getType();
-  if (type.isF32())
-    return ex2(scaled);
+  Type type = x.getType();
+  if (fastMath && type.isF32())
+    return ex2(x);
   auto vector = dyn_cast<VectorType>(type);
-  if (vector && vector.getRank() == 1 && !vector.isScalable() &&
+  if (fastMath && vector && vector.getRank() == 1 && !vector.isScalable() &&
       vector.getElementType().isF32()) {
-    Value result = scaled;
+    Value result = x;
     for (int64_t i = 0; i < vector.getNumElements(); ++i) {
-      Value e = vector::ExtractOp::create(b, loc, scaled, i);
+      Value e = vector::ExtractOp::create(b, loc, x, i);
       result = vector::InsertOp::create(b, loc, ex2(e), result, i);
     }
     return result;
   }
-  return math::Exp2Op::create(b, loc, scaled, arith::FastMathFlags::fast);
+  return fastMath ? math::Exp2Op::create(b, loc, x, arith::FastMathFlags::fast)
+                  : math::Exp2Op::create(b, loc, x);
 }
 
 /// A float constant of `type` (a scalar or a vector splat).
@@ -6546,7 +6555,7 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
   } else if (isa<ExpOp>(op)) {
     result = fastExp(operand(0), loc);
   } else if (isa<Exp2Op>(op)) {
-    result = math::Exp2Op::create(b, loc, operand(0));
+    result = fastExp2(operand(0), loc);
   } else if (isa<LogOp>(op)) {
     result = math::LogOp::create(b, loc, operand(0));
   } else if (isa<SqrtOp>(op)) {
