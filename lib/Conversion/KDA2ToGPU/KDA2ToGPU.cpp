@@ -93,7 +93,8 @@ enum class MmaSplit { Rows, Cols, None };
 static MmaSplit mmaSplitOf(std::optional<StringRef> split) {
   if (split && *split == "cols")
     return MmaSplit::Cols;
-  if (split && *split == "none")
+  // "gather": split=none whose reductions go block by block (mmaGatherOffset).
+  if (split && (*split == "none" || *split == "gather"))
     return MmaSplit::None;
   return MmaSplit::Rows;
 }
@@ -742,7 +743,13 @@ private:
   DenseMap<Operation *, int64_t> mmaScratchOffset;
   DenseMap<Operation *, Operation *> mergedPartner;
   DenseSet<Operation *> mergedSecond;
-  int64_t mmaScratchElements = 0, mmaScratchHalf = 0;
+  /// Those of them whose result is a split=none tile (every warp holds it
+  /// whole): reduced by blocks (warp w sums the blocks b = w mod W of the
+  /// result, after the partials' barrier) into `mmaGather` at the scratch's
+  /// end (at this offset), from where, after a second barrier, every warp
+  /// loads all of it: each warp adds 1/W of the partials instead of all.
+  DenseMap<Operation *, int64_t> mmaGatherOffset;
+  int64_t mmaScratchElements = 0, mmaScratchHalf = 0, mmaGatherElements = 0;
   /// The scratch is a view into dynamic shared memory, after the buffers
   /// (more than static shared memory holds), not a static attribution.
   bool mmaScratchDynamic = false;
@@ -1064,6 +1071,17 @@ LogicalResult KernelLowering::analyze() {
         continue;
       int64_t event = partialsOf(op);
       mmaScratchOffset[op] = 0;
+      // The split=none results of this reduction, side by side at the
+      // scratch's end.
+      int64_t gathered = 0;
+      auto placeGather = [&](Operation *product) {
+        auto at = mmaGatherOffset.find(product);
+        if (at == mmaGatherOffset.end())
+          return;
+        at->second = gathered;
+        gathered += partialsOf(product) / (blockX / 32);
+      };
+      placeGather(op);
       // The next op that is not part of this product or of the next one's
       // operands: the next product, if it contracts over a split tile too
       // and does not read this one's result.
@@ -1081,11 +1099,13 @@ LogicalResult KernelLowering::analyze() {
           mergedSecond.insert(next);
           mmaScratchOffset[next] = event;
           event += partialsOf(next);
+          placeGather(next);
         }
       }
       mmaScratchHalf = std::max(mmaScratchHalf, event);
+      mmaGatherElements = std::max(mmaGatherElements, gathered);
     }
-    mmaScratchElements = 2 * mmaScratchHalf;
+    mmaScratchElements = 2 * mmaScratchHalf + mmaGatherElements;
     // Static shared memory beside the buffers when it fits there (48 KB
     // with the other static scratch), else dynamic shared memory after
     // the buffers, up to what a block may hold (the kernel's whole shared
@@ -1100,7 +1120,9 @@ LogicalResult KernelLowering::analyze() {
                 "cols tiles need "
              << mmaScratchElements * 4
              << " bytes of shared memory (two halves of W·M·N floats for the "
-                "largest reduction), more than the "
+                "largest reduction"
+             << (mmaGatherElements ? ", and M·N for its gathered results" : "")
+             << "), more than the "
              << limit << " a block may hold on " << chip
              << "; split smaller products";
   }
@@ -5222,8 +5244,11 @@ LogicalResult KernelLowering::checkTensorCoreMatmul(MatmulOp matmul) {
            << "a split=rows left operand gives each warp its own rows: the "
               "result must be split=rows too, not split="
            << name(*destSplit);
-  if (aSplit && *aSplit == MmaSplit::Cols)
+  if (aSplit && *aSplit == MmaSplit::Cols) {
     reducingMatmuls.insert(matmul);
+    if (destAlloc && destAlloc.getSplit() == StringRef("gather"))
+      mmaGatherOffset[matmul] = 0; // placed with the scratch
+  }
   return success();
 }
 
@@ -5598,17 +5623,23 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
       memref::StoreOp::create(b, loc, arith::SubIOp::create(b, loc, c(1), toggle),
                               mmaToggle, ValueRange{c(0)});
       mmaEventBase = mul(toggle, mmaScratchHalf);
-      for (int phase : {1, 2}) {
+      // Phase 3, after a second barrier: the split=none results, which
+      // phase 2 summed block by block into the gather area, loaded whole.
+      bool gathers = mmaGatherOffset.count(matmul) ||
+                     (partner && mmaGatherOffset.count(partner));
+      for (int phase : {1, 2, 3}) {
+        if (phase == 3 && !gathers)
+          break;
         reducePhase = phase;
         for (Operation *op : {matmul.getOperation(), partner})
           if (op && failed(lowerMatmul(cast<MatmulOp>(op)))) {
             reducePhase = 0;
             return failure();
           }
-        if (phase == 1) {
+        if (phase == 1)
           storePendingPartials(loc);
+        if (phase == 1 || (phase == 2 && gathers))
           emitBarrier(loc);
-        }
       }
       reducePhase = 0;
       return success();
@@ -5632,6 +5663,67 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
     }
     TensorInfo *accInfo = accTile ? &tensors[accTile] : nullptr;
     auto vec4 = VectorType::get({4}, f32);
+    if (auto gather = mmaGatherOffset.find(matmul);
+        gather != mmaGatherOffset.end()) {
+      // A split=none result: block b = i n / 8 + j at gather + 128 b, four
+      // floats per lane, summed by warp b mod W (phase 2), loaded by every
+      // warp (phase 3).
+      Value gatherBase = add(lane4, c(2 * mmaScratchHalf + gather->second));
+      if (reducePhase == 3) {
+        for (int64_t i = 0; i < stripCount; ++i)
+          for (int64_t j = 0; j < colBlocks; ++j) {
+            Value sum = vector::LoadOp::create(
+                b, loc, vec4, mmaScratch,
+                ValueRange{add(gatherBase, c(128 * (i * colBlocks + j)))},
+                /*nontemporal=*/false, llvm::MaybeAlign(16));
+            for (int64_t h = 0; h < 2; ++h)
+              for (int64_t e = 0; e < 2; ++e)
+                memref::StoreOp::create(
+                    b, loc, vector::ExtractOp::create(b, loc, sum, 2 * h + e),
+                    dest.memref, ValueRange{c(fragmentSlot(dest, i, j, h, e))});
+          }
+        return success();
+      }
+      SmallVector<Value> own = ownPartials.lookup(matmul);
+      ownPartials.erase(matmul);
+      for (int64_t i = 0; i < stripCount; ++i)
+        for (int64_t j = 0; j < colBlocks; ++j) {
+          int64_t block = i * colBlocks + j;
+          // (on 32 bits: one compare, not the index's two halves)
+          Value owner = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::eq,
+              arith::IndexCastOp::create(b, loc, b.getI32Type(), warp),
+              arith::ConstantOp::create(
+                  b, loc, b.getI32IntegerAttr(int32_t(block % warps))));
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(
+              scf::IfOp::create(b, loc, TypeRange(), owner, false).thenBlock());
+          Value at = add(add(c(16 * i * n + 128 * j), lane4), base);
+          Value sum = own[block];
+          for (int64_t d = 1; d < warps; ++d) {
+            Value other = rem(add(warp, c(d)), warps);
+            Value part = vector::LoadOp::create(
+                b, loc, vec4, mmaScratch,
+                ValueRange{add(at, mul(other, m * n))},
+                /*nontemporal=*/false, llvm::MaybeAlign(16));
+            sum = arith::AddFOp::create(b, loc, sum, part);
+          }
+          if (accInfo) {
+            SmallVector<Value> acc;
+            for (int64_t h = 0; h < 2; ++h)
+              for (int64_t e = 0; e < 2; ++e)
+                acc.push_back(slotValue(accTile, i, j, h, e));
+            sum = arith::AddFOp::create(
+                b, loc, sum, vector::FromElementsOp::create(b, loc, vec4, acc));
+          }
+          vector::StoreOp::create(b, loc, sum, mmaScratch,
+                                  ValueRange{add(gatherBase, c(128 * block))},
+                                  /*nontemporal=*/false, llvm::MaybeAlign(16));
+        }
+      return success();
+    }
+    if (reducePhase == 3)
+      return success();
     SmallVector<Value> own = ownPartials.lookup(matmul);
     ownPartials.erase(matmul);
     for (int64_t i = 0; i < localStrips(dest); ++i)

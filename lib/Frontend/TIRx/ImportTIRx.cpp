@@ -800,9 +800,27 @@ LogicalResult Emitter::emitSmem(const ast::SmemDeclStmt &decl) {
     // `layout=mma`: one tile of the block in the tensor-core accumulator
     // layout (kda2.reg_alloc {mma}), reached by products and fragment loops.
     // `split=rows|cols|none`: how its blocks spread over the warps.
+    // `gather=G` (an integer or a bound name; nonzero: on) with split=none:
+    // products into it that contract over a split=cols tile reduce block
+    // by block (kda2.reg_alloc split "gather").
     bool mma = false;
-    const ast::DeclAttr *split = nullptr;
+    const ast::DeclAttr *split = nullptr, *gather = nullptr;
+    bool gatherOn = false;
     for (const ast::DeclAttr &attr : decl.attrs) {
+      if (attr.key == "gather") {
+        std::optional<int64_t> value;
+        if (attr.valueKind == ast::DeclAttr::ValueKind::Integer)
+          value = attr.intValue;
+        else if (attr.valueKind == ast::DeclAttr::ValueKind::Identifier)
+          value = boundInteger(attr.stringValue);
+        if (!value || *value < 0)
+          return error(attr.valueLoc)
+                 << "gather= takes 0 (off), 1 (on) or a name bound to one "
+                    "with --tirx-bind";
+        gather = &attr;
+        gatherOn = *value != 0;
+        continue;
+      }
       if (attr.key == "split") {
         if (attr.valueKind != ast::DeclAttr::ValueKind::Identifier ||
             (attr.stringValue != "rows" && attr.stringValue != "cols" &&
@@ -816,7 +834,7 @@ LogicalResult Emitter::emitSmem(const ast::SmemDeclStmt &decl) {
       }
       if (attr.key != "layout")
         return error(attr.loc) << "unknown REG attribute '" << attr.key
-                               << "'; expected layout=mma or split=";
+                               << "'; expected layout=mma, split= or gather=";
       if (attr.valueKind != ast::DeclAttr::ValueKind::Identifier ||
           attr.stringValue != "mma")
         return error(attr.valueLoc)
@@ -827,6 +845,11 @@ LogicalResult Emitter::emitSmem(const ast::SmemDeclStmt &decl) {
     if (split && !mma)
       return error(split->loc)
              << "'split' applies to a REG {layout=mma} tile only";
+    if (gather && (!split || split->stringValue != "none"))
+      return error(gather->loc)
+             << "'gather' applies to a REG {layout=mma, split=none} tile only "
+                "(the warps' partial sums reduced block by block into a tile "
+                "every warp holds)";
     if (lookupTensor(decl.name))
       return error(decl.nameLoc) << "'" << decl.name << "' is already defined";
     FailureOr<KDA2TensorType> type =
@@ -846,7 +869,7 @@ LogicalResult Emitter::emitSmem(const ast::SmemDeclStmt &decl) {
     if (mma)
       alloc.setMma(true);
     if (split && split->stringValue != "rows")
-      alloc.setSplit(split->stringValue);
+      alloc.setSplit(gatherOn ? StringRef("gather") : split->stringValue);
     tensors[decl.name] = alloc.getResult();
     return success();
   }

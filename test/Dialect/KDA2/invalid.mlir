@@ -1000,7 +1000,7 @@ kda2.kernel @split_on_thread_loop(%x: !kda2.tensor<[16, 8], f32>) {
 
 kda2.kernel @fragment_split_name(%x: !kda2.tensor<[16, 8], f32>) {
   %c = arith.constant 128 : index
-  // expected-error @below {{split must be rows, cols or none, got 'diagonal'}}
+  // expected-error @below {{split must be rows, cols, none or gather, got 'diagonal'}}
   kda2.loop fragment %i to %c columns(8) split(diagonal) {
   }
   kda2.return
@@ -1017,7 +1017,7 @@ kda2.kernel @split_without_mma(%x: !kda2.tensor<[16, 8], f32>) {
 // -----
 
 kda2.kernel @mma_split_name(%x: !kda2.tensor<[16, 8], f32>) {
-  // expected-error @below {{split must be rows, cols or none, got 'diagonal'}}
+  // expected-error @below {{split must be rows, cols, none or gather, got 'diagonal'}}
   %s = kda2.reg_alloc {mma, split = "diagonal"} : !kda2.tensor<[16, 8], f32, reg>
   kda2.return
 }

@@ -94,7 +94,8 @@ Type mlir::kda2::getAccessType(KDA2TensorType tensor, unsigned gridRank,
 /// The shape of a tile type, or std::nullopt for a scalar.
 /// The ways an mma register tile spreads over the block's warps.
 static bool isMmaSplit(StringRef split) {
-  return split == "rows" || split == "cols" || split == "none";
+  return split == "rows" || split == "cols" || split == "none" ||
+         split == "gather";
 }
 
 static std::optional<ArrayRef<int64_t>> tileShape(Type type) {
@@ -521,7 +522,7 @@ LogicalResult RegAllocOp::verify() {
   if (getSplit() && !getMma())
     return emitOpError() << "split is only valid on an mma register tile";
   if (getSplit() && !isMmaSplit(*getSplit()))
-    return emitOpError() << "split must be rows, cols or none, got '"
+    return emitOpError() << "split must be rows, cols, none or gather, got '"
                          << *getSplit() << "'";
   return success();
 }
@@ -754,7 +755,7 @@ LogicalResult LoopOp::verify() {
                                       : "columns are only valid on a "
                                         "fragment loop");
   if (getSplit() && (!fragment || !isMmaSplit(*getSplit())))
-    return emitOpError() << (fragment ? "split must be rows, cols or none, "
+    return emitOpError() << (fragment ? "split must be rows, cols, none or gather, "
                                         "got '" +
                                             getSplit()->str() + "'"
                                       : "split is only valid on a fragment "
