@@ -72,6 +72,9 @@ kda_chunk_h_c32_vb16_k128_pb32 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=12
 kda_chunk_split_c32_vb16_k128_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4 --kda2-fast-math
 kda_chunk_h_c32_vb16_k128_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16
 kda_chunk_h_c32_vb16_k128_g_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OG=1
+kda_chunk_h_c32_vb16_k128_s3_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OS=3
+kda_chunk_h_c32_vb16_k128_s4_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OS=4
+kda_chunk_h_c32_vb16_k128_s3g_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OS=3,OG=1
 kda_chunk_split_c32_vb16_k128_rdy_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,RDY=1 --kda2-fast-math
 kda_chunk_split_c32_vb16_k128_rdyp2_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,RDY=1,PER=2 --kda2-fast-math
 kda_chunk_split_c32_vb16_k128_rdyp1_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,RDY=1,PER=1 --kda2-fast-math
@@ -163,6 +166,11 @@ run)
       # The split-key scan with Uᵀ's partial sums reduced block by block
       # (OG=1: REG gather=, docs/TIRx.md), after the TQ prep.
       --extra "ok32_vb16_tqg_h16=kda_chunk_split_c32_vb16_k128_tqx_h16:32:16:kda_chunk_h_c32_vb16_k128_g_h16"
+      # ... and with three or four TMA stages (OS: the producer warp's
+      # copies two or three chunks ahead).
+      --extra "ok32_vb16_tqs3_h16=kda_chunk_split_c32_vb16_k128_tqx_h16:32:16:kda_chunk_h_c32_vb16_k128_s3_h16"
+      --extra "ok32_vb16_tqs4_h16=kda_chunk_split_c32_vb16_k128_tqx_h16:32:16:kda_chunk_h_c32_vb16_k128_s4_h16"
+      --extra "ok32_vb16_tqs3g_h16=kda_chunk_split_c32_vb16_k128_tqx_h16:32:16:kda_chunk_h_c32_vb16_k128_s3g_h16"
       --extra "o32_vb64_fast4=$prep64" --extra "o32_vb64_wg=$prep64:kda_chunk_h_c32_vb64_k128_wg"
       --extra "o32_vb64_wg2=$prep64:kda_chunk_h_c32_vb64_k128_wg2"
       --extra "o32_vb64_wg_pb32=$prep64pb:kda_chunk_h_c32_vb64_k128_wg_pb32"
