@@ -811,8 +811,11 @@ LogicalResult Emitter::emitSmem(const ast::SmemDeclStmt &decl) {
         std::optional<int64_t> value;
         if (attr.valueKind == ast::DeclAttr::ValueKind::Integer)
           value = attr.intValue;
-        else if (attr.valueKind == ast::DeclAttr::ValueKind::Identifier)
+        else if (attr.valueKind == ast::DeclAttr::ValueKind::Identifier) {
+          // Off (0) keeps the kernel's metadata as without it.
+          conditions.insert(attr.stringValue);
           value = boundInteger(attr.stringValue);
+        }
         if (!value || *value < 0)
           return error(attr.valueLoc)
                  << "gather= takes 0 (off), 1 (on) or a name bound to one "
