@@ -5663,6 +5663,18 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
     }
     TensorInfo *accInfo = accTile ? &tensors[accTile] : nullptr;
     auto vec4 = VectorType::get({4}, f32);
+    // `sum` plus the other warps' partials of the block at `at` (w + 1,
+    // w + 2, ... mod W: each warp starts at another's).
+    auto addOtherPartials = [&](Value sum, Value at) {
+      for (int64_t d = 1; d < warps; ++d) {
+        Value other = rem(add(warp, c(d)), warps);
+        Value part = vector::LoadOp::create(
+            b, loc, vec4, mmaScratch, ValueRange{add(at, mul(other, m * n))},
+            /*nontemporal=*/false, llvm::MaybeAlign(16));
+        sum = arith::AddFOp::create(b, loc, sum, part);
+      }
+      return sum;
+    };
     if (auto gather = mmaGatherOffset.find(matmul);
         gather != mmaGatherOffset.end()) {
       // A split=none result: block b = i n / 8 + j at gather + 128 b, four
@@ -5699,15 +5711,7 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
           b.setInsertionPointToStart(
               scf::IfOp::create(b, loc, TypeRange(), owner, false).thenBlock());
           Value at = add(add(c(16 * i * n + 128 * j), lane4), base);
-          Value sum = own[block];
-          for (int64_t d = 1; d < warps; ++d) {
-            Value other = rem(add(warp, c(d)), warps);
-            Value part = vector::LoadOp::create(
-                b, loc, vec4, mmaScratch,
-                ValueRange{add(at, mul(other, m * n))},
-                /*nontemporal=*/false, llvm::MaybeAlign(16));
-            sum = arith::AddFOp::create(b, loc, sum, part);
-          }
+          Value sum = addOtherPartials(own[block], at);
           if (accInfo) {
             SmallVector<Value> acc;
             for (int64_t h = 0; h < 2; ++h)
@@ -5752,13 +5756,7 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
                       : mineBlock;
           }
         }
-        for (int64_t d = 1; d < warps; ++d) {
-          Value other = rem(add(warp, c(d)), warps);
-          Value part = vector::LoadOp::create(
-              b, loc, vec4, mmaScratch, ValueRange{add(at, mul(other, m * n))},
-              /*nontemporal=*/false, llvm::MaybeAlign(16));
-          sum = arith::AddFOp::create(b, loc, sum, part);
-        }
+        sum = addOtherPartials(sum, at);
         for (int64_t h = 0; h < 2; ++h)
           for (int64_t e = 0; e < 2; ++e) {
             Value v = vector::ExtractOp::create(b, loc, sum, 2 * h + e);
