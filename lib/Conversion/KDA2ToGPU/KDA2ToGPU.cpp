@@ -1061,10 +1061,12 @@ LogicalResult KernelLowering::analyze() {
   // reading, so no barrier follows the reads (the block's computing warps
   // all run the same reductions: products are in uniform code).
   if (blockX > 32) {
+    auto resultElements = [](Operation *op) {
+      return cast<RankedTensorType>(cast<MatmulOp>(op).getResult().getType())
+          .getNumElements();
+    };
     auto partialsOf = [&](Operation *op) {
-      return (blockX / 32) *
-             cast<RankedTensorType>(cast<MatmulOp>(op).getResult().getType())
-                 .getNumElements();
+      return (blockX / 32) * resultElements(op);
     };
     for (Operation *op : reducingMatmuls) {
       if (mergedSecond.contains(op))
@@ -1079,7 +1081,7 @@ LogicalResult KernelLowering::analyze() {
         if (at == mmaGatherOffset.end())
           return;
         at->second = gathered;
-        gathered += partialsOf(product) / (blockX / 32);
+        gathered += resultElements(product);
       };
       placeGather(op);
       // The next op that is not part of this product or of the next one's

@@ -816,7 +816,7 @@ LogicalResult Emitter::emitSmem(const ast::SmemDeclStmt &decl) {
           conditions.insert(attr.stringValue);
           value = boundInteger(attr.stringValue);
         }
-        if (!value || *value < 0)
+        if (!value || (*value != 0 && *value != 1))
           return error(attr.valueLoc)
                  << "gather= takes 0 (off), 1 (on) or a name bound to one "
                     "with --tirx-bind";
