@@ -245,6 +245,24 @@ run)
       bench "${wg[@]}" --variants "$fv" --shapes 2x1024x8,1x4096x8,1000+3000+1+500+3692x8
       bench --no-reference "${wg[@]}" --variants "$fv" --shapes 8x4096x16,1x32768x32
       SAN_VARIANTS=fused_h16 sanitize racecheck ;;
+    ncu)
+      # Nsight Compute on one launch of the kernels matching NCU_KERNEL (a
+      # regex, default the split-key scan) in each of NCU_VARIANTS at
+      # NCU_SHAPE (timing only, no FLA): warp states, launch, throughput
+      # and the per-instruction stall samples (SASS, CSV, into $OUT),
+      # summarised by bench/ncu_hotspots.py.
+      for nv in ${NCU_VARIANTS//,/ }; do
+        rep=${OUT:-/tmp}/ncu_${nv}_${NCU_SHAPE:-1x4096x8}
+        ncu --clock-control none -k "regex:${NCU_KERNEL:-kda_chunk_scan_ok}" -c 1 \
+          --section SourceCounters --section WarpStateStats --section LaunchStats \
+          --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
+          -f -o "$rep" python3 "$root/bench/kda_prefill.py" --kernels "$kc" --gate lb5edge \
+          --no-reference "${wg[@]}" --variants "$nv" --shapes "${NCU_SHAPE:-1x4096x8}" > /dev/null
+        ncu --import "$rep.ncu-rep" --print-summary none | \
+          grep -E "Duration|Elapsed Cycles|SM Frequency|Registers|Achieved Occupancy|Throughput|Issued Ipc|Warp Cycles Per|Executed Ipc|Block Limit|Shared Memory" || true
+        ncu --import "$rep.ncu-rep" --page source --csv --print-source sass > "$rep.csv"
+        python3 "$root/bench/ncu_hotspots.py" "$rep.csv" --top 30
+      done ;;
     variants)
       # Any variants (the --extra ones above included) at any shapes:
       # VARIANTS, SHAPES, and NOREF=1 for timing only.
