@@ -59,6 +59,9 @@ RDY = ""
 # main: --prep-suffix: another build of the same prep (e.g. _tq: TQ=1, its
 # chunk's rows copied whole), the cubin name's suffix.
 PREP_SUFFIX = ""
+# main: --scan-build: another build of the scans' module (e.g. _w8: the
+# split-key scan on eight warps), the cubin name's suffix.
+SCAN_BUILD = ""
 
 class Prefill:
     """kda2rt_kda_prefill with its three kernels and a workspace for calls of
@@ -80,7 +83,7 @@ class Prefill:
             + ".sm_90a.cubin")),
             "kda_chunk_prep")
         name = f"kda_chunk_h_c32_vb16_{kv}" + ("" if (st, ss) == ("f32", "kv") else f"_{st}_{ss}")
-        mod = rt.load(os.path.join(kernels, name + tail + RDY + ".sm_90a.cubin"))
+        mod = rt.load(os.path.join(kernels, name + tail + SCAN_BUILD + RDY + ".sm_90a.cubin"))
         # FUSED (--fused): the scan with the output on it, no output kernel.
         self.scan = rt.kernel(mod, ("kda_chunk_scan_o" if FUSED else "kda_chunk_scan_h")
                               + SCAN_SUFFIX)
@@ -1025,10 +1028,14 @@ def main():
     parser.add_argument("--prep-suffix", default="",
                         help="the prep cubin's name suffix: another build of the same "
                              "prep (_tq: TQ=1, bench/prefill_device.sh build)")
+    parser.add_argument("--scan-build", default="",
+                        help="the scans' cubin name suffix: another build of the same "
+                             "module (_w8: OW=8, bench/prefill_device.sh build)")
     args = parser.parse_args()
-    global FUSED, SCAN_SUFFIX, RDY, PREP_SUFFIX
+    global FUSED, SCAN_SUFFIX, RDY, PREP_SUFFIX, SCAN_BUILD
     FUSED = args.fused
     PREP_SUFFIX = args.prep_suffix
+    SCAN_BUILD = args.scan_build
     RDY = "_rdy" if args.rdy else ""
     if args.rdy and not args.fused:
         parser.error("--rdy needs --fused (the ready flags are the fused scans')")

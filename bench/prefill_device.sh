@@ -75,6 +75,10 @@ kda_chunk_h_c32_vb16_k128_g_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=1
 kda_chunk_h_c32_vb16_k128_s3_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OS=3
 kda_chunk_h_c32_vb16_k128_s4_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OS=4
 kda_chunk_h_c32_vb16_k128_s3g_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OS=3,OG=1
+kda_chunk_h_c32_vb16_k128_w8 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,OW=8,OKB=1,OG=1
+kda_chunk_h_c32_vb16_k128_w8_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OW=8,OKB=1,OG=1
+kda_chunk_h_c32_vb16_k128_w8s3_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OW=8,OKB=1,OG=1,OS=3
+kda_chunk_h_c32_vb16_k128_w8s4_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OW=8,OKB=1,OG=1,OS=4
 kda_chunk_split_c32_vb16_k128_rdy_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,RDY=1 --kda2-fast-math
 kda_chunk_split_c32_vb16_k128_rdyp2_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,RDY=1,PER=2 --kda2-fast-math
 kda_chunk_split_c32_vb16_k128_rdyp1_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,RDY=1,PER=1 --kda2-fast-math
@@ -171,6 +175,11 @@ run)
       --extra "ok32_vb16_tqs3_h16=kda_chunk_split_c32_vb16_k128_tqx_h16:32:16:kda_chunk_h_c32_vb16_k128_s3_h16"
       --extra "ok32_vb16_tqs4_h16=kda_chunk_split_c32_vb16_k128_tqx_h16:32:16:kda_chunk_h_c32_vb16_k128_s4_h16"
       --extra "ok32_vb16_tqs3g_h16=kda_chunk_split_c32_vb16_k128_tqx_h16:32:16:kda_chunk_h_c32_vb16_k128_s3g_h16"
+      # ... and on eight computing warps (OW=8: two per scheduler; Uᵀ and
+      # Oᵀ reduced block by block), with two, three or four stages.
+      --extra "ok32_vb16_tqw8_h16=kda_chunk_split_c32_vb16_k128_tqx_h16:32:16:kda_chunk_h_c32_vb16_k128_w8_h16"
+      --extra "ok32_vb16_tqw8s3_h16=kda_chunk_split_c32_vb16_k128_tqx_h16:32:16:kda_chunk_h_c32_vb16_k128_w8s3_h16"
+      --extra "ok32_vb16_tqw8s4_h16=kda_chunk_split_c32_vb16_k128_tqx_h16:32:16:kda_chunk_h_c32_vb16_k128_w8s4_h16"
       --extra "o32_vb64_fast4=$prep64" --extra "o32_vb64_wg=$prep64:kda_chunk_h_c32_vb64_k128_wg"
       --extra "o32_vb64_wg2=$prep64:kda_chunk_h_c32_vb64_k128_wg2"
       --extra "o32_vb64_wg_pb32=$prep64pb:kda_chunk_h_c32_vb64_k128_wg_pb32"
@@ -297,6 +306,11 @@ run)
       # sizes, checkpoints at token offsets; split and fused scans.
       python3 "$root/bench/kda_contract.py" --kernels "$kc" --only strided,workspace,offsets
       python3 "$root/bench/kda_contract.py" --kernels "$kc" --only strided,offsets --fused ;;
+    contract_w8)
+      # The split-key scan on eight warps (OW=8: Oᵀ's stores of o and Uᵀ's
+      # of us by the warps that own their blocks) on the serving contract.
+      python3 "$root/bench/kda_contract.py" --kernels "$kc" --prep-suffix _tq --fused \
+        --key-split --scan-build _w8 --only graph,strided,offsets ;;
     contract_tq)
       # The same contract with the prep reading its chunk's rows whole
       # (TQ=1: g by TMA, q and k by block copies; strided rows included).

@@ -1046,12 +1046,34 @@ LogicalResult KernelLowering::analyze() {
         1, split == MmaSplit::Rows ? shape[0] / 16 : shape[1] / 8);
     mmaWarps = mmaWarps ? std::min(mmaWarps, units) : units;
   });
+  // `@mma_warps(n)` on the block loop: n computing warps instead.
+  MmaWarpsAttr warpsAttr;
+  Operation *warpsLoop = nullptr;
+  kernel.walk([&](LoopOp loop) {
+    if (ArrayAttr annotations = loop.getAnnotationsAttr())
+      for (Attribute a : annotations)
+        if (auto w = dyn_cast<MmaWarpsAttr>(a)) {
+          warpsAttr = w;
+          warpsLoop = loop;
+        }
+  });
+  if (warpsAttr && (plainMatmuls || !mmaWarps))
+    return warpsLoop->emitOpError()
+           << "'@mma_warps' applies to kernels whose tensor-core products "
+              "keep their tiles in split mma registers (REG {layout=mma})";
   if (plainMatmuls)
     blockX = std::max<int64_t>(blockX, 128);
+  else if (warpsAttr)
+    blockX = std::max<int64_t>(blockX, 32 * warpsAttr.getWarps());
   else if (mmaWarps || !matmulStores.empty())
     blockX = std::max<int64_t>(
         blockX, 32 * std::min<int64_t>(4, std::max<int64_t>(mmaWarps, 1)));
   blockX = llvm::alignTo(blockX, 32);
+  if (warpsAttr && blockX != 32 * warpsAttr.getWarps())
+    return warpsLoop->emitOpError()
+           << "'@mma_warps(" << warpsAttr.getWarps() << ")' gives the block "
+           << 32 * warpsAttr.getWarps() << " threads, but its thread loops "
+           << "need " << blockX;
   // Shared scratch for the partial sums of products that contract over a
   // split=cols tile: W partial [m, n] results each (none with one warp).
   // Each reduction (one product, or two that share it) writes its partials
@@ -4930,10 +4952,50 @@ LogicalResult KernelLowering::lowerFragmentLoop(LoopOp loop) {
   };
   llvm::MapVector<Operation *, DeferredStores> deferred;
 
+  // A loop over a split=none tile (every warp holds it whole) whose body
+  // only reads and stores to global memory: warp w makes the stores of the
+  // 16 x 8 blocks b = w, w + W, ... (each element stored once, not by every
+  // warp).
+  int64_t warps = blockX / 32;
+  bool distribute = shape.split == MmaSplit::None && warps > 1 &&
+                    !loop.getBody()
+                         .walk([&](Operation *op) {
+                           if (auto store = dyn_cast<StoreOp>(op)) {
+                             auto it = tensors.find(store.getDest());
+                             return it != tensors.end() &&
+                                            it->second.kind ==
+                                                TensorInfo::Kind::Global
+                                        ? WalkResult::advance()
+                                        : WalkResult::interrupt();
+                           }
+                           return isPure(op) || isa<LoadOp, IfOp>(op)
+                                      ? WalkResult::advance()
+                                      : WalkResult::interrupt();
+                         })
+                         .wasInterrupted();
+  Value warpIndex;
+  if (distribute)
+    warpIndex = arith::IndexCastOp::create(
+        b, loc, b.getI32Type(),
+        arith::DivUIOp::create(b, loc, threadId, constantIndex(32, loc)));
+  std::optional<OpBuilder::InsertPoint> afterBlock;
+
   ++threadDepth;
   LogicalResult result = success();
   int64_t slots = *extent / (32 * splitWarps(shape.split));
   for (int64_t slot = 0; slot < slots && succeeded(result); slot += 2) {
+    if (distribute && slot % 4 == 0) {
+      // Block slot / 4 (four slots each): its owner's stores.
+      if (afterBlock)
+        b.restoreInsertionPoint(*afterBlock);
+      Value owner = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, warpIndex,
+          arith::ConstantOp::create(
+              b, loc, b.getI32IntegerAttr(int32_t(slot / 4 % warps))));
+      auto branch = scf::IfOp::create(b, loc, TypeRange(), owner, false);
+      afterBlock = b.saveInsertionPoint();
+      b.setInsertionPointToStart(branch.thenBlock());
+    }
     // The two copies' values of the body (slot + e, column c + e).
     std::array<DenseMap<Value, Value>, 2> copy;
     for (int64_t e = 0; e < 2; ++e) {
@@ -4998,7 +5060,7 @@ LogicalResult KernelLowering::lowerFragmentLoop(LoopOp loop) {
         }
         Value cond =
             inBoundsCondition(info, store.getIndices(), gridRank, at);
-        if (cond && slots > 2 && deferrable(store)) {
+        if (cond && slots > 2 && !distribute && deferrable(store)) {
           DeferredStores &later = deferred[store];
           later.cond = cond;
           later.stores.emplace_back(indices, vector, alignment, at);
@@ -5024,6 +5086,8 @@ LogicalResult KernelLowering::lowerFragmentLoop(LoopOp loop) {
         break;
     }
   }
+  if (afterBlock)
+    b.restoreInsertionPoint(*afterBlock);
   for (auto &[store, later] : deferred) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(

@@ -561,9 +561,23 @@ LogicalResult Emitter::emitTopLevel(const ast::Stmt &stmt) {
   case ast::Stmt::Kind::For:
     sawSchedule = true;
     return emitFor(cast<ast::ForStmt>(stmt));
+  case ast::Stmt::Kind::If: {
+    // An `if` decided at import may choose among declarations (and loops):
+    // the statements of the branch it keeps are top-level ones.
+    const auto &branch = cast<ast::IfStmt>(stmt);
+    if (std::optional<int64_t> known = staticValue(*branch.condition)) {
+      if (failed(rejectAnnotations(branch, "an 'if' statement")))
+        return failure();
+      for (const ast::StmtPtr &kept :
+           *known ? branch.thenBody : branch.elseBody)
+        if (failed(emitTopLevel(*kept)))
+          return failure();
+      return success();
+    }
+    [[fallthrough]];
+  }
   case ast::Stmt::Kind::Assign:
   case ast::Stmt::Kind::Store:
-  case ast::Stmt::Kind::If:
   case ast::Stmt::Kind::Call:
     return error(stmt.loc)
            << "statement outside a schedule loop; computation belongs "
@@ -1571,6 +1585,13 @@ FailureOr<Attribute> Emitter::loopAnnotation(const ast::Annotation &a) {
     return checked(BlocksPerSmAttr::getChecked(
         [&] { return error(a.loc); }, context, *blocks));
   }
+  if (a.name == "mma_warps") {
+    FailureOr<int64_t> warps = integerArg("the computing warps");
+    if (failed(warps))
+      return failure();
+    return checked(MmaWarpsAttr::getChecked([&] { return error(a.loc); },
+                                            context, *warps));
+  }
   if (a.name == "persistent") {
     // 0 is off: no annotation, and a binding giving it is then not recorded
     // (like a conditional parameter's), so builds without it keep their
@@ -1643,7 +1664,7 @@ FailureOr<Attribute> Emitter::loopAnnotation(const ast::Annotation &a) {
                       << "'; expected @warp_reduce, $bank_conflict_free, "
                          "@coalesced_access, @tma_bound, @pipeline_stages, "
                          "@producer_warp, @warpgroup_registers, "
-                         "@blocks_per_sm, @shape_hint, "
+                         "@blocks_per_sm, @mma_warps, @shape_hint, "
                          "@delta_masked or "
                          "@custom_counter";
 }

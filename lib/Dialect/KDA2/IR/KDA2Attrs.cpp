@@ -386,6 +386,30 @@ LogicalResult BlocksPerSmAttr::verifyOnLoop(Operation *loop,
 }
 
 //===----------------------------------------------------------------------===//
+// @mma_warps
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+MmaWarpsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                     int64_t warps) {
+  if (warps < 1 || warps > 16 || !llvm::isPowerOf2_64(warps))
+    return emitError() << "'@mma_warps' takes 1, 2, 4, 8 or 16 warps, got "
+                       << warps;
+  return success();
+}
+
+StringRef MmaWarpsAttr::getSpelling() const { return "@mma_warps"; }
+
+LogicalResult MmaWarpsAttr::verifyOnLoop(Operation *loop,
+                                         const HardwareProfile *) const {
+  auto op = dyn_cast<LoopOp>(loop);
+  if (!op || op.getMapping() != LoopMapping::block)
+    return loop->emitOpError() << "'@mma_warps' applies to a block loop "
+                                  "(schedule.block), the kernel's blocks";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // @persistent
 //===----------------------------------------------------------------------===//
 

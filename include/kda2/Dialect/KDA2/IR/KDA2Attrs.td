@@ -264,6 +264,28 @@ def KDA2_BlocksPerSmAttr
   let genVerifyDecl = 1;
 }
 
+def KDA2_MmaWarpsAttr
+    : KDA2_AnnotationAttr<"MmaWarps", "mma_warps"> {
+  let summary = "`@mma_warps(n)`: n warps share the block's mma register tiles";
+  let description = [{
+    On a block loop whose tensor-core products keep their tiles in
+    registers (`REG {layout=mma}`): the block's computing warps are n
+    (1, 2, 4, 8 or 16) instead of one per 16-row strip or 8-column block of
+    its smallest split tile, up to four. Every `split=rows` tile needs 16 rows
+    per warp, every `split=cols` tile 8 columns (a contraction over one, 16);
+    `split=none` tiles are held whole by each of them. More warps than
+    four put two or more on each scheduler, which then hides one warp's
+    dependent latencies behind another's (a chain at one block per SM).
+
+    ```mlir
+    #kda2.mma_warps<8>
+    ```
+  }];
+  let parameters = (ins "int64_t":$warps);
+  let assemblyFormat = "`<` $warps `>`";
+  let genVerifyDecl = 1;
+}
+
 def KDA2_PersistentAttr
     : KDA2_AnnotationAttr<"Persistent", "persistent"> {
   let summary = "`@persistent(n)`: n resident blocks per SM walk the grid";
