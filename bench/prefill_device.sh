@@ -113,6 +113,12 @@ kda_chunk_split_c32_vb16_k256 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,G
 kda_chunk_h_c32_vb16_k256 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=256,V=256,C=32,VB=16,NVB=16,OKB=1,HKB=1
 kda_chunk_split_c32_vb16_k64_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=64,V=64,C=32,VB=16,NVB=4,TP=f16,KL=f16,TW=bf16
 kda_chunk_h_c32_vb16_k64_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4,TP=f16,KL=f16
+kda_chunk_h_c32_vb16_k64_s4_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4,TP=f16,KL=f16,OS=4
+kda_chunk_h_c32_vb16_k64_w2s4_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4,TP=f16,KL=f16,OW=2,OS=4
+kda_chunk_h_c32_vb16_k128_w2s4_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OW=2,OS=4
+kda_chunk_h_c32_vb16_k128_w2_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OW=2
+kda_chunk_h_c32_vb16_k128_w1_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OW=1,OS=4
+kda_chunk_h_c32_vb16_k64_w1_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4,TP=f16,KL=f16,OW=1,OS=4
 kda_chunk_split_c32_vb16_k256_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=256,V=256,C=32,VB=16,NVB=16,BPS=1,TP=f16,KL=f16,TW=bf16
 kda_chunk_h_c32_vb16_k256_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=256,V=256,C=32,VB=16,NVB=16,OKB=1,HKB=1,TP=f16,KL=f16
 kda_decode_pool_k128_f32_kv kda_decode_pool.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,VB=32,NVB=4,LANES=2
@@ -180,6 +186,15 @@ run)
       --extra "ok32_vb16_tqw8_h16=kda_chunk_split_c32_vb16_k128_tqx_h16:32:16:kda_chunk_h_c32_vb16_k128_w8_h16"
       --extra "ok32_vb16_tqw8s3_h16=kda_chunk_split_c32_vb16_k128_tqx_h16:32:16:kda_chunk_h_c32_vb16_k128_w8s3_h16"
       --extra "ok32_vb16_tqw8s4_h16=kda_chunk_split_c32_vb16_k128_tqx_h16:32:16:kda_chunk_h_c32_vb16_k128_w8s4_h16"
+      # ... and on two (OW=2, four stages: each warp half the keys, one
+      # partial to add), K = 128 and K = 64 (the K = 64 four-stage scan
+      # beside it, after the K = 64 prep).
+      --extra "ok32_vb16_tqw2s4_h16=kda_chunk_split_c32_vb16_k128_tqx_h16:32:16:kda_chunk_h_c32_vb16_k128_w2s4_h16"
+      --extra "ok32_vb16_s4_k64_h16=kda_chunk_split_c32_vb16_k64_h16:32:16:kda_chunk_h_c32_vb16_k64_s4_h16"
+      --extra "ok32_vb16_w2s4_k64_h16=kda_chunk_split_c32_vb16_k64_h16:32:16:kda_chunk_h_c32_vb16_k64_w2s4_h16"
+      --extra "ok32_vb16_tqw2_h16=kda_chunk_split_c32_vb16_k128_tqx_h16:32:16:kda_chunk_h_c32_vb16_k128_w2_h16"
+      --extra "ok32_vb16_tqw1s4_h16=kda_chunk_split_c32_vb16_k128_tqx_h16:32:16:kda_chunk_h_c32_vb16_k128_w1_h16"
+      --extra "ok32_vb16_w1s4_k64_h16=kda_chunk_split_c32_vb16_k64_h16:32:16:kda_chunk_h_c32_vb16_k64_w1_h16"
       --extra "o32_vb64_fast4=$prep64" --extra "o32_vb64_wg=$prep64:kda_chunk_h_c32_vb64_k128_wg"
       --extra "o32_vb64_wg2=$prep64:kda_chunk_h_c32_vb64_k128_wg2"
       --extra "o32_vb64_wg_pb32=$prep64pb:kda_chunk_h_c32_vb64_k128_wg_pb32"

@@ -147,12 +147,16 @@ compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_pb32 "IN=bf16,ST=f32,SS=kv,IX
 # bytes and product rate (bench/kda_prefill.py's *_h16; docs/Prefill.md).
 compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128_h16 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,TQ=1"
 compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_h16 "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16"
-# The same scans with four TMA stages (OS=4: 156 KB of shared memory, one
-# block per SM): the split-key scan 8-9 % faster where a launch's chains fit
-# one per SM (n · h · V / 16 at most the SMs; bench/RESULTS.md stop 32),
-# none faster beyond (where the two-stage build runs two blocks per SM).
-compile_for kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_s4_h16 \
-  "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OS=4" sm_90a
+# The same scans with the split-key scan on two computing warps (OW=2: each
+# half the keys, one other warp's partials to add), 9-12 % faster than four
+# at every small shape (bench/RESULTS.md stop 32): _w2_h16 with two TMA
+# stages (two blocks per SM), _w2s4_h16 with four (OS=4: one block per SM,
+# for launches whose chains, n · h · V / 16, fit one per SM).
+for cfg in "w2:" "w2s4:,OS=4"; do
+  IFS=: read -r tag extra <<< "$cfg"
+  compile_for kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_${tag}_h16 \
+    "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OW=2$extra" sm_90a
+done
 compile kda_chunk_prep_act.tirx kda_chunk_prep_act_c32_vb16_k128_gf2_h16 \
   "IN=bf16,IX=i32,GF=2,AL=1,DB=1,BS=1,QKN=1,K=128,V=128,C=32,HC=16,VB=16,NVB=8,TP=f16,KL=f16"
 # The prefill prep for any gate with the activations in the kernel
