@@ -150,6 +150,20 @@ static bool hasPragma(LoopOp loop, PragmaKind kind) {
   return holdsPragma(loop.getAnnotationsAttr(), kind);
 }
 
+/// The last loop of `kernel` annotated with an `AttrT` and that annotation
+/// (null, null: none).
+template <typename AttrT>
+static std::pair<AttrT, LoopOp> findLoopAnnotation(KernelOp kernel) {
+  std::pair<AttrT, LoopOp> found;
+  kernel.walk([&](LoopOp loop) {
+    if (ArrayAttr annotations = loop.getAnnotationsAttr())
+      for (Attribute a : annotations)
+        if (auto attr = dyn_cast<AttrT>(a))
+          found = {attr, loop};
+  });
+  return found;
+}
+
 /// Whether `#pragma <kind>` covers `op`: on its kernel or a loop around it.
 static bool pragmaCovers(KernelOp kernel, Operation *op, PragmaKind kind) {
   if (holdsPragma(kernel.getPragmasAttr(), kind))
@@ -1047,16 +1061,7 @@ LogicalResult KernelLowering::analyze() {
     mmaWarps = mmaWarps ? std::min(mmaWarps, units) : units;
   });
   // `@mma_warps(n)` on the block loop: n computing warps instead.
-  MmaWarpsAttr warpsAttr;
-  Operation *warpsLoop = nullptr;
-  kernel.walk([&](LoopOp loop) {
-    if (ArrayAttr annotations = loop.getAnnotationsAttr())
-      for (Attribute a : annotations)
-        if (auto w = dyn_cast<MmaWarpsAttr>(a)) {
-          warpsAttr = w;
-          warpsLoop = loop;
-        }
-  });
+  auto [warpsAttr, warpsLoop] = findLoopAnnotation<MmaWarpsAttr>(kernel);
   if (warpsAttr && (plainMatmuls || !mmaWarps))
     return warpsLoop->emitOpError()
            << "'@mma_warps' applies to kernels whose tensor-core products "
@@ -1173,14 +1178,8 @@ LogicalResult KernelLowering::analyze() {
 
 LogicalResult KernelLowering::checkGroupRegisters() {
   LoopOp loop;
-  kernel.walk([&](LoopOp l) {
-    if (ArrayAttr annotations = l.getAnnotationsAttr())
-      for (Attribute a : annotations)
-        if (auto registers = dyn_cast<WarpgroupRegistersAttr>(a)) {
-          groupRegisters = registers;
-          loop = l;
-        }
-  });
+  std::tie(groupRegisters, loop) =
+      findLoopAnnotation<WarpgroupRegistersAttr>(kernel);
   if (!groupRegisters)
     return success();
   auto fail = [&]() { return loop.emitOpError() << "'@warpgroup_registers' "; };

@@ -328,6 +328,17 @@ static LogicalResult requireTmaPipeline(Operation *loop, StringRef spelling) {
   return success();
 }
 
+/// An annotation of the kernel's blocks (`spelling`) on `loop`: it must be
+/// a block loop.
+static LogicalResult requireBlockLoop(Operation *loop, StringRef spelling) {
+  auto op = dyn_cast<LoopOp>(loop);
+  if (!op || op.getMapping() != LoopMapping::block)
+    return loop->emitOpError() << "'" << spelling
+                               << "' applies to a block loop "
+                                  "(schedule.block), the kernel's blocks";
+  return success();
+}
+
 LogicalResult PipelineStagesAttr::verifyOnLoop(Operation *loop,
                                                const HardwareProfile *) const {
   return requireTmaPipeline(loop, getSpelling());
@@ -378,11 +389,7 @@ StringRef BlocksPerSmAttr::getSpelling() const { return "@blocks_per_sm"; }
 
 LogicalResult BlocksPerSmAttr::verifyOnLoop(Operation *loop,
                                             const HardwareProfile *) const {
-  auto op = dyn_cast<LoopOp>(loop);
-  if (!op || op.getMapping() != LoopMapping::block)
-    return loop->emitOpError() << "'@blocks_per_sm' applies to a block loop "
-                                  "(schedule.block), the kernel's blocks";
-  return success();
+  return requireBlockLoop(loop, getSpelling());
 }
 
 //===----------------------------------------------------------------------===//
@@ -402,11 +409,7 @@ StringRef MmaWarpsAttr::getSpelling() const { return "@mma_warps"; }
 
 LogicalResult MmaWarpsAttr::verifyOnLoop(Operation *loop,
                                          const HardwareProfile *) const {
-  auto op = dyn_cast<LoopOp>(loop);
-  if (!op || op.getMapping() != LoopMapping::block)
-    return loop->emitOpError() << "'@mma_warps' applies to a block loop "
-                                  "(schedule.block), the kernel's blocks";
-  return success();
+  return requireBlockLoop(loop, getSpelling());
 }
 
 //===----------------------------------------------------------------------===//
@@ -427,11 +430,7 @@ StringRef PersistentAttr::getSpelling() const { return "@persistent"; }
 
 LogicalResult PersistentAttr::verifyOnLoop(Operation *loop,
                                            const HardwareProfile *) const {
-  auto op = dyn_cast<LoopOp>(loop);
-  if (!op || op.getMapping() != LoopMapping::block)
-    return loop->emitOpError() << "'@persistent' applies to a block loop "
-                                  "(schedule.block), the kernel's blocks";
-  return success();
+  return requireBlockLoop(loop, getSpelling());
 }
 
 //===----------------------------------------------------------------------===//
