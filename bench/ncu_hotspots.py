@@ -3,7 +3,11 @@ instructions with the most warp-stall samples and their main stall reasons,
 and the share of samples per stall reason.
 
   ncu --import report.ncu-rep --page source --csv --print-source sass > k.csv
-  python3 bench/ncu_hotspots.py k.csv [--top 25]
+  python3 bench/ncu_hotspots.py k.csv [--top 25] [--regions 0,702,770,...]
+
+--regions a,b,c,...: the samples and executed instructions of the rows
+[a, b), [b, c), ... (the "#" column: the source page's SASS order), e.g. the
+phases of a loop read off the listing.
 """
 import argparse
 import csv
@@ -14,6 +18,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("csv")
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--regions", default="",
+                        help="comma-separated row indices: the share of samples in each range")
     args = parser.parse_args()
     rows = list(csv.reader(open(args.csv)))
     start = next(i for i, r in enumerate(rows) if "Source" in r and "Address" in r)
@@ -43,6 +49,16 @@ def main():
         print(f"{idx:>5} {num(r, samples):>8} {100 * num(r, samples) / total:>5.1f}% "
               f"{num(r, executed) if executed is not None else 0:>9}  {main_reason[6:]:<17} "
               f"{r[col['Source']].strip()[:80]}")
+
+
+    if args.regions:
+        cuts = [int(x) for x in args.regions.split(",")]
+        for a, b in zip(cuts, cuts[1:]):
+            rows_in = data[a:b]
+            n = sum(num(r, samples) for r in rows_in)
+            live = sum(1 for r in rows_in if executed is not None and num(r, executed) > 0)
+            print(f"rows {a:>5}-{b:<5} samples {n:>6} {100 * n / total:5.1f}%  "
+                  f"executed instructions {live}")
 
 
 if __name__ == "__main__":
