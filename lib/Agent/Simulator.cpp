@@ -1248,6 +1248,15 @@ private:
   /// Moves the global loads of stream[begin, end) and the instructions they
   /// depend on in that range to its front (an unrolled group of trips).
   void hoistGlobalLoads(size_t begin, size_t end);
+  /// List-schedules stream[begin, end) (a basic block) as ptxas does: each
+  /// step issues, of the instructions whose producers in the range have
+  /// issued, one whose operands are ready soonest, the longest latency path
+  /// to the block's end first; shared (and local) accesses keep their
+  /// order, and so do global stores.
+  void listSchedule(size_t begin, size_t end);
+  /// Puts stream[begin, end) in the order `order` (positions in the range)
+  /// and renumbers every dependence on them.
+  void reorder(size_t begin, size_t end, ArrayRef<int32_t> order);
   bool loadKnownData(const Node &node, uint32_t mask, int32_t result);
 
   const Program &prog;
@@ -1406,7 +1415,9 @@ void WarpInterpreter::runRegion(int32_t regionIndex, uint32_t mask) {
   // reordered that way when it ends.
   size_t runBegin = out->size();
   auto endRun = [&] {
-    if (profile.simulator.unrollPartialThreshold > 0)
+    if (profile.simulator.listSchedule)
+      listSchedule(runBegin, out->size());
+    else if (profile.simulator.unrollPartialThreshold > 0)
       hoistGlobalLoads(runBegin, out->size());
   };
   llvm::scope_exit finish([&] { endRun(); });
@@ -1749,15 +1760,134 @@ void WarpInterpreter::hoistGlobalLoads(size_t begin, size_t end) {
     }
   }
   // New order: the hoisted instructions, then the rest, each in order.
+  SmallVector<int32_t> order;
+  order.reserve(n);
+  for (int pass = 1; pass >= 0; --pass)
+    for (size_t i = 0; i < n; ++i)
+      if (hoist[i] == pass)
+        order.push_back(int32_t(i));
+  reorder(begin, end, order);
+}
+
+void WarpInterpreter::listSchedule(size_t begin, size_t end) {
+  std::vector<Instr> &stream = *out;
+  if (end > stream.size() || begin >= end || end - begin < 2)
+    return;
+  size_t n = end - begin;
+  const SimulatorParameters &sim = profile.simulator;
+  auto latency = [&](const Instr &instr) -> int64_t {
+    switch (instr.cls) {
+    case Cls::SFU:
+      return sim.sfuLatency;
+    case Cls::Tensor:
+      return sim.mmaLatency;
+    case Cls::Shared:
+    case Cls::Local:
+      return sim.sharedLatency;
+    case Cls::GlobalLoad:
+      return sim.l2Latency;
+    case Cls::None:
+      return 0;
+    default:
+      return sim.aluLatency;
+    }
+  };
+  // In-range producers (and the order kept among shared accesses and among
+  // global stores), their consumers, and each one's height: its latency
+  // plus the longest path of latencies after it.
+  SmallVector<SmallVector<int32_t, 4>> preds(n), succs(n);
+  auto link = [&](size_t from, size_t to) {
+    preds[to].push_back(int32_t(from));
+    succs[from].push_back(int32_t(to));
+  };
+  int32_t lastShared = -1, lastStore = -1;
+  for (size_t i = 0; i < n; ++i) {
+    const Instr &instr = stream[begin + i];
+    for (unsigned d = 0; d < instr.numDeps; ++d) {
+      int32_t dep = instr.deps[d];
+      if (dep >= int32_t(begin) && dep < int32_t(i + begin))
+        link(size_t(dep) - begin, i);
+    }
+    int32_t &chain = instr.cls == Cls::Shared || instr.cls == Cls::Local
+                         ? lastShared
+                         : lastStore;
+    if (instr.cls == Cls::Shared || instr.cls == Cls::Local ||
+        instr.cls == Cls::GlobalStore) {
+      if (chain >= 0)
+        link(size_t(chain), i);
+      chain = int32_t(i);
+    }
+  }
+  SmallVector<int64_t> height(n, 0);
+  for (size_t i = n; i-- > 0;) {
+    int64_t after = 0;
+    for (int32_t next : succs[i])
+      after = std::max(after, height[next]);
+    height[i] = latency(stream[begin + i]) + after;
+  }
+  // Greedy: the ready instruction whose operands are ready soonest (not
+  // before this cycle), then the highest, then the first.
+  SmallVector<int64_t> readyAt(n, 0), waiting(n);
+  SmallVector<int32_t> ready, order;
+  order.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    waiting[i] = int64_t(preds[i].size());
+    if (!waiting[i])
+      ready.push_back(int32_t(i));
+  }
+  // Only the first `list_schedule_window` instructions not yet issued are
+  // candidates (0: all), as ptxas's scheduler looks a bounded way ahead
+  // (its register pressure).
+  SmallVector<uint8_t> issued(n, 0);
+  size_t firstLeft = 0;
+  size_t window = sim.listScheduleWindow ? sim.listScheduleWindow : n;
+  int64_t now = 0;
+  while (!ready.empty()) {
+    while (firstLeft < n && issued[firstLeft])
+      ++firstLeft;
+    size_t best = ready.size();
+    for (size_t r = 0; r < ready.size(); ++r) {
+      if (size_t(ready[r]) >= firstLeft + window)
+        continue;
+      if (best == ready.size()) {
+        best = r;
+        continue;
+      }
+      int32_t a = ready[r], b = ready[best];
+      int64_t ta = std::max(now, readyAt[a]), tb = std::max(now, readyAt[b]);
+      if (ta != tb ? ta < tb
+                   : height[a] != height[b] ? height[a] > height[b] : a < b)
+        best = r;
+    }
+    if (best == ready.size()) // (the first left is always ready)
+      best = 0;
+    int32_t pick = ready[best];
+    ready.erase(ready.begin() + best);
+    issued[pick] = 1;
+    order.push_back(pick);
+    int64_t start = std::max(now, readyAt[pick]);
+    now = start + 1;
+    int64_t done = start + latency(stream[begin + pick]);
+    for (int32_t next : succs[pick]) {
+      readyAt[next] = std::max(readyAt[next], done);
+      if (--waiting[next] == 0)
+        ready.push_back(next);
+    }
+  }
+  reorder(begin, end, order);
+}
+
+void WarpInterpreter::reorder(size_t begin, size_t end,
+                              ArrayRef<int32_t> order) {
+  std::vector<Instr> &stream = *out;
+  size_t n = end - begin;
   SmallVector<int32_t> newIndex(n);
   std::vector<Instr> reordered;
   reordered.reserve(n);
-  for (int pass = 1; pass >= 0; --pass)
-    for (size_t i = 0; i < n; ++i)
-      if (hoist[i] == pass) {
-        newIndex[i] = int32_t(begin + reordered.size());
-        reordered.push_back(stream[begin + i]);
-      }
+  for (int32_t i : order) {
+    newIndex[i] = int32_t(begin + reordered.size());
+    reordered.push_back(stream[begin + i]);
+  }
   bool moved = false;
   for (size_t i = 0; i < n; ++i)
     moved |= newIndex[i] != int32_t(begin + i);
