@@ -2716,16 +2716,30 @@ FailureOr<SimulationReport> Simulator::run(const LaunchOptions &launch,
            << "kernel '" << kernel.getName()
            << "' has no launch metadata; pass its grid with grid=x,y,z";
   }
-  // Parameters with known contents.
+  // Parameters with known contents, and integer scalars with known values
+  // (a switch such as `boundaries=0`: the branches it decides run one side).
   for (const auto &entry : launch.data) {
     auto named = llvm::find_if(meta.args, [&](const Metadata::Arg &arg) {
-      return arg.kind == "ptr" && arg.name == entry.getKey();
+      return (arg.kind == "ptr" || arg.kind == "scalar") &&
+             arg.name == entry.getKey();
     });
     if (named == meta.args.end())
       return kernel.emitError()
              << "data given for '" << entry.getKey() << "', which is not a "
-             << "tensor parameter of kernel '" << kernel.getName() << "'";
-    shape.data[named - meta.args.begin()] = &entry.getValue();
+             << "tensor or scalar parameter of kernel '" << kernel.getName()
+             << "'";
+    size_t index = named - meta.args.begin();
+    if (named->kind == "scalar") {
+      if (entry.getValue().size() != 1 || index >= kernel.getNumArguments() ||
+          !kernel.getArgument(index).getType().isIntOrIndex())
+        return kernel.emitError()
+               << "data for scalar parameter '" << entry.getKey()
+               << "' of kernel '" << kernel.getName()
+               << "' must be one integer, for an integer parameter";
+      prog.argumentValues[index] = entry.getValue().front();
+      continue;
+    }
+    shape.data[index] = &entry.getValue();
   }
   // Kernel parameters that hold sizes.
   for (auto [i, arg] : llvm::enumerate(meta.args)) {

@@ -10,7 +10,7 @@
 // SHAPE: error: malformed shape binding 'n4'; expected name=size with a non-negative integer size
 // SHAPE-NEG: error: malformed shape binding 'n=-3'
 // DATA: error: malformed data binding 'cu_seqlens=0/x'; expected name=v0/v1/... with integers
-// DATA-NAME: error: data given for 'lens', which is not a tensor parameter of kernel
+// DATA-NAME: error: data given for 'lens', which is not a tensor or scalar parameter of kernel
 
 // The metadata's grid.y names `h`, which no shape binds.
 module attributes {gpu.container_module} {
