@@ -80,8 +80,6 @@ struct MappingTraits<SimulatorParameters> {
     io.mapOptional("unroll_partial_threshold", p.unrollPartialThreshold,
                    defaults.unrollPartialThreshold);
     io.mapOptional("list_schedule", p.listSchedule, defaults.listSchedule);
-    io.mapOptional("list_schedule_window", p.listScheduleWindow,
-                   defaults.listScheduleWindow);
   }
 };
 

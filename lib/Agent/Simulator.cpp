@@ -1793,11 +1793,12 @@ void WarpInterpreter::listSchedule(size_t begin, size_t end) {
     }
   };
   // In-range producers (and the order kept among shared accesses and among
-  // global stores), their consumers, and each one's height: its latency
-  // plus the longest path of latencies after it.
-  SmallVector<SmallVector<int32_t, 4>> preds(n), succs(n);
+  // global stores): each one's count of them and its consumers, and its
+  // height: its latency plus the longest path of latencies after it.
+  SmallVector<int64_t> waiting(n, 0);
+  SmallVector<SmallVector<int32_t, 4>> succs(n);
   auto link = [&](size_t from, size_t to) {
-    preds[to].push_back(int32_t(from));
+    ++waiting[to];
     succs[from].push_back(int32_t(to));
   };
   int32_t lastShared = -1, lastStore = -1;
@@ -1827,43 +1828,24 @@ void WarpInterpreter::listSchedule(size_t begin, size_t end) {
   }
   // Greedy: the ready instruction whose operands are ready soonest (not
   // before this cycle), then the highest, then the first.
-  SmallVector<int64_t> readyAt(n, 0), waiting(n);
+  SmallVector<int64_t> readyAt(n, 0);
   SmallVector<int32_t> ready, order;
   order.reserve(n);
-  for (size_t i = 0; i < n; ++i) {
-    waiting[i] = int64_t(preds[i].size());
+  for (size_t i = 0; i < n; ++i)
     if (!waiting[i])
       ready.push_back(int32_t(i));
-  }
-  // Only the first `list_schedule_window` instructions not yet issued are
-  // candidates (0: all), as ptxas's scheduler looks a bounded way ahead
-  // (its register pressure).
-  SmallVector<uint8_t> issued(n, 0);
-  size_t firstLeft = 0;
-  size_t window = sim.listScheduleWindow ? sim.listScheduleWindow : n;
   int64_t now = 0;
   while (!ready.empty()) {
-    while (firstLeft < n && issued[firstLeft])
-      ++firstLeft;
-    size_t best = ready.size();
-    for (size_t r = 0; r < ready.size(); ++r) {
-      if (size_t(ready[r]) >= firstLeft + window)
-        continue;
-      if (best == ready.size()) {
-        best = r;
-        continue;
-      }
+    size_t best = 0;
+    for (size_t r = 1; r < ready.size(); ++r) {
       int32_t a = ready[r], b = ready[best];
       int64_t ta = std::max(now, readyAt[a]), tb = std::max(now, readyAt[b]);
       if (ta != tb ? ta < tb
                    : height[a] != height[b] ? height[a] > height[b] : a < b)
         best = r;
     }
-    if (best == ready.size()) // (the first left is always ready)
-      best = 0;
     int32_t pick = ready[best];
     ready.erase(ready.begin() + best);
-    issued[pick] = 1;
     order.push_back(pick);
     int64_t start = std::max(now, readyAt[pick]);
     now = start + 1;

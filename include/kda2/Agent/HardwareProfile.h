@@ -83,9 +83,6 @@ struct SimulatorParameters {
   /// latency path first; shared accesses and global stores in order), not
   /// in the IR's order with only the global loads first.
   bool listSchedule = true;
-  /// `list_schedule_window`: how many of the block's next instructions (in
-  /// the IR's order) the list scheduler may choose from (0: all).
-  unsigned listScheduleWindow = 0;
 };
 
 /// One GPU model's resources and peak rates. Field comments give the YAML key.

@@ -573,6 +573,14 @@ private:
     return info.cols / 8 / (info.split == MmaSplit::Cols ? blockX / 32 : 1);
   }
   /// First row and column of this warp's local block (i, j) of an mma tile.
+  /// Whether this thread's warp is warp `w` (on 32 bits: one compare, not
+  /// the index's two halves); `warp` is threadId / 32.
+  Value isWarp(Value warp, int64_t w, Location loc) {
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::IndexCastOp::create(b, loc, b.getI32Type(), warp),
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(int32_t(w))));
+  }
   std::pair<Value, Value> blockOrigin(const TensorInfo &info, int64_t i,
                                       int64_t j, Location loc);
   /// The mma register tile a tensor-core operand, accumulator or result
@@ -4972,11 +4980,9 @@ LogicalResult KernelLowering::lowerFragmentLoop(LoopOp loop) {
                                       : WalkResult::interrupt();
                          })
                          .wasInterrupted();
-  Value warpIndex;
+  Value warp;
   if (distribute)
-    warpIndex = arith::IndexCastOp::create(
-        b, loc, b.getI32Type(),
-        arith::DivUIOp::create(b, loc, threadId, constantIndex(32, loc)));
+    warp = arith::DivUIOp::create(b, loc, threadId, constantIndex(32, loc));
   std::optional<OpBuilder::InsertPoint> afterBlock;
 
   ++threadDepth;
@@ -4987,11 +4993,8 @@ LogicalResult KernelLowering::lowerFragmentLoop(LoopOp loop) {
       // Block slot / 4 (four slots each): its owner's stores.
       if (afterBlock)
         b.restoreInsertionPoint(*afterBlock);
-      Value owner = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::eq, warpIndex,
-          arith::ConstantOp::create(
-              b, loc, b.getI32IntegerAttr(int32_t(slot / 4 % warps))));
-      auto branch = scf::IfOp::create(b, loc, TypeRange(), owner, false);
+      auto branch = scf::IfOp::create(
+          b, loc, TypeRange(), isWarp(warp, slot / 4 % warps, loc), false);
       afterBlock = b.saveInsertionPoint();
       b.setInsertionPointToStart(branch.thenBlock());
     }
@@ -5766,12 +5769,7 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
       for (int64_t i = 0; i < stripCount; ++i)
         for (int64_t j = 0; j < colBlocks; ++j) {
           int64_t block = i * colBlocks + j;
-          // (on 32 bits: one compare, not the index's two halves)
-          Value owner = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::eq,
-              arith::IndexCastOp::create(b, loc, b.getI32Type(), warp),
-              arith::ConstantOp::create(
-                  b, loc, b.getI32IntegerAttr(int32_t(block % warps))));
+          Value owner = isWarp(warp, block % warps, loc);
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPointToStart(
               scf::IfOp::create(b, loc, TypeRange(), owner, false).thenBlock());
