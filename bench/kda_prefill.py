@@ -13,6 +13,7 @@ and the ratio kda2 / FLA. Writes $OUT/kda_prefill.json when OUT is set.
 import argparse
 import json
 import os
+import re
 import sys
 
 import torch
@@ -91,6 +92,40 @@ def no_offsets(index, n, scan=False):
         return {"ckpt_offsets": index, "offset_blocks": index}, {"m": 0}, {"boundaries": 1}
     one = torch.zeros(1, dtype=torch.float32, device="cuda")
     return {"ckpt_offsets": index, "kc": one, "ec": one}, {"n": n, "m": 0, "nm": 0}, {}
+
+
+def piece_count(variant, prep_kernel):
+    """The launches of a variant whose kernels were built with PC=1 (`pcN`
+    in its name: N pieces, default 2); 0 for the others."""
+    if "arg scalar pieces " not in prep_kernel.metadata():
+        return 0
+    m = re.search(r"pc(\d+)", variant)
+    return int(m.group(1)) if m else 2
+
+
+def pieces_launcher(preps, scans):
+    """Runs prep p on a second stream and scan p, after it, on a third of
+    higher priority, so that prep p + 1 runs beside scan p and the scans'
+    blocks go first when both wait (forked from and joined into the current
+    stream: a captured graph holds the same edges)."""
+    low = torch.cuda.Stream()
+    high = torch.cuda.Stream(priority=-1)
+    done = [torch.cuda.Event() for _ in preps]
+
+    def launch():
+        cur = torch.cuda.current_stream()
+        low.wait_stream(cur)
+        high.wait_stream(cur)
+        for prep, scan, event in zip(preps, scans, done):
+            with torch.cuda.stream(low):
+                prep()
+                event.record(low)
+            high.wait_event(event)
+            with torch.cuda.stream(high):
+                scan()
+        cur.wait_stream(high)
+        cur.wait_stream(low)
+    return launch
 
 
 def flops(B, T, H, K, V):
@@ -352,6 +387,7 @@ def main():
                         merge()
                     mid = mid2
                     dims = {**dims, **sizes2}
+                pieces = 0
                 if isinstance(scan_kernel, (tuple, list)):  # on the state pool
                     pick = lambda *names: {k: mid[k] for k in names}  # noqa: E731
                     # The state pool, in place: slot i for sequence i, no
@@ -364,7 +400,30 @@ def main():
                                                             device="cuda"),
                             "ckpt": torch.full((1, H, K, V), float("nan"), device="cuda")}
                     sp, sd, sx = no_offsets(cu, N, scan=True)
-                    if isinstance(scan_kernel, list):  # the output on the scan
+                    pieces = piece_count(variant, prep_kernel)
+                    if pieces:
+                        # PC=1 kernels: the prep and the scan in `pieces`
+                        # launches each, the prep of piece p + 1 on a second
+                        # stream beside the scan of piece p (docs/Prefill.md,
+                        # "Pieces"); the state between pieces in carry.
+                        carry = torch.full((N, H, V, K), float("nan"), device="cuda")
+                        preps = [prep_kernel.prepare(
+                            {"q": flat(q), "k": flat(k), "g": flat(g), "beta": flat(beta),
+                             "cu_seqlens": cu, **mid, **op},
+                            {**only("tt", "h", "np1", "ns"), "hqk": H, **od},
+                            {"scale": scale, **strides, "piece": p, "pieces": pieces}, stream)
+                            for p in range(pieces)]
+                        scans = [scan_kernel[0].prepare(
+                            {**vin, **pick("qd", "kl", "wn", "tp", "pb", "gl"), "us": hs["us"],
+                             **slots, **ckpt, "pool": ht, "cu_seqlens": cu, "o": flat(o),
+                             "carry": carry, **sp},
+                            {**only("n", "h", "np1", "ns", "tt"), "nc": nc, "slots": N,
+                             "blocks": 1, **sd}, {**sx, **sv, "piece": p, "pieces": pieces},
+                            stream) for p in range(pieces)]
+                        prep = lambda preps=preps: [x() for x in preps]  # noqa: E731
+                        scan = lambda scans=scans: [x() for x in scans]  # noqa: E731
+                        launch = pieces_launcher(preps, scans)
+                    elif isinstance(scan_kernel, list):  # the output on the scan
                         scan = scan_kernel[0].prepare(
                             {**vin, **pick("qd", "kl", "wn", "tp", "pb", "gl"), "us": hs["us"],
                              **({"ready": mid["ready"]} if "ready" in mid else {}),
@@ -389,9 +448,10 @@ def main():
                     scan = scan_kernel.prepare({**vin, **mid, "h0": h0_run, "cu_seqlens": cu,
                                                 "o": flat(o), "ht": ht}, dims, sv, stream)
 
-                def launch(prep=prep, scan=scan):
-                    prep()
-                    scan()
+                if not pieces:
+                    def launch(prep=prep, scan=scan):
+                        prep()
+                        scan()
             launch()
             torch.cuda.synchronize()
             row = {"variant": variant, "B": B, "T": T, "H": H, "K": K, "gate": args.gate,

@@ -1058,20 +1058,6 @@ module attributes {kda2.target = "H200-SXM"} {
       %20 = kda2.sub %19, %c1_3 : index, index -> index
       %21 = kda2.cast %18 : i32 -> index
       %22 = kda2.min %21, %20 : index, index -> index
-      %c2048 = arith.constant 2048 : index
-      kda2.loop fragment %arg0 to %c2048 columns(128) split(cols) {
-        %c128 = arith.constant 128 : index
-        %34 = kda2.div %arg0, %c128 : index, index -> index
-        %35 = kda2.rem %arg0, %c128 : index, index -> index
-        %c16 = arith.constant 16 : index
-        %36 = kda2.mul %vb, %c16 : index, index -> index
-        %37 = kda2.add %36, %34 : index, index -> index
-        %38 = kda2.load %pool[%22, %1, %35, %37] : !kda2.tensor<[slots, h, 128, 128], f32> -> f32
-        %cst = arith.constant 0.000000e+00 : f32
-        %39 = kda2.select %17, %38, %cst : i1, f32, f32 -> f32
-        kda2.store %39, %St[%34, %35] : f32, !kda2.tensor<[16, 128], f32, reg>
-      }
-      %c0 = arith.constant 0 : index
       %c32_4 = arith.constant 32 : index
       %23 = kda2.cast %5 : i32 -> index
       %24 = kda2.add %23, %c32_4 : index, index -> index
@@ -1079,293 +1065,303 @@ module attributes {kda2.target = "H200-SXM"} {
       %25 = kda2.sub %24, %c1_5 : index, index -> index
       %c32_6 = arith.constant 32 : index
       %26 = kda2.div %25, %c32_6 : index, index -> index
-      %27 = kda2.cast %26 : index -> i32
-      kda2.store %27, %nx[%c0] : i32, !kda2.tensor<[1], i32, reg>
-      %28 = kda2.dim "m" : index
-      kda2.loop serial %j to %28 {
-        %34 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
-        %c1_i32 = arith.constant 1 : i32
-        %35 = kda2.cmp ge %34, %c1_i32 : i32, i32 -> i1
-        %36 = kda2.cmp le %34, %5 : i32, i32 -> i1
-        %false_12 = arith.constant false
-        %37 = kda2.select %35, %36, %false_12 : i1, i1, i1 -> i1
-        kda2.if %37 {
-          %c0_13 = arith.constant 0 : index
-          %c0_14 = arith.constant 0 : index
-          %38 = kda2.load %nx[%c0_14] : !kda2.tensor<[1], i32, reg> -> i32
-          %c1_i32_15 = arith.constant 1 : i32
-          %39 = kda2.sub %34, %c1_i32_15 : i32, i32 -> i32
-          %c32_16 = arith.constant 32 : index
-          %40 = kda2.cast %39 : i32 -> index
-          %41 = kda2.div %40, %c32_16 : index, index -> index
-          %42 = kda2.cast %38 : i32 -> index
-          %43 = kda2.min %42, %41 : index, index -> index
-          %44 = kda2.cast %43 : index -> i32
-          kda2.store %44, %nx[%c0_13] : i32, !kda2.tensor<[1], i32, reg>
-        }
+      %c0 = arith.constant 0 : index
+      %c2048 = arith.constant 2048 : index
+      kda2.loop fragment %arg0 to %c2048 columns(128) split(cols) {
+        %c128 = arith.constant 128 : index
+        %31 = kda2.div %arg0, %c128 : index, index -> index
+        %32 = kda2.rem %arg0, %c128 : index, index -> index
+        %c16 = arith.constant 16 : index
+        %33 = kda2.mul %vb, %c16 : index, index -> index
+        %34 = kda2.add %33, %31 : index, index -> index
+        %35 = kda2.load %pool[%22, %1, %32, %34] : !kda2.tensor<[slots, h, 128, 128], f32> -> f32
+        %cst = arith.constant 0.000000e+00 : f32
+        %36 = kda2.select %17, %35, %cst : i1, f32, f32 -> f32
+        kda2.store %36, %St[%31, %32] : f32, !kda2.tensor<[16, 128], f32, reg>
       }
       %c0_7 = arith.constant 0 : index
+      %27 = kda2.cast %26 : index -> i32
+      kda2.store %27, %nx[%c0_7] : i32, !kda2.tensor<[1], i32, reg>
+      %28 = kda2.dim "m" : index
+      kda2.loop serial %j to %28 {
+        %31 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
+        %c1_i32 = arith.constant 1 : i32
+        %32 = kda2.cmp ge %31, %c1_i32 : i32, i32 -> i1
+        %33 = kda2.cmp le %31, %5 : i32, i32 -> i1
+        %false_10 = arith.constant false
+        %34 = kda2.select %32, %33, %false_10 : i1, i1, i1 -> i1
+        kda2.if %34 {
+          %c0_11 = arith.constant 0 : index
+          %c0_12 = arith.constant 0 : index
+          %35 = kda2.load %nx[%c0_12] : !kda2.tensor<[1], i32, reg> -> i32
+          %c1_i32_13 = arith.constant 1 : i32
+          %36 = kda2.sub %31, %c1_i32_13 : i32, i32 -> i32
+          %c32_14 = arith.constant 32 : index
+          %37 = kda2.cast %36 : i32 -> index
+          %38 = kda2.div %37, %c32_14 : index, index -> index
+          %39 = kda2.cast %35 : i32 -> index
+          %40 = kda2.min %39, %38 : index, index -> index
+          %41 = kda2.cast %40 : index -> i32
+          kda2.store %41, %nx[%c0_11] : i32, !kda2.tensor<[1], i32, reg>
+        }
+      }
       %c0_8 = arith.constant 0 : index
-      %29 = kda2.load %checkpoint_blocks[%c0_8] : !kda2.tensor<[n, nc], i32> -> i32
-      kda2.store %29, %nb[%c0_7] : i32, !kda2.tensor<[1], i32, reg>
-      %c32_9 = arith.constant 32 : index
-      %30 = kda2.cast %5 : i32 -> index
-      %31 = kda2.add %30, %c32_9 : index, index -> index
-      %c1_10 = arith.constant 1 : index
-      %32 = kda2.sub %31, %c1_10 : index, index -> index
-      %c32_11 = arith.constant 32 : index
-      %33 = kda2.div %32, %c32_11 : index, index -> index
-      kda2.loop serial %c to %33 annotations [#kda2.pragma<tma_pipeline>, #kda2.producer_warp, #kda2.pipeline_stages<2>] {
-        %34 = kda2.add %8, %c : index, index -> index
-        %35 = kda2.load %qd[%34] : !kda2.tensor<[h, ns, 32, 128], bf16> -> tensor<32x128xbf16>
-        kda2.store %35, %Qd[] : tensor<32x128xbf16>, !kda2.tensor<[32, 128], bf16, smem>
-        %36 = kda2.add %8, %c : index, index -> index
-        %37 = kda2.load %kl[%36] : !kda2.tensor<[h, ns, 32, 128], bf16> -> tensor<32x128xbf16>
-        kda2.store %37, %Kl[] : tensor<32x128xbf16>, !kda2.tensor<[32, 128], bf16, smem>
-        %38 = kda2.add %8, %c : index, index -> index
-        %39 = kda2.load %wn[%38] : !kda2.tensor<[h, ns, 32, 128], bf16> -> tensor<32x128xbf16>
-        kda2.store %39, %Wn[] : tensor<32x128xbf16>, !kda2.tensor<[32, 128], bf16, smem>
-        %40 = kda2.add %8, %c : index, index -> index
-        %41 = kda2.load %tp[%40] : !kda2.tensor<[h, ns, 32, 32], bf16> -> tensor<32x32xbf16>
-        kda2.store %41, %Tp[] : tensor<32x32xbf16>, !kda2.tensor<[32, 32], bf16, smem>
-        %42 = kda2.add %8, %c : index, index -> index
-        %43 = kda2.load %pb[%42] : !kda2.tensor<[h, ns, 32, 32], bf16> -> tensor<32x32xbf16>
-        kda2.store %43, %Pb[] : tensor<32x32xbf16>, !kda2.tensor<[32, 32], bf16, smem>
-        %44 = kda2.add %8, %c : index, index -> index
-        %45 = kda2.load %gl[%44] : !kda2.tensor<[h, ns, 128], f32> -> tensor<128xf32>
-        kda2.store %45, %Gl[] : tensor<128xf32>, !kda2.tensor<[128], f32, smem>
-        %46 = kda2.add %2, %5 : i32, i32 -> i32
-        %47 = kda2.cast %46 : i32 -> index
-        %c32_12 = arith.constant 32 : index
-        %48 = kda2.mul %c, %c32_12 : index, index -> index
-        %49 = kda2.cast %2 : i32 -> index
-        %50 = kda2.add %49, %48 : index, index -> index
+      %c0_9 = arith.constant 0 : index
+      %29 = kda2.load %checkpoint_blocks[%c0_9] : !kda2.tensor<[n, nc], i32> -> i32
+      kda2.store %29, %nb[%c0_8] : i32, !kda2.tensor<[1], i32, reg>
+      %30 = kda2.sub %26, %c0 : index, index -> index
+      kda2.loop serial %cl to %30 annotations [#kda2.pragma<tma_pipeline>, #kda2.producer_warp, #kda2.pipeline_stages<2>] {
+        %31 = kda2.add %c0, %cl : index, index -> index
+        %32 = kda2.add %8, %31 : index, index -> index
+        %33 = kda2.load %qd[%32] : !kda2.tensor<[h, ns, 32, 128], bf16> -> tensor<32x128xbf16>
+        kda2.store %33, %Qd[] : tensor<32x128xbf16>, !kda2.tensor<[32, 128], bf16, smem>
+        %34 = kda2.add %8, %31 : index, index -> index
+        %35 = kda2.load %kl[%34] : !kda2.tensor<[h, ns, 32, 128], bf16> -> tensor<32x128xbf16>
+        kda2.store %35, %Kl[] : tensor<32x128xbf16>, !kda2.tensor<[32, 128], bf16, smem>
+        %36 = kda2.add %8, %31 : index, index -> index
+        %37 = kda2.load %wn[%36] : !kda2.tensor<[h, ns, 32, 128], bf16> -> tensor<32x128xbf16>
+        kda2.store %37, %Wn[] : tensor<32x128xbf16>, !kda2.tensor<[32, 128], bf16, smem>
+        %38 = kda2.add %8, %31 : index, index -> index
+        %39 = kda2.load %tp[%38] : !kda2.tensor<[h, ns, 32, 32], bf16> -> tensor<32x32xbf16>
+        kda2.store %39, %Tp[] : tensor<32x32xbf16>, !kda2.tensor<[32, 32], bf16, smem>
+        %40 = kda2.add %8, %31 : index, index -> index
+        %41 = kda2.load %pb[%40] : !kda2.tensor<[h, ns, 32, 32], bf16> -> tensor<32x32xbf16>
+        kda2.store %41, %Pb[] : tensor<32x32xbf16>, !kda2.tensor<[32, 32], bf16, smem>
+        %42 = kda2.add %8, %31 : index, index -> index
+        %43 = kda2.load %gl[%42] : !kda2.tensor<[h, ns, 128], f32> -> tensor<128xf32>
+        kda2.store %43, %Gl[] : tensor<128xf32>, !kda2.tensor<[128], f32, smem>
+        %44 = kda2.add %2, %5 : i32, i32 -> i32
+        %45 = kda2.cast %44 : i32 -> index
+        %c32_10 = arith.constant 32 : index
+        %46 = kda2.mul %31, %c32_10 : index, index -> index
+        %47 = kda2.cast %2 : i32 -> index
+        %48 = kda2.add %47, %46 : index, index -> index
         %c16 = arith.constant 16 : index
-        %51 = kda2.mul %vb, %c16 : index, index -> index
+        %49 = kda2.mul %vb, %c16 : index, index -> index
         %c128 = arith.constant 128 : index
-        %52 = kda2.load %v[%50, %1, %51] limits(%47, %c128) {windows = array<i64: 32, 0, 16>} : !kda2.tensor<[tt, h, 128], bf16> -> tensor<32x16xbf16>
-        kda2.store %52, %Vs[] : tensor<32x16xbf16>, !kda2.tensor<[32, 16], bf16, smem>
-        %c0_13 = arith.constant 0 : index
-        %53 = kda2.load %nb[%c0_13] : !kda2.tensor<[1], i32, reg> -> i32
-        %c0_14 = arith.constant 0 : index
-        %c1_15 = arith.constant 1 : index
-        %54 = kda2.add %c, %c1_15 : index, index -> index
-        %55 = kda2.dim "nc" : index
-        %c1_16 = arith.constant 1 : index
-        %56 = kda2.sub %55, %c1_16 : index, index -> index
-        %57 = kda2.min %54, %56 : index, index -> index
-        %58 = kda2.load %checkpoint_blocks[%57] : !kda2.tensor<[n, nc], i32> -> i32
-        kda2.store %58, %nb[%c0_14] : i32, !kda2.tensor<[1], i32, reg>
-        %c0_17 = arith.constant 0 : index
-        %59 = kda2.load %nx[%c0_17] : !kda2.tensor<[1], i32, reg> -> i32
-        %60 = kda2.cast %59 : i32 -> index
-        %61 = kda2.cmp eq %c, %60 : index, index -> i1
-        kda2.if %61 {
-          %92 = kda2.dim "m" : index
-          kda2.loop serial %j to %92 {
-            %93 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
-            %94 = kda2.load %offset_blocks[%j] : !kda2.tensor<[n, m], i32> -> i32
+        %50 = kda2.load %v[%48, %1, %49] limits(%45, %c128) {windows = array<i64: 32, 0, 16>} : !kda2.tensor<[tt, h, 128], bf16> -> tensor<32x16xbf16>
+        kda2.store %50, %Vs[] : tensor<32x16xbf16>, !kda2.tensor<[32, 16], bf16, smem>
+        %c0_11 = arith.constant 0 : index
+        %51 = kda2.load %nb[%c0_11] : !kda2.tensor<[1], i32, reg> -> i32
+        %c0_12 = arith.constant 0 : index
+        %c1_13 = arith.constant 1 : index
+        %52 = kda2.add %31, %c1_13 : index, index -> index
+        %53 = kda2.dim "nc" : index
+        %c1_14 = arith.constant 1 : index
+        %54 = kda2.sub %53, %c1_14 : index, index -> index
+        %55 = kda2.min %52, %54 : index, index -> index
+        %56 = kda2.load %checkpoint_blocks[%55] : !kda2.tensor<[n, nc], i32> -> i32
+        kda2.store %56, %nb[%c0_12] : i32, !kda2.tensor<[1], i32, reg>
+        %c0_15 = arith.constant 0 : index
+        %57 = kda2.load %nx[%c0_15] : !kda2.tensor<[1], i32, reg> -> i32
+        %58 = kda2.cast %57 : i32 -> index
+        %59 = kda2.cmp eq %31, %58 : index, index -> i1
+        kda2.if %59 {
+          %90 = kda2.dim "m" : index
+          kda2.loop serial %j to %90 {
+            %91 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
+            %92 = kda2.load %offset_blocks[%j] : !kda2.tensor<[n, m], i32> -> i32
             %c1_i32 = arith.constant 1 : i32
-            %95 = kda2.cmp ge %93, %c1_i32 : i32, i32 -> i1
-            %false_24 = arith.constant false
-            %96 = kda2.select %14, %95, %false_24 : i1, i1, i1 -> i1
-            %97 = kda2.cmp le %93, %5 : i32, i32 -> i1
-            %false_25 = arith.constant false
-            %98 = kda2.select %96, %97, %false_25 : i1, i1, i1 -> i1
-            %c1_i32_26 = arith.constant 1 : i32
-            %99 = kda2.sub %93, %c1_i32_26 : i32, i32 -> i32
-            %c32_27 = arith.constant 32 : index
-            %100 = kda2.cast %99 : i32 -> index
-            %101 = kda2.div %100, %c32_27 : index, index -> index
-            %102 = kda2.cmp eq %101, %c : index, index -> i1
+            %93 = kda2.cmp ge %91, %c1_i32 : i32, i32 -> i1
+            %false_22 = arith.constant false
+            %94 = kda2.select %14, %93, %false_22 : i1, i1, i1 -> i1
+            %95 = kda2.cmp le %91, %5 : i32, i32 -> i1
+            %false_23 = arith.constant false
+            %96 = kda2.select %94, %95, %false_23 : i1, i1, i1 -> i1
+            %c1_i32_24 = arith.constant 1 : i32
+            %97 = kda2.sub %91, %c1_i32_24 : i32, i32 -> i32
+            %c32_25 = arith.constant 32 : index
+            %98 = kda2.cast %97 : i32 -> index
+            %99 = kda2.div %98, %c32_25 : index, index -> index
+            %100 = kda2.cmp eq %99, %31 : index, index -> i1
+            %false_26 = arith.constant false
+            %101 = kda2.select %96, %100, %false_26 : i1, i1, i1 -> i1
+            %c0_i32_27 = arith.constant 0 : i32
+            %102 = kda2.cmp ge %92, %c0_i32_27 : i32, i32 -> i1
             %false_28 = arith.constant false
-            %103 = kda2.select %98, %102, %false_28 : i1, i1, i1 -> i1
-            %c0_i32_29 = arith.constant 0 : i32
-            %104 = kda2.cmp ge %94, %c0_i32_29 : i32, i32 -> i1
-            %false_30 = arith.constant false
-            %105 = kda2.select %103, %104, %false_30 : i1, i1, i1 -> i1
-            %106 = kda2.dim "blocks" : index
-            %107 = kda2.cast %94 : i32 -> index
-            %108 = kda2.cmp lt %107, %106 : index, index -> i1
-            %false_31 = arith.constant false
-            %109 = kda2.select %105, %108, %false_31 : i1, i1, i1 -> i1
-            kda2.if %109 {
-              %c2048_32 = arith.constant 2048 : index
-              kda2.loop fragment %arg0 to %c2048_32 columns(128) split(cols) {
-                %c128_33 = arith.constant 128 : index
-                %110 = kda2.div %arg0, %c128_33 : index, index -> index
-                %111 = kda2.rem %arg0, %c128_33 : index, index -> index
-                %112 = kda2.cast %94 : i32 -> index
-                %c16_34 = arith.constant 16 : index
-                %113 = kda2.mul %vb, %c16_34 : index, index -> index
-                %114 = kda2.add %113, %110 : index, index -> index
-                %115 = kda2.load %St[%110, %111] : !kda2.tensor<[16, 128], f32, reg> -> f32
-                kda2.store %115, %ckpt[%112, %1, %111, %114] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
+            %103 = kda2.select %101, %102, %false_28 : i1, i1, i1 -> i1
+            %104 = kda2.dim "blocks" : index
+            %105 = kda2.cast %92 : i32 -> index
+            %106 = kda2.cmp lt %105, %104 : index, index -> i1
+            %false_29 = arith.constant false
+            %107 = kda2.select %103, %106, %false_29 : i1, i1, i1 -> i1
+            kda2.if %107 {
+              %c2048_30 = arith.constant 2048 : index
+              kda2.loop fragment %arg0 to %c2048_30 columns(128) split(cols) {
+                %c128_31 = arith.constant 128 : index
+                %108 = kda2.div %arg0, %c128_31 : index, index -> index
+                %109 = kda2.rem %arg0, %c128_31 : index, index -> index
+                %110 = kda2.cast %92 : i32 -> index
+                %c16_32 = arith.constant 16 : index
+                %111 = kda2.mul %vb, %c16_32 : index, index -> index
+                %112 = kda2.add %111, %108 : index, index -> index
+                %113 = kda2.load %St[%108, %109] : !kda2.tensor<[16, 128], f32, reg> -> f32
+                kda2.store %113, %ckpt[%110, %1, %109, %112] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
               }
             }
           }
         }
-        %62 = kda2.load %Vs[] : !kda2.tensor<[32, 16], bf16, smem> -> tensor<32x16xbf16>
-        %63 = kda2.load %Tp[] : !kda2.tensor<[32, 32], bf16, smem> -> tensor<32x32xbf16>
-        %64 = kda2.matmul %62, %63 {transpose_a, transpose_b} : tensor<32x16xbf16>, tensor<32x32xbf16> -> tensor<16x32xf32>
-        kda2.store %64, %Ut[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
-        %65 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
-        %66 = kda2.cast %65 : tensor<16x128xf32> -> tensor<16x128xbf16>
-        %67 = kda2.load %Wn[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
-        %68 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
-        %69 = kda2.matmul %66, %67 acc(%68) {transpose_b} : tensor<16x128xbf16>, tensor<32x128xbf16>, tensor<16x32xf32> -> tensor<16x32xf32>
-        kda2.store %69, %Ut[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
-        %70 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
-        %71 = kda2.cast %70 : tensor<16x128xf32> -> tensor<16x128xbf16>
-        %72 = kda2.load %Qd[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
-        %73 = kda2.matmul %71, %72 {transpose_b} : tensor<16x128xbf16>, tensor<32x128xbf16> -> tensor<16x32xf32>
-        kda2.store %73, %Ot[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
-        %c2048_18 = arith.constant 2048 : index
-        kda2.loop fragment %arg0 to %c2048_18 columns(128) split(cols) {
-          %c128_24 = arith.constant 128 : index
-          %92 = kda2.div %arg0, %c128_24 : index, index -> index
-          %93 = kda2.rem %arg0, %c128_24 : index, index -> index
-          %94 = kda2.load %St[%92, %93] : !kda2.tensor<[16, 128], f32, reg> -> f32
-          %95 = kda2.load %Gl[%93] : !kda2.tensor<[128], f32, smem> -> f32
-          %96 = kda2.mul %94, %95 : f32, f32 -> f32
-          kda2.store %96, %St[%92, %93] : f32, !kda2.tensor<[16, 128], f32, reg>
+        %60 = kda2.load %Vs[] : !kda2.tensor<[32, 16], bf16, smem> -> tensor<32x16xbf16>
+        %61 = kda2.load %Tp[] : !kda2.tensor<[32, 32], bf16, smem> -> tensor<32x32xbf16>
+        %62 = kda2.matmul %60, %61 {transpose_a, transpose_b} : tensor<32x16xbf16>, tensor<32x32xbf16> -> tensor<16x32xf32>
+        kda2.store %62, %Ut[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
+        %63 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
+        %64 = kda2.cast %63 : tensor<16x128xf32> -> tensor<16x128xbf16>
+        %65 = kda2.load %Wn[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
+        %66 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
+        %67 = kda2.matmul %64, %65 acc(%66) {transpose_b} : tensor<16x128xbf16>, tensor<32x128xbf16>, tensor<16x32xf32> -> tensor<16x32xf32>
+        kda2.store %67, %Ut[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
+        %68 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
+        %69 = kda2.cast %68 : tensor<16x128xf32> -> tensor<16x128xbf16>
+        %70 = kda2.load %Qd[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
+        %71 = kda2.matmul %69, %70 {transpose_b} : tensor<16x128xbf16>, tensor<32x128xbf16> -> tensor<16x32xf32>
+        kda2.store %71, %Ot[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
+        %c2048_16 = arith.constant 2048 : index
+        kda2.loop fragment %arg0 to %c2048_16 columns(128) split(cols) {
+          %c128_22 = arith.constant 128 : index
+          %90 = kda2.div %arg0, %c128_22 : index, index -> index
+          %91 = kda2.rem %arg0, %c128_22 : index, index -> index
+          %92 = kda2.load %St[%90, %91] : !kda2.tensor<[16, 128], f32, reg> -> f32
+          %93 = kda2.load %Gl[%91] : !kda2.tensor<[128], f32, smem> -> f32
+          %94 = kda2.mul %92, %93 : f32, f32 -> f32
+          kda2.store %94, %St[%90, %91] : f32, !kda2.tensor<[16, 128], f32, reg>
         }
-        %74 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
-        %75 = kda2.cast %74 : tensor<16x32xf32> -> tensor<16x32xbf16>
-        %76 = kda2.load %Kl[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
-        %77 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
-        %78 = kda2.matmul %75, %76 acc(%77) : tensor<16x32xbf16>, tensor<32x128xbf16>, tensor<16x128xf32> -> tensor<16x128xf32>
-        kda2.store %78, %St[] : tensor<16x128xf32>, !kda2.tensor<[16, 128], f32, reg>
-        %79 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
-        %80 = kda2.cast %79 : tensor<16x32xf32> -> tensor<16x32xbf16>
-        %81 = kda2.load %Pb[] : !kda2.tensor<[32, 32], bf16, smem> -> tensor<32x32xbf16>
-        %82 = kda2.load %Ot[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
-        %83 = kda2.matmul %80, %81 acc(%82) {transpose_b} : tensor<16x32xbf16>, tensor<32x32xbf16>, tensor<16x32xf32> -> tensor<16x32xf32>
-        kda2.store %83, %Ot[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
+        %72 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
+        %73 = kda2.cast %72 : tensor<16x32xf32> -> tensor<16x32xbf16>
+        %74 = kda2.load %Kl[] : !kda2.tensor<[32, 128], bf16, smem> -> tensor<32x128xbf16>
+        %75 = kda2.load %St[] : !kda2.tensor<[16, 128], f32, reg> -> tensor<16x128xf32>
+        %76 = kda2.matmul %73, %74 acc(%75) : tensor<16x32xbf16>, tensor<32x128xbf16>, tensor<16x128xf32> -> tensor<16x128xf32>
+        kda2.store %76, %St[] : tensor<16x128xf32>, !kda2.tensor<[16, 128], f32, reg>
+        %77 = kda2.load %Ut[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
+        %78 = kda2.cast %77 : tensor<16x32xf32> -> tensor<16x32xbf16>
+        %79 = kda2.load %Pb[] : !kda2.tensor<[32, 32], bf16, smem> -> tensor<32x32xbf16>
+        %80 = kda2.load %Ot[] : !kda2.tensor<[16, 32], f32, reg> -> tensor<16x32xf32>
+        %81 = kda2.matmul %78, %79 acc(%80) {transpose_b} : tensor<16x32xbf16>, tensor<32x32xbf16>, tensor<16x32xf32> -> tensor<16x32xf32>
+        kda2.store %81, %Ot[] : tensor<16x32xf32>, !kda2.tensor<[16, 32], f32, reg>
         %c512 = arith.constant 512 : index
         kda2.loop fragment %arg0 to %c512 columns(32) split(cols) {
-          %c32_24 = arith.constant 32 : index
-          %92 = kda2.div %arg0, %c32_24 : index, index -> index
-          %93 = kda2.rem %arg0, %c32_24 : index, index -> index
-          %c32_25 = arith.constant 32 : index
-          %94 = kda2.mul %c, %c32_25 : index, index -> index
-          %95 = kda2.add %94, %93 : index, index -> index
-          %96 = kda2.cast %5 : i32 -> index
-          %97 = kda2.cmp lt %95, %96 : index, index -> i1
-          kda2.if %97 {
-            %c32_26 = arith.constant 32 : index
-            %98 = kda2.mul %c, %c32_26 : index, index -> index
-            %99 = kda2.cast %2 : i32 -> index
-            %100 = kda2.add %99, %98 : index, index -> index
-            %101 = kda2.add %100, %93 : index, index -> index
-            %c16_27 = arith.constant 16 : index
-            %102 = kda2.mul %vb, %c16_27 : index, index -> index
-            %103 = kda2.add %102, %92 : index, index -> index
-            %104 = kda2.load %Ot[%92, %93] : !kda2.tensor<[16, 32], f32, reg> -> f32
-            %105 = kda2.cast %104 : f32 -> bf16
+          %c32_22 = arith.constant 32 : index
+          %90 = kda2.div %arg0, %c32_22 : index, index -> index
+          %91 = kda2.rem %arg0, %c32_22 : index, index -> index
+          %c32_23 = arith.constant 32 : index
+          %92 = kda2.mul %31, %c32_23 : index, index -> index
+          %93 = kda2.add %92, %91 : index, index -> index
+          %94 = kda2.cast %5 : i32 -> index
+          %95 = kda2.cmp lt %93, %94 : index, index -> i1
+          kda2.if %95 {
+            %c32_24 = arith.constant 32 : index
+            %96 = kda2.mul %31, %c32_24 : index, index -> index
+            %97 = kda2.cast %2 : i32 -> index
+            %98 = kda2.add %97, %96 : index, index -> index
+            %99 = kda2.add %98, %91 : index, index -> index
+            %c16_25 = arith.constant 16 : index
+            %100 = kda2.mul %vb, %c16_25 : index, index -> index
+            %101 = kda2.add %100, %90 : index, index -> index
+            %102 = kda2.load %Ot[%90, %91] : !kda2.tensor<[16, 32], f32, reg> -> f32
+            %103 = kda2.cast %102 : f32 -> bf16
             %cst = arith.constant 0.000000e+00 : f32
-            %106 = kda2.cast %105 : bf16 -> f32
-            %107 = kda2.select %14, %106, %cst : i1, f32, f32 -> f32
-            %108 = kda2.cast %107 : f32 -> bf16
-            kda2.store %108, %o[%101, %1, %103] : bf16, !kda2.tensor<[tt, h, 128], bf16>
+            %104 = kda2.cast %103 : bf16 -> f32
+            %105 = kda2.select %14, %104, %cst : i1, f32, f32 -> f32
+            %106 = kda2.cast %105 : f32 -> bf16
+            kda2.store %106, %o[%99, %1, %101] : bf16, !kda2.tensor<[tt, h, 128], bf16>
           }
         }
+        %c0_i32_17 = arith.constant 0 : i32
+        %82 = kda2.cmp ne %boundaries, %c0_i32_17 : i32, i32 -> i1
+        %false_18 = arith.constant false
+        %83 = kda2.select %14, %82, %false_18 : i1, i1, i1 -> i1
         %c0_i32_19 = arith.constant 0 : i32
-        %84 = kda2.cmp ne %boundaries, %c0_i32_19 : i32, i32 -> i1
+        %84 = kda2.cmp ge %51, %c0_i32_19 : i32, i32 -> i1
         %false_20 = arith.constant false
-        %85 = kda2.select %14, %84, %false_20 : i1, i1, i1 -> i1
-        %c0_i32_21 = arith.constant 0 : i32
-        %86 = kda2.cmp ge %53, %c0_i32_21 : i32, i32 -> i1
-        %false_22 = arith.constant false
-        %87 = kda2.select %85, %86, %false_22 : i1, i1, i1 -> i1
-        %88 = kda2.dim "blocks" : index
-        %89 = kda2.cast %53 : i32 -> index
-        %90 = kda2.cmp lt %89, %88 : index, index -> i1
-        %false_23 = arith.constant false
-        %91 = kda2.select %87, %90, %false_23 : i1, i1, i1 -> i1
-        kda2.if %91 {
-          %c2048_24 = arith.constant 2048 : index
-          kda2.loop fragment %arg0 to %c2048_24 columns(128) split(cols) {
-            %c128_25 = arith.constant 128 : index
-            %92 = kda2.div %arg0, %c128_25 : index, index -> index
-            %93 = kda2.rem %arg0, %c128_25 : index, index -> index
-            %94 = kda2.cast %53 : i32 -> index
-            %c16_26 = arith.constant 16 : index
-            %95 = kda2.mul %vb, %c16_26 : index, index -> index
-            %96 = kda2.add %95, %92 : index, index -> index
-            %97 = kda2.load %St[%92, %93] : !kda2.tensor<[16, 128], f32, reg> -> f32
-            kda2.store %97, %ckpt[%94, %1, %93, %96] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
+        %85 = kda2.select %83, %84, %false_20 : i1, i1, i1 -> i1
+        %86 = kda2.dim "blocks" : index
+        %87 = kda2.cast %51 : i32 -> index
+        %88 = kda2.cmp lt %87, %86 : index, index -> i1
+        %false_21 = arith.constant false
+        %89 = kda2.select %85, %88, %false_21 : i1, i1, i1 -> i1
+        kda2.if %89 {
+          %c2048_22 = arith.constant 2048 : index
+          kda2.loop fragment %arg0 to %c2048_22 columns(128) split(cols) {
+            %c128_23 = arith.constant 128 : index
+            %90 = kda2.div %arg0, %c128_23 : index, index -> index
+            %91 = kda2.rem %arg0, %c128_23 : index, index -> index
+            %92 = kda2.cast %51 : i32 -> index
+            %c16_24 = arith.constant 16 : index
+            %93 = kda2.mul %vb, %c16_24 : index, index -> index
+            %94 = kda2.add %93, %90 : index, index -> index
+            %95 = kda2.load %St[%90, %91] : !kda2.tensor<[16, 128], f32, reg> -> f32
+            kda2.store %95, %ckpt[%92, %1, %91, %94] : f32, !kda2.tensor<[blocks, h, 128, 128], f32>
           }
         }
-        kda2.if %61 {
-          %c512_24 = arith.constant 512 : index
-          kda2.loop fragment %arg0 to %c512_24 columns(32) split(none) {
-            %c32_29 = arith.constant 32 : index
-            %98 = kda2.div %arg0, %c32_29 : index, index -> index
-            %99 = kda2.rem %arg0, %c32_29 : index, index -> index
-            %100 = kda2.add %8, %c : index, index -> index
-            %c16_30 = arith.constant 16 : index
-            %101 = kda2.mul %vb, %c16_30 : index, index -> index
-            %102 = kda2.add %101, %98 : index, index -> index
-            %103 = kda2.load %Ut[%98, %99] : !kda2.tensor<[16, 32], f32, reg> -> f32
-            %104 = kda2.cast %103 : f32 -> bf16
-            kda2.store %104, %us[%100, %102, %99] : bf16, !kda2.tensor<[h, ns, 128, 32], bf16>
+        kda2.if %59 {
+          %c512_22 = arith.constant 512 : index
+          kda2.loop fragment %arg0 to %c512_22 columns(32) split(none) {
+            %c32_27 = arith.constant 32 : index
+            %96 = kda2.div %arg0, %c32_27 : index, index -> index
+            %97 = kda2.rem %arg0, %c32_27 : index, index -> index
+            %98 = kda2.add %8, %31 : index, index -> index
+            %c16_28 = arith.constant 16 : index
+            %99 = kda2.mul %vb, %c16_28 : index, index -> index
+            %100 = kda2.add %99, %96 : index, index -> index
+            %101 = kda2.load %Ut[%96, %97] : !kda2.tensor<[16, 32], f32, reg> -> f32
+            %102 = kda2.cast %101 : f32 -> bf16
+            kda2.store %102, %us[%98, %100, %97] : bf16, !kda2.tensor<[h, ns, 128, 32], bf16>
           }
-          %c0_25 = arith.constant 0 : index
+          %c0_23 = arith.constant 0 : index
+          %c32_24 = arith.constant 32 : index
+          %90 = kda2.cast %5 : i32 -> index
+          %91 = kda2.add %90, %c32_24 : index, index -> index
+          %c1_25 = arith.constant 1 : index
+          %92 = kda2.sub %91, %c1_25 : index, index -> index
           %c32_26 = arith.constant 32 : index
-          %92 = kda2.cast %5 : i32 -> index
-          %93 = kda2.add %92, %c32_26 : index, index -> index
-          %c1_27 = arith.constant 1 : index
-          %94 = kda2.sub %93, %c1_27 : index, index -> index
-          %c32_28 = arith.constant 32 : index
-          %95 = kda2.div %94, %c32_28 : index, index -> index
-          %96 = kda2.cast %95 : index -> i32
-          kda2.store %96, %nx[%c0_25] : i32, !kda2.tensor<[1], i32, reg>
-          %97 = kda2.dim "m" : index
-          kda2.loop serial %j to %97 {
-            %98 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
+          %93 = kda2.div %92, %c32_26 : index, index -> index
+          %94 = kda2.cast %93 : index -> i32
+          kda2.store %94, %nx[%c0_23] : i32, !kda2.tensor<[1], i32, reg>
+          %95 = kda2.dim "m" : index
+          kda2.loop serial %j to %95 {
+            %96 = kda2.load %ckpt_offsets[%j] : !kda2.tensor<[n, m], i32> -> i32
             %c1_i32 = arith.constant 1 : i32
-            %99 = kda2.cmp ge %98, %c1_i32 : i32, i32 -> i1
-            %100 = kda2.cmp le %98, %5 : i32, i32 -> i1
-            %false_29 = arith.constant false
-            %101 = kda2.select %99, %100, %false_29 : i1, i1, i1 -> i1
-            %c1_i32_30 = arith.constant 1 : i32
-            %102 = kda2.sub %98, %c1_i32_30 : i32, i32 -> i32
-            %c32_31 = arith.constant 32 : index
-            %103 = kda2.cast %102 : i32 -> index
-            %104 = kda2.div %103, %c32_31 : index, index -> index
-            %105 = kda2.cmp gt %104, %c : index, index -> i1
-            %false_32 = arith.constant false
-            %106 = kda2.select %101, %105, %false_32 : i1, i1, i1 -> i1
-            kda2.if %106 {
-              %c0_33 = arith.constant 0 : index
-              %c0_34 = arith.constant 0 : index
-              %107 = kda2.load %nx[%c0_34] : !kda2.tensor<[1], i32, reg> -> i32
-              %c1_i32_35 = arith.constant 1 : i32
-              %108 = kda2.sub %98, %c1_i32_35 : i32, i32 -> i32
-              %c32_36 = arith.constant 32 : index
-              %109 = kda2.cast %108 : i32 -> index
-              %110 = kda2.div %109, %c32_36 : index, index -> index
-              %111 = kda2.cast %107 : i32 -> index
-              %112 = kda2.min %111, %110 : index, index -> index
-              %113 = kda2.cast %112 : index -> i32
-              kda2.store %113, %nx[%c0_33] : i32, !kda2.tensor<[1], i32, reg>
+            %97 = kda2.cmp ge %96, %c1_i32 : i32, i32 -> i1
+            %98 = kda2.cmp le %96, %5 : i32, i32 -> i1
+            %false_27 = arith.constant false
+            %99 = kda2.select %97, %98, %false_27 : i1, i1, i1 -> i1
+            %c1_i32_28 = arith.constant 1 : i32
+            %100 = kda2.sub %96, %c1_i32_28 : i32, i32 -> i32
+            %c32_29 = arith.constant 32 : index
+            %101 = kda2.cast %100 : i32 -> index
+            %102 = kda2.div %101, %c32_29 : index, index -> index
+            %103 = kda2.cmp gt %102, %31 : index, index -> i1
+            %false_30 = arith.constant false
+            %104 = kda2.select %99, %103, %false_30 : i1, i1, i1 -> i1
+            kda2.if %104 {
+              %c0_31 = arith.constant 0 : index
+              %c0_32 = arith.constant 0 : index
+              %105 = kda2.load %nx[%c0_32] : !kda2.tensor<[1], i32, reg> -> i32
+              %c1_i32_33 = arith.constant 1 : i32
+              %106 = kda2.sub %96, %c1_i32_33 : i32, i32 -> i32
+              %c32_34 = arith.constant 32 : index
+              %107 = kda2.cast %106 : i32 -> index
+              %108 = kda2.div %107, %c32_34 : index, index -> index
+              %109 = kda2.cast %105 : i32 -> index
+              %110 = kda2.min %109, %108 : index, index -> index
+              %111 = kda2.cast %110 : index -> i32
+              kda2.store %111, %nx[%c0_31] : i32, !kda2.tensor<[1], i32, reg>
             }
           }
         }
       }
       kda2.if %14 {
-        %c2048_12 = arith.constant 2048 : index
-        kda2.loop fragment %arg0 to %c2048_12 columns(128) split(cols) {
+        %c2048_10 = arith.constant 2048 : index
+        kda2.loop fragment %arg0 to %c2048_10 columns(128) split(cols) {
           %c128 = arith.constant 128 : index
-          %34 = kda2.div %arg0, %c128 : index, index -> index
-          %35 = kda2.rem %arg0, %c128 : index, index -> index
-          %36 = kda2.cast %9 : i32 -> index
+          %31 = kda2.div %arg0, %c128 : index, index -> index
+          %32 = kda2.rem %arg0, %c128 : index, index -> index
+          %33 = kda2.cast %9 : i32 -> index
           %c16 = arith.constant 16 : index
-          %37 = kda2.mul %vb, %c16 : index, index -> index
-          %38 = kda2.add %37, %34 : index, index -> index
-          %39 = kda2.load %St[%34, %35] : !kda2.tensor<[16, 128], f32, reg> -> f32
-          kda2.store %39, %pool[%36, %1, %35, %38] : f32, !kda2.tensor<[slots, h, 128, 128], f32>
+          %34 = kda2.mul %vb, %c16 : index, index -> index
+          %35 = kda2.add %34, %31 : index, index -> index
+          %36 = kda2.load %St[%31, %32] : !kda2.tensor<[16, 128], f32, reg> -> f32
+          kda2.store %36, %pool[%33, %1, %32, %35] : f32, !kda2.tensor<[slots, h, 128, 128], f32>
         }
       }
     }
