@@ -63,18 +63,18 @@ kda_chunk_split_c32_vb16_k128_tq kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i3
 kda_chunk_h_c32_vb16_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8
 kda_chunk_split_c32_vb16_k128_tf32 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f32,AP=f32
 kda_chunk_split_c32_vb16_k128_tp32 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f32
-kda_chunk_h_c32_vb16_k128_tf32 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f32
+kda_chunk_h_c32_vb16_k128_tf32 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f32,OW=4
 kda_chunk_split_c32_vb16_k128_fast kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8 --kda2-fast-math
-kda_chunk_h_c32_vb16_k128_fast kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8 --kda2-fast-math
+kda_chunk_h_c32_vb16_k128_fast kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,OW=4 --kda2-fast-math
 kda_chunk_split_c32_vb16_k128_fast4 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,BPS=4 --kda2-fast-math
 kda_chunk_split_c32_vb16_k128_pb32 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,PB=f32,AP=f32,AK=bf16,BPS=4 --kda2-fast-math
-kda_chunk_h_c32_vb16_k128_pb32 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,PB=f32
+kda_chunk_h_c32_vb16_k128_pb32 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,PB=f32,OW=4
 kda_chunk_split_c32_vb16_k128_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4 --kda2-fast-math
-kda_chunk_h_c32_vb16_k128_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16
-kda_chunk_h_c32_vb16_k128_g_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OG=1
-kda_chunk_h_c32_vb16_k128_s3_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OS=3
-kda_chunk_h_c32_vb16_k128_s4_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OS=4
-kda_chunk_h_c32_vb16_k128_s3g_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OS=3,OG=1
+kda_chunk_h_c32_vb16_k128_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OW=4
+kda_chunk_h_c32_vb16_k128_g_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OG=1,OW=4
+kda_chunk_h_c32_vb16_k128_s3_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OS=3,OW=4
+kda_chunk_h_c32_vb16_k128_s4_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OS=4,OW=4
+kda_chunk_h_c32_vb16_k128_s3g_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OS=3,OG=1,OW=4
 kda_chunk_h_c32_vb16_k128_w8 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,OW=8,OKB=1,OG=1
 kda_chunk_h_c32_vb16_k128_w2 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,OW=2
 kda_chunk_h_c32_vb16_k128_bf16_vk_w2 kda_chunk_h.tirx IN=bf16,ST=bf16,SS=vk,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,OW=2
@@ -88,11 +88,11 @@ kda_chunk_fused_k128 kda_chunk_fused.tirx IN=bf16,IX=i32,GB=5,K=128,V=128,C=32,V
 kda_chunk_fused_h16_k128 kda_chunk_fused.tirx IN=bf16,IX=i32,GB=5,K=128,V=128,C=32,VB=64,NVB=2,TP=f16,KL=f16,TW=bf16,RC=232,RA=232,RP=40 --kda2-fast-math
 kda_chunk_split_c32_vb16_k128_tq_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,TQ=1 --kda2-fast-math
 kda_chunk_split_c32_vb16_k128_tqrdyp2_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,TQ=1,RDY=1,PER=2 --kda2-fast-math
-kda_chunk_h_c32_vb16_k128_rdy_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,RDY=1
+kda_chunk_h_c32_vb16_k128_rdy_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,RDY=1,OW=4
 kda_chunk_h_c32_vb64_k128_wg_rdy_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2,TP=f16,KL=f16,RDY=1 --kda2-wgmma
 kda_chunk_h_c32_vb64_k128_wg_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2,TP=f16,KL=f16 --kda2-wgmma
 kda_chunk_h_c32_vb64_k128_wg2_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2,OB=2,TP=f16,KL=f16 --kda2-wgmma
-kda_chunk_h_c32_vb16_k128_r1 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,OKB=1
+kda_chunk_h_c32_vb16_k128_r1 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,OKB=1,OW=4
 kda_chunk_split_c32_k128_fast4 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=32,NVB=4,BPS=4 --kda2-fast-math
 kda_chunk_h_c32_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=32,NVB=4
 kda_chunk_h_c32_vb64_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=64,NVB=2
@@ -103,7 +103,7 @@ kda_chunk_h_c32_vb64_k128_wg2_pb32 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,
 kda_chunk_merge_c32_vb16_k128 kda_chunk_merge.tirx IN=bf16,IX=i32,K=128,V=128,C=32,VB=16,NVB=8
 kda_chunk_h_c64_vb16_k128 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=64,VB=16,NVB=8
 kda_chunk_split_c32_vb16_k64 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=64,V=64,C=32,VB=16,NVB=4
-kda_chunk_h_c32_vb16_k64 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4
+kda_chunk_h_c32_vb16_k64 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4,OW=4
 kda_chunk_h_c32_vb16_k128_bf16_vk kda_chunk_h.tirx IN=bf16,ST=bf16,SS=vk,IX=i32,K=128,V=128,C=32,VB=16,NVB=8
 kda_chunk_prep_act_c32_vb16_k128_gf2 kda_chunk_prep_act.tirx IN=bf16,IX=i32,GF=2,AL=1,DB=1,BS=1,QKN=1,K=128,V=128,C=32,HC=16,VB=16,NVB=8
 kda_chunk_split_c32_vb16_k128_rdy kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,RDY=1
@@ -112,10 +112,10 @@ kda_chunk_h_c32_vb16_k128_bf16_vk_rdy kda_chunk_h.tirx IN=bf16,ST=bf16,SS=vk,IX=
 kda_chunk_prep_act_c32_vb16_k128_gf2_rdy kda_chunk_prep_act.tirx IN=bf16,IX=i32,GF=2,AL=1,DB=1,BS=1,QKN=1,K=128,V=128,C=32,HC=16,VB=16,NVB=8,RDY=1
 kda_chunk_prep_act_c32_vb16_k128_gf2_h16 kda_chunk_prep_act.tirx IN=bf16,IX=i32,GF=2,AL=1,DB=1,BS=1,QKN=1,K=128,V=128,C=32,HC=16,VB=16,NVB=8,TP=f16,KL=f16
 kda_chunk_split_c32_vb16_k256 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=256,V=256,C=32,VB=16,NVB=16,BPS=1
-kda_chunk_h_c32_vb16_k256 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=256,V=256,C=32,VB=16,NVB=16,OKB=1,HKB=1
+kda_chunk_h_c32_vb16_k256 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=256,V=256,C=32,VB=16,NVB=16,OKB=1,HKB=1,OW=4
 kda_chunk_split_c32_vb16_k64_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=64,V=64,C=32,VB=16,NVB=4,TP=f16,KL=f16,TW=bf16
-kda_chunk_h_c32_vb16_k64_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4,TP=f16,KL=f16
-kda_chunk_h_c32_vb16_k64_s4_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4,TP=f16,KL=f16,OS=4
+kda_chunk_h_c32_vb16_k64_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4,TP=f16,KL=f16,OW=4
+kda_chunk_h_c32_vb16_k64_s4_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4,TP=f16,KL=f16,OS=4,OW=4
 kda_chunk_h_c32_vb16_k64_w2s4_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4,TP=f16,KL=f16,OW=2,OS=4
 kda_chunk_h_c32_vb16_k128_w2s4_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OW=2,OS=4
 kda_chunk_h_c32_vb16_k128_w2_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OW=2
@@ -125,7 +125,7 @@ kda_chunk_h_c32_vb16_k128_w2pc_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,
 kda_chunk_h_c32_vb16_k128_w1_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OW=1,OS=4
 kda_chunk_h_c32_vb16_k64_w1_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4,TP=f16,KL=f16,OW=1,OS=4
 kda_chunk_split_c32_vb16_k256_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=256,V=256,C=32,VB=16,NVB=16,BPS=1,TP=f16,KL=f16,TW=bf16
-kda_chunk_h_c32_vb16_k256_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=256,V=256,C=32,VB=16,NVB=16,OKB=1,HKB=1,TP=f16,KL=f16
+kda_chunk_h_c32_vb16_k256_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=256,V=256,C=32,VB=16,NVB=16,OKB=1,HKB=1,TP=f16,KL=f16,OW=4
 kda_decode_pool_k128_f32_kv kda_decode_pool.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,VB=32,NVB=4,LANES=2
 kda_decode_spec_k128_f32_kv kda_decode_spec.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,VB=32,NVB=4,LANES=4
 LIST

@@ -121,12 +121,12 @@ compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k64 "IN=bf16,ST=f32,SS=kv,IX=i32,K
 # K = V = 256: the prep (256 threads) at one block per SM (BPS=1: 190
 # registers, 145 with fast math; at two, BPS=2, it spills 8 bytes without
 # fast math), the split-key scan kda_chunk_scan_ok at one (OKB=1: 238
-# registers); the one-warp scans spill at K = 256 (Sᵀ alone is 128 registers
-# per thread). sm_90a only: kda_chunk_out holds the chunk's whole state (V x K
+# registers, four computing warps: OW=4, as two spill); the one-warp scans
+# spill at K = 256 (Sᵀ alone is 128 registers per thread). sm_90a only: kda_chunk_out holds the chunk's whole state (V x K
 # in the input type, 128 KB at K = V = 256) and needs 194 KB of shared memory,
 # more than an sm_80 block may hold (163 KB).
 compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k256 "IN=bf16,SL=row_major,IX=i32,GB=5,K=256,V=256,C=32,VB=16,NVB=16,BPS=1"
-compile_for kda_chunk_h.tirx kda_chunk_h_c32_vb16_k256 "IN=bf16,ST=f32,SS=kv,IX=i32,K=256,V=256,C=32,VB=16,NVB=16,OKB=1,HKB=1" sm_90a
+compile_for kda_chunk_h.tirx kda_chunk_h_c32_vb16_k256 "IN=bf16,ST=f32,SS=kv,IX=i32,K=256,V=256,C=32,VB=16,NVB=16,OKB=1,HKB=1,OW=4" sm_90a
 # Serving prefill with K != V (prefill then decode through one pool).
 compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128v64 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=64,C=32,VB=16,NVB=4"
 compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128v64 "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=64,C=32,VB=16,NVB=4"
@@ -147,16 +147,14 @@ compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_pb32 "IN=bf16,ST=f32,SS=kv,IX
 # bytes and product rate (bench/kda_prefill.py's *_h16; docs/Prefill.md).
 compile kda_chunk_split.tirx kda_chunk_split_c32_vb16_k128_h16 "IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,TQ=1"
 compile kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_h16 "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16"
-# The same scans with the split-key scan on two computing warps (OW=2: each
-# half the keys, one other warp's partials to add), 9-12 % faster than four
-# at every small shape (bench/RESULTS.md stop 32): _w2_h16 with two TMA
-# stages (two blocks per SM), _w2s4_h16 with four (OS=4: one block per SM,
-# for launches whose chains, n · h · V / 16, fit one per SM).
-for cfg in "w2:" "w2s4:,OS=4"; do
-  IFS=: read -r tag extra <<< "$cfg"
-  compile_for kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_${tag}_h16 \
-    "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OW=2$extra" sm_90a
-done
+# The split-key scan of these modules runs on two computing warps (OW=2, the
+# template's default since stop 33: each half the keys, one other warp's
+# partials to add; 9-12 % faster than four at every small shape,
+# bench/RESULTS.md stop 32) with two TMA stages (two blocks per SM); _s4_h16
+# with four (OS=4: one block per SM, for launches whose chains, n · h · V /
+# 16, fit one per SM).
+compile_for kda_chunk_h.tirx kda_chunk_h_c32_vb16_k128_s4_h16 \
+  "IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OS=4" sm_90a
 compile kda_chunk_prep_act.tirx kda_chunk_prep_act_c32_vb16_k128_gf2_h16 \
   "IN=bf16,IX=i32,GF=2,AL=1,DB=1,BS=1,QKN=1,K=128,V=128,C=32,HC=16,VB=16,NVB=8,TP=f16,KL=f16"
 # The prefill prep for any gate with the activations in the kernel

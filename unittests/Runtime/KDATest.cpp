@@ -2396,9 +2396,9 @@ TEST(KdaPrefillFused, FakeHelperIsTheRealKernelsMetadata) {
 }
 
 TEST(KdaPrefillFused, KeySplitScanIsAFusedScan) {
-  // kda_chunk_scan_ok (the keys of each chain over four warps) has
-  // kda_chunk_scan_o's arguments and grid; only its block differs (four
-  // computing warps and the producer), and its OKB, OS and OW bindings (the
+  // kda_chunk_scan_ok (the keys of each chain over two warps, the
+  // template's default) has kda_chunk_scan_o's arguments and grid; only its
+  // block differs (two computing warps and the producer), and its OKB, OS and OW bindings (the
   // blocks per SM promised to ptxas, its TMA stages, its computing warps). The runtime takes it as the fused
   // scan and launches it with the block its metadata states.
   PrefillBinding served;
@@ -2407,8 +2407,8 @@ TEST(KdaPrefillFused, KeySplitScanIsAFusedScan) {
   ASSERT_FALSE(real.empty()) << "no kda_chunk_scan_ok in chunk_h.meta";
   EXPECT_EQ(replaced(replaced(kda2::fake::prefillScanOMetadata(
                                   served, "kda_chunk_scan_ok"),
-                              "block 64 1 1", "block 160 1 1"),
-                     "bind NVB 8\n", "bind NVB 8\nbind OKB 2\nbind OS 2\nbind OW 4\n"),
+                              "block 64 1 1", "block 96 1 1"),
+                     "bind NVB 8\n", "bind NVB 8\nbind OKB 2\nbind OS 2\nbind OW 2\n"),
             real);
   const KernelInfo p = realServingPrep(),
                    s = parsed(real);
@@ -2426,7 +2426,7 @@ TEST(KdaPrefillFused, KeySplitScanIsAFusedScan) {
   LaunchConfig cfg;
   st = computeLaunchConfig(s, launch.scan, cfg);
   ASSERT_TRUE(st.ok()) << st.message();
-  EXPECT_EQ(cfg.block[0], 160u);
+  EXPECT_EQ(cfg.block[0], 96u);
   EXPECT_EQ(cfg.grid[0], 8u); // NVB = V / VB
   EXPECT_EQ(cfg.grid[1], 2u); // n·h
 }
