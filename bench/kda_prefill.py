@@ -161,7 +161,8 @@ def main():
                              "with the output on it (kda_chunk_scan_o, no hs round trip); "
                              "ok32_vb16, hk32_vb16: kda_chunk_scan_o and kda_chunk_scan_h with "
                              "each chain's keys split over four warps (kda_chunk_scan_ok, "
-                             "kda_chunk_scan_hk); *_tp32: the same with tp, pb and us in "
+                             "kda_chunk_scan_hk); ko*: kda_chunk_scan_ko (the split-key "
+                             "chain ahead of other warps computing the output); *_tp32: the same with tp, pb and us in "
                              "f32 (TF32 products), *_tf32: and the prep's A/P products; "
                              "*_fast: compiled with --kda2-fast-math; ok64m_vb16_fast4: the "
                              "C = 32 prep, kda_chunk_merge.tirx's pairs of chunks, then "
@@ -260,7 +261,7 @@ def main():
                 merges[variant] = rt.kernel(rt.load(os.path.join(
                     args.kernels, f"kda_chunk_merge_c32_vb16_k{d}.sm_90a.cubin")),
                     "kda_chunk_merge")
-            if variant[0] in "ho":
+            if variant[0] in "ho" or variant.startswith("ko"):
                 hmod = rt.load(
                     (scan_cubin if scan_cubin.endswith(".cubin") else
                      os.path.join(args.kernels, f"{scan_cubin}.sm_90a.cubin"))
@@ -273,6 +274,7 @@ def main():
                                    else "kda_chunk_scan_h"), rt.kernel(hmod, "kda_chunk_out"))
                         if variant[0] == "h" else
                         [rt.kernel(hmod, "kda_chunk_scan_ok" if variant.startswith("ok")
+                                   else "kda_chunk_scan_ko" if variant.startswith("ko")
                                    else "kda_chunk_scan_o")])
             else:
                 scan = rt.kernel(module, "kda_chunk_scan")
