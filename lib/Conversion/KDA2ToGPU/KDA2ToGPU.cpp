@@ -451,6 +451,9 @@ private:
   /// with the stage iteration `i` of producerLoop refills (iteration
   /// i - S arrived on its empty mbarrier), when i >= S.
   void waitStageEmpty(Value i, Value stage, Location loc);
+  /// waitStageEmpty on the empty barriers from `base` (iteration i - S's
+  /// arrivals on barrier base + stage), for iterations i >= S.
+  void waitEmpty(int64_t base, Value i, Value stage, Location loc);
   /// A loop over producerLoop's iterations i, the insertion point in its
   /// body after the wait for stage i mod S to be free: (i, stage).
   std::pair<Value, Value> walkStages(Location loc);
@@ -879,6 +882,10 @@ private:
   SmallVector<Value> aheadInputs;
   SmallVector<Operation *> aheadCopyChain;
   int64_t aheadBarrierBase() const { return 1 + 2 * pipelineStages; }
+  /// The ahead inputs' empty mbarriers [1 + 3 S, 1 + 4 S): each ahead
+  /// thread arrives once it is done with the stage's tiles, and the producer
+  /// warp waits for all of them before it copies into the stage again.
+  int64_t aheadEmptyBase() const { return 1 + 3 * pipelineStages; }
   /// At the top of iteration i of a pipelined loop whose computing threads
   /// issue its copies: the threads meet (done with the stage iteration
   /// i - 1 read), then `issue(i + S - 1, its stage)` if i + S - 1 < upper.
@@ -1654,7 +1661,7 @@ LogicalResult KernelLowering::run() {
   // The mbarrier TMA copies complete on.
   if (!pipelinedLoops.empty())
     tmaBarrierCount = 1 + pipelineStages * (producerLoop ? 2 : 1) +
-                      (aheadCopies.empty() ? 0 : pipelineStages);
+                      (aheadCopies.empty() ? 0 : 2 * pipelineStages);
   if (!tmaMaps.empty())
     workgroup.push_back(MemRefType::get({tmaBarrierCount}, b.getI64Type(),
                                         AffineMap(), workgroupSpace));
@@ -1844,7 +1851,8 @@ LogicalResult KernelLowering::run() {
           arith::ConstantOp::create(
               b, loc,
               b.getI32IntegerAttr(
-                  i >= aheadBarrierBase() ? 1
+                  i >= aheadEmptyBase()   ? int32_t(blockX)
+                  : i >= aheadBarrierBase() ? 1
                   : i > pipelineStages    ? int32_t(blockX)
                   : i > 0 && aheadLoop    ? int32_t(1 + blockX)
                                           : 1)),
@@ -4311,10 +4319,19 @@ LogicalResult KernelLowering::planAhead() {
            << "needs '" << stop->getName().getStringRef()
            << "' from before the loop, which its threads cannot evaluate "
               "(only pure ops and scalar reads of read-only inputs)";
+  // The producer warp issues the ahead copies too: it evaluates what their
+  // indices need from before the loop (a subset of the ahead slice).
+  if (!aheadCopies.empty())
+    producerSlice.insert(aheadSlice.begin(), aheadSlice.end());
   return success();
 }
 
 void KernelLowering::waitStageEmpty(Value i, Value stage, Location loc) {
+  waitEmpty(1 + pipelineStages, i, stage, loc);
+}
+
+void KernelLowering::waitEmpty(int64_t base, Value i, Value stage,
+                               Location loc) {
   auto c = [&](int64_t v) { return constantIndex(v, loc); };
   int64_t stages = pipelineStages;
   Value reused =
@@ -4329,8 +4346,8 @@ void KernelLowering::waitStageEmpty(Value i, Value stage, Location loc) {
       c(2));
   NVVM::MBarrierTryWaitParityOp::create(
       b, loc,
-      sharedPointer(tmaBarrier,
-                    {arith::AddIOp::create(b, loc, c(1 + stages), stage)}, loc),
+      sharedPointer(tmaBarrier, {arith::AddIOp::create(b, loc, c(base), stage)},
+                    loc),
       arith::IndexCastOp::create(b, loc, b.getI32Type(), parity),
       arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(10000000)));
 }
@@ -4375,9 +4392,24 @@ LogicalResult KernelLowering::lowerProducer(Block &block) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(
         scf::IfOp::create(b, loc, TypeRange(), one, false).thenBlock());
-    auto [i, stage] = walkStages(loc);
+    auto forOp = scf::ForOp::create(
+        b, loc, c(0), lookup(producerLoop.getUpperBound()), c(1));
+    b.setInsertionPoint(forOp.getBody()->getTerminator());
+    Value i = forOp.getInductionVar();
+    Value stage = arith::RemUIOp::create(b, loc, i, c(pipelineStages));
     tmaSingleThread = true;
-    LogicalResult result = issuePipelineCopies(loop, i, stage, false);
+    // The ahead group's inputs first (it runs ahead of the computing
+    // threads), into the stage its iteration i - S left (all of its threads
+    // arrived on the stage's empty barrier), then the computing threads'.
+    LogicalResult result = success();
+    if (!aheadCopies.empty()) {
+      waitEmpty(aheadEmptyBase(), i, stage, loc);
+      result = issueAheadCopies(i, stage, loc);
+    }
+    if (succeeded(result)) {
+      waitStageEmpty(i, stage, loc);
+      result = issuePipelineCopies(loop, i, stage, false);
+    }
     tmaSingleThread = false;
     return result;
   });
@@ -4436,32 +4468,15 @@ LogicalResult KernelLowering::lowerAheadLoop() {
   Location loc = aheadLoop.getLoc();
   auto c = [&](int64_t v) { return constantIndex(v, loc); };
   int64_t stages = pipelineStages;
-  Value upper = lookup(loop.getUpperBound());
   OpBuilder::InsertionGuard guard(b);
-  // The ahead body's own inputs: iterations 0 .. S - 2's before the loop.
-  for (int64_t first = 0; !aheadCopies.empty() && first + 1 < stages;
-       ++first) {
-    Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                      c(first), upper);
-    OpBuilder::InsertionGuard inner(b);
-    b.setInsertionPointToStart(
-        scf::IfOp::create(b, loc, TypeRange(), any, false).thenBlock());
-    if (failed(issueAheadCopies(c(first), c(first), loc)))
-      return failure();
-  }
   // Every thread of the group waits until the stage is free, then writes
-  // it (its private buffers ordered by the group's own barriers).
+  // it (its private buffers ordered by the group's own barriers); its own
+  // inputs (the producer warp copies them S - 1 iterations ahead) arrive on
+  // the stage's ahead barrier.
   auto [i, stage] = walkStages(loc);
-  if (!aheadCopies.empty()) {
-    // Iteration i + S - 1's inputs into the stage iteration i - 1 read
-    // (the group met since), then this iteration's.
-    if (failed(refillStage(i, upper, loc, [&](Value next, Value into) {
-          return issueAheadCopies(next, into, loc);
-        })))
-      return failure();
+  if (!aheadCopies.empty())
     waitTma(arith::AddIOp::create(b, loc, c(aheadBarrierBase()), stage),
             aheadBarrierBase(), stages);
-  }
   map.map(loop.getInductionVar(), i);
   for (Operation *op : aheadChain)
     if (failed(lowerOp(op)))
@@ -4490,6 +4505,14 @@ LogicalResult KernelLowering::lowerAheadLoop() {
       sharedPointer(tmaBarrier, {arith::AddIOp::create(b, loc, c(1), stage)},
                     loc),
       Value());
+  // Done with the stage's inputs: the producer may copy into it again.
+  if (!aheadCopies.empty())
+    NVVM::MBarrierArriveOp::create(
+        b, loc, Type(),
+        sharedPointer(tmaBarrier,
+                      {arith::AddIOp::create(b, loc, c(aheadEmptyBase()), stage)},
+                      loc),
+        Value());
   return success();
 }
 
