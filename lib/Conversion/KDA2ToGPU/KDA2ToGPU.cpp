@@ -2377,6 +2377,14 @@ LogicalResult KernelLowering::lowerUniformBody(Block &body, Location loc,
           last.writes.erase(tensor);
         }
     }
+    // Staged buffers: the next iteration uses the next stage, and this
+    // stage again only after its mbarriers say the other side is done.
+    for (SharedAccesses *accesses : {&whole, &last})
+      for (auto *set : {&accesses->reads, &accesses->writes})
+        for (Value tensor : llvm::to_vector(llvm::make_first_range(*set)))
+          if (auto it = tensors.find(tensor); it != tensors.end() &&
+                                              it->second.stage)
+            set->erase(tensor);
     if (last.conflictsWith(whole))
       emitBarrier(loc);
   }
@@ -4485,18 +4493,24 @@ LogicalResult KernelLowering::lowerAheadLoop() {
     tensors[buffer].stage = stage;
   SharedAccesses before = std::move(pending);
   pending.clear();
+  // Global tensors the body only writes are not ordered across iterations
+  // (as in the computing threads' loop with a producer warp).
   LogicalResult result = lowerUniformBody(*aheadLoop.getBodyBlock(), loc,
-                                          /*backEdge=*/true);
+                                          /*backEdge=*/true,
+                                          /*unorderedOutputs=*/true);
   pending = std::move(before);
   for (Value buffer : llvm::concat<Value>(aheadStaged, aheadInputs))
     tensors[buffer].stage = Value();
   if (failed(result))
     return failure();
-  // Hand the stage over: its tiles written through the generic proxy are
-  // made visible to the async one (wgmma reads operands through it), then
-  // each thread arrives on the stage's full barrier (release).
+  // Hand the stage over: tiles written through the generic proxy that the
+  // async one reads (wgmma's operands: swizzled tiles) are fenced, then each
+  // thread arrives on the stage's full barrier (release; ldmatrix and
+  // shared loads read through the generic proxy).
   flushWgmma(loc);
-  if (hasGridDep)
+  if (hasGridDep && llvm::any_of(aheadStaged, [&](Value buffer) {
+        return swizzledBuffers.contains(buffer);
+      }))
     NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_shared,
                                NVVM::SharedSpaceAttr::get(
                                    b.getContext(), NVVM::SharedSpace::shared_cta));
