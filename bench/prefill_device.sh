@@ -122,6 +122,8 @@ kda_chunk_h_c32_vb16_k128_w2_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=
 kda_chunk_split_c32_vb16_k128_tqxpc_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,TQ=1,PC=1 --kda2-fast-math
 kda_chunk_h_c32_vb16_k128_w2s4pc_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OW=2,OS=4,PC=1
 kda_chunk_h_c32_vb16_k128_w2pc_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OW=2,PC=1
+kda_chunk_h_c32_vb16_k128_w2s4oa_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OW=2,OS=4,OA=1
+kda_chunk_h_c32_vb16_k128_w2oa_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OW=2,OA=1
 kda_chunk_scan_ko_c32_vb16_k128_h16 kda_chunk_scan_ko.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16
 kda_chunk_scan_ko_c32_vb16_k128_s4_h16 kda_chunk_scan_ko.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OS=4
 kda_chunk_scan_ko_c32_vb16_k128_s3_h16 kda_chunk_scan_ko.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OS=3
@@ -211,6 +213,10 @@ run)
       --extra "ok32_vb16_tqw2s4pc4_h16=kda_chunk_split_c32_vb16_k128_tqxpc_h16:32:16:kda_chunk_h_c32_vb16_k128_w2s4pc_h16"
       --extra "ok32_vb16_tqw2pc2_h16=kda_chunk_split_c32_vb16_k128_tqxpc_h16:32:16:kda_chunk_h_c32_vb16_k128_w2pc_h16"
       --extra "ok32_vb16_tqw2pc3_h16=kda_chunk_split_c32_vb16_k128_tqxpc_h16:32:16:kda_chunk_h_c32_vb16_k128_w2pc_h16"
+      # Vᵀ·tpᵀ folded into warp 0's partials before the partials' barrier
+      # (OA=1, #pragma fold_accumulator), four and two stages.
+      --extra "ok32_vb16_tqw2s4oa_h16=kda_chunk_split_c32_vb16_k128_tqx_h16:32:16:kda_chunk_h_c32_vb16_k128_w2s4oa_h16"
+      --extra "ok32_vb16_tqw2oa_h16=kda_chunk_split_c32_vb16_k128_tqx_h16:32:16:kda_chunk_h_c32_vb16_k128_w2oa_h16"
       # The chain's warps without the output (kda_chunk_scan_ko: the
       # split-key chain as the loop's ahead group, other warps computing o
       # from the state and U it hands over), two, three or four stages.

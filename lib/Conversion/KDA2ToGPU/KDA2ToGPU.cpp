@@ -5411,6 +5411,12 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
     return arith::RemUIOp::create(b, loc, x, c(y));
   };
   Value warp = div(threadId, 32);
+  // `#pragma fold_accumulator`: a split=cols reduction's accumulator (a
+  // split=none mma tile, whole in every warp) goes into warp 0's partials
+  // before they are stored, not onto the sums after the barrier, so that
+  // the products making it run before the barrier.
+  bool foldAcc = accTile && tensors[accTile].split == MmaSplit::None &&
+                 pragmaCovers(kernel, matmul, PragmaKind::fold_accumulator);
   Value group = div(laneId, 4), quad = rem(laneId, 4);
   Value lane16 = rem(laneId, 16), half = div(laneId, 16);
   Value lane8 = rem(laneId, 8), eighth = rem(div(laneId, 8), 2);
@@ -5648,6 +5654,16 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
       acc[i] = arith::AddFOp::create(b, loc, acc[i], accs[1][i]);
 
     if (partial) { // this lane's four partial sums, one 16-byte store
+      if (foldAcc) {
+        Value first = isWarp(warp, 0, loc);
+        Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+        for (int64_t i = 0; i < 4; ++i)
+          acc[i] = arith::AddFOp::create(
+              b, loc, acc[i],
+              arith::SelectOp::create(
+                  b, loc, first,
+                  slotValue(accTile, strip, colBlock, i / 2, i % 2), zero));
+      }
       Value v = vector::FromElementsOp::create(
           b, loc, VectorType::get({4}, f32), acc);
       ownPartials[matmul].push_back(v);
@@ -5766,7 +5782,8 @@ LogicalResult KernelLowering::lowerMatmul(MatmulOp matmul) {
       }
       return success();
     }
-    TensorInfo *accInfo = accTile ? &tensors[accTile] : nullptr;
+    // (Folded into warp 0's partials in phase 1: not added again.)
+    TensorInfo *accInfo = accTile && !foldAcc ? &tensors[accTile] : nullptr;
     auto vec4 = VectorType::get({4}, f32);
     // `sum` plus the other warps' partials of the block at `at` (w + 1,
     // w + 2, ... mod W: each warp starts at another's).

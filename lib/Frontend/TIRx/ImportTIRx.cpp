@@ -1466,8 +1466,8 @@ FailureOr<PragmaAttr> Emitter::pragma(const ast::Pragma &p) {
   if (!kind)
     return error(p.loc) << "unknown pragma '" << p.name
                         << "'; expected tma_coalesce, tma_pipeline, "
-                           "l2_prefetch, sm_shuffle, unroll, wgmma or "
-                           "grid_first";
+                           "l2_prefetch, sm_shuffle, unroll, wgmma, "
+                           "grid_first or fold_accumulator";
   if (!p.condition.empty()) {
     // `#pragma name if NAME`: only with NAME bound nonzero (recorded in
     // kda2.bindings only then, like a conditional parameter's binding).

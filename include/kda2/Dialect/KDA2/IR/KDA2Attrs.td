@@ -71,7 +71,7 @@ def KDA2_PragmaKind : I32EnumAttr<"PragmaKind", "scheduler pragma", [
     I32EnumAttrCase<"tma_coalesce", 0>, I32EnumAttrCase<"l2_prefetch", 1>,
     I32EnumAttrCase<"sm_shuffle", 2>, I32EnumAttrCase<"tma_pipeline", 3>,
     I32EnumAttrCase<"unroll", 4>, I32EnumAttrCase<"wgmma", 5>,
-    I32EnumAttrCase<"grid_first", 6>]> {
+    I32EnumAttrCase<"grid_first", 6>, I32EnumAttrCase<"fold_accumulator", 7>]> {
   let cppNamespace = "::mlir::kda2";
   let genSpecializedAttr = 0;
 }
