@@ -1023,7 +1023,7 @@ def main():
                              "ready flags per chunk, the scan as the prep's programmatic "
                              "dependent")
     parser.add_argument("--key-split", action="store_true",
-                        help="the scans with each chain's keys over four warps: "
+                        help="the scans with each chain's keys split over the computing warps (OW): "
                              "kda_chunk_scan_ok (with --fused) or kda_chunk_scan_hk")
     parser.add_argument("--prep-suffix", default="",
                         help="the prep cubin's name suffix: another build of the same "

@@ -78,6 +78,8 @@ kda_chunk_h_c32_vb16_k128_s3g_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K
 kda_chunk_h_c32_vb16_k128_w8 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,OW=8,OKB=1,OG=1
 kda_chunk_h_c32_vb16_k128_w2 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,OW=2
 kda_chunk_h_c32_vb16_k128_bf16_vk_w2 kda_chunk_h.tirx IN=bf16,ST=bf16,SS=vk,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,OW=2
+kda_chunk_h_c32_vb16_k128_oa kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,OA=1
+kda_chunk_h_c32_vb16_k128_bf16_vk_oa kda_chunk_h.tirx IN=bf16,ST=bf16,SS=vk,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,OA=1
 kda_chunk_h_c32_vb16_k128_w8_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OW=8,OKB=1,OG=1
 kda_chunk_h_c32_vb16_k128_w8s3_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OW=8,OKB=1,OG=1,OS=3
 kda_chunk_h_c32_vb16_k128_w8s4_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OW=8,OKB=1,OG=1,OS=4
@@ -361,6 +363,14 @@ run)
         --key-split --scan-build _w2 --only graph,strided,offsets
       python3 "$root/bench/kda_contract.py" --kernels "$kc" --prep-suffix _tq \
         --key-split --scan-build _w2 --only strided,offsets ;;
+    contract_oa)
+      # The split-key scans with Vᵀ·tpᵀ folded into the partials (OA=1,
+      # #pragma fold_accumulator; bf16 builds, the f32 and bf16 V-first
+      # pools) on the serving contract, fused and not.
+      python3 "$root/bench/kda_contract.py" --kernels "$kc" --prep-suffix _tq --fused \
+        --key-split --scan-build _oa --only graph,strided,offsets
+      python3 "$root/bench/kda_contract.py" --kernels "$kc" --prep-suffix _tq \
+        --key-split --scan-build _oa --only strided,offsets ;;
     contract_tq)
       # The same contract with the prep reading its chunk's rows whole
       # (TQ=1: g by TMA, q and k by block copies; strided rows included).
