@@ -224,6 +224,8 @@ enum class Eval : uint8_t {
   LaneId,    // lane index
   AddScaled, // operand 0 + operand 1 * imm (getelementptr)
   AddBytes,  // operand 0 + operand 1 (memref.view)
+  RegLoad,   // a register tile's element (imm: its slot), as last stored
+  RegStore,  // operand 0 into a register tile's element (imm: its slot)
 };
 
 enum class BinOp : uint8_t {
@@ -704,13 +706,24 @@ void Compiler::setMemAccess(Node &node, Value base, ValueRange indices,
     access.space = pointerSpace(base.getType());
   }
   // A register tile (an alloca) indexed by constants only, as fully
-  // unrolled loops leave it: LLVM promotes it to registers (a move).
+  // unrolled loops leave it: LLVM promotes it to registers (a move). Its
+  // elements are slots whose stored values the interpreter tracks (a
+  // counter kept in a register: the checkpoint tables' next entries).
   if (access.space == Space::Local &&
       llvm::all_of(indices, [](Value index) {
         return matchPattern(index, m_Constant());
       })) {
     node.cls = Cls::None;
-    node.eval = isStore ? Eval::None : Eval::Unknown;
+    node.eval = isStore ? Eval::RegStore : Eval::RegLoad;
+    int64_t flat = 0;
+    auto type = dyn_cast<MemRefType>(base.getType());
+    for (auto [d, index] : llvm::enumerate(indices)) {
+      APInt v;
+      matchPattern(index, m_ConstantInt(&v));
+      int64_t extent = type && type.hasStaticShape() ? type.getDimSize(d) : 1;
+      flat = flat * extent + v.getSExtValue();
+    }
+    node.imm = (int64_t(idOf(base)) << 24) + flat;
     return;
   }
   switch (access.space) {
@@ -1267,6 +1280,16 @@ private:
   std::vector<uint8_t> known, uniform;
   std::vector<int64_t> values;
   std::vector<DepSet> deps;
+  /// Register tiles' elements (Eval::RegStore/RegLoad slots): each lane's
+  /// last stored value and which lanes' are known. Inside a branch of an
+  /// unknown condition (unknownDepth > 0, both sides run) a store makes its
+  /// lanes unknown.
+  struct Slot {
+    uint32_t knownLanes = 0;
+    int64_t values[kLanes] = {};
+  };
+  llvm::DenseMap<int64_t, Slot> slots;
+  int unknownDepth = 0;
   std::vector<Instr> *out = nullptr;
   int64_t blockId[3] = {0, 0, 0};
   unsigned warp = 0;
@@ -1394,6 +1417,8 @@ void WarpInterpreter::run(int64_t cta, unsigned warpIndex, int64_t cap,
   std::fill(known.begin(), known.end(), 0);
   std::fill(uniform.begin(), uniform.end(), 1);
   std::fill(deps.begin(), deps.end(), DepSet());
+  slots.clear();
+  unknownDepth = 0;
   blockId[0] = cta % shape.grid[0];
   blockId[1] = (cta / shape.grid[0]) % shape.grid[1];
   blockId[2] = cta / (shape.grid[0] * shape.grid[1]);
@@ -1454,11 +1479,14 @@ void WarpInterpreter::runRegion(int32_t regionIndex, uint32_t mask) {
         elseMask = mask & ~truth;
       } else {
         ++stats.unknownBranches;
+        ++unknownDepth;
       }
       if (thenMask)
         runRegion(node.regions[0], thenMask);
       if (elseMask && node.regions[1] >= 0)
         runRegion(node.regions[1], elseMask);
+      if (!known[cond])
+        --unknownDepth;
       // Results: the branch each lane took; unknown when either is.
       for (auto [i, result] : llvm::enumerate(node.results)) {
         int32_t thenValue = node.yields[0][i];
@@ -1571,6 +1599,23 @@ void WarpInterpreter::runRegion(int32_t regionIndex, uint32_t mask) {
 }
 
 void WarpInterpreter::evaluate(const Node &node, uint32_t mask) {
+  if (node.eval == Eval::RegStore) {
+    if (node.operands.empty())
+      return;
+    int32_t value = node.operands[0];
+    Slot &slot = slots[node.imm];
+    for (unsigned l = 0; l < kLanes; ++l) {
+      if (!((mask >> l) & 1))
+        continue;
+      if (known[value] && unknownDepth == 0) {
+        slot.values[l] = lane(value, l);
+        slot.knownLanes |= 1u << l;
+      } else {
+        slot.knownLanes &= ~(1u << l);
+      }
+    }
+    return;
+  }
   if (node.results.empty())
     return;
   int32_t result = node.results[0];
@@ -1597,6 +1642,19 @@ void WarpInterpreter::evaluate(const Node &node, uint32_t mask) {
     if (node.cls != Cls::GlobalLoad || !loadKnownData(node, mask, result))
       setUnknown(result);
     return;
+  case Eval::RegLoad: {
+    auto it = slots.find(node.imm);
+    if (!mask || it == slots.end() ||
+        (it->second.knownLanes & mask) != mask) {
+      setUnknown(result);
+      return;
+    }
+    known[result] = 1, uniform[result] = 0;
+    for (unsigned l = 0; l < kLanes; ++l)
+      values[size_t(result) * kLanes + l] =
+          (mask >> l) & 1 ? normalize(it->second.values[l], node.width) : 0;
+    return;
+  }
   case Eval::Const:
     setUniform(result, normalize(node.imm, node.width));
     return;
