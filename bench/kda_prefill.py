@@ -360,12 +360,11 @@ def main():
                 vin = {"v": flat(v)}
                 sv = {"sv": flat(v).stride(0)}
                 op, od, _ = no_offsets(cu, N)
-                prep_c32 = prep_kernel.prepare({"q": flat(q), "k": flat(k),
-                                                "g": flat(g), "beta": flat(beta),
-                                                "cu_seqlens": cu, **mid, **op},
-                                               {**only("tt", "h", "np1", "ns"),
-                                                "hqk": H, **od},  # q/k heads: no GVA
-                                               {"scale": scale, **strides}, stream)
+                prep_args = ({"q": flat(q), "k": flat(k), "g": flat(g), "beta": flat(beta),
+                              "cu_seqlens": cu, **mid, **op},
+                             {**only("tt", "h", "np1", "ns"), "hqk": H, **od},  # no GVA
+                             {"scale": scale, **strides})
+                prep_c32 = prep_kernel.prepare(*prep_args, stream)
                 prep = prep_c32
                 if "ready" in mid:
                     def prep(prep_c32=prep_c32, ready=mid["ready"]):
@@ -402,6 +401,12 @@ def main():
                                                             device="cuda"),
                             "ckpt": torch.full((1, H, K, V), float("nan"), device="cuda")}
                     sp, sd, sx = no_offsets(cu, N, scan=True)
+                    # The fused scans' (kda_chunk_scan_o, _ok, _ko) arguments.
+                    scan_ptrs = {**vin, **pick("qd", "kl", "wn", "tp", "pb", "gl"),
+                                 "us": hs.get("us"), **slots, **ckpt, "pool": ht,
+                                 "cu_seqlens": cu, "o": flat(o), **sp}
+                    scan_dims = {**only("n", "h", "np1", "ns", "tt"), "nc": nc, "slots": N,
+                                 "blocks": 1, **sd}
                     pieces = piece_count(variant, prep_kernel)
                     if pieces:
                         # PC=1 kernels: the prep and the scan in `pieces`
@@ -410,28 +415,20 @@ def main():
                         # "Pieces"); the state between pieces in carry.
                         carry = torch.full((N, H, V, K), float("nan"), device="cuda")
                         preps = [prep_kernel.prepare(
-                            {"q": flat(q), "k": flat(k), "g": flat(g), "beta": flat(beta),
-                             "cu_seqlens": cu, **mid, **op},
-                            {**only("tt", "h", "np1", "ns"), "hqk": H, **od},
-                            {"scale": scale, **strides, "piece": p, "pieces": pieces}, stream)
-                            for p in range(pieces)]
-                        scans = [scan_kernel[0].prepare(
-                            {**vin, **pick("qd", "kl", "wn", "tp", "pb", "gl"), "us": hs["us"],
-                             **slots, **ckpt, "pool": ht, "cu_seqlens": cu, "o": flat(o),
-                             "carry": carry, **sp},
-                            {**only("n", "h", "np1", "ns", "tt"), "nc": nc, "slots": N,
-                             "blocks": 1, **sd}, {**sx, **sv, "piece": p, "pieces": pieces},
+                            *prep_args[:2], {**prep_args[2], "piece": p, "pieces": pieces},
                             stream) for p in range(pieces)]
+                        scans = [scan_kernel[0].prepare(
+                            {**scan_ptrs, "carry": carry}, scan_dims,
+                            {**sx, **sv, "piece": p, "pieces": pieces}, stream)
+                            for p in range(pieces)]
                         prep = lambda preps=preps: [x() for x in preps]  # noqa: E731
                         scan = lambda scans=scans: [x() for x in scans]  # noqa: E731
                         launch = pieces_launcher(preps, scans)
                     elif isinstance(scan_kernel, list):  # the output on the scan
                         scan = scan_kernel[0].prepare(
-                            {**vin, **pick("qd", "kl", "wn", "tp", "pb", "gl"), "us": hs["us"],
-                             **({"ready": mid["ready"]} if "ready" in mid else {}),
-                             **slots, **ckpt, "pool": ht, "cu_seqlens": cu, "o": flat(o), **sp},
-                            {**only("n", "h", "np1", "ns", "tt"), "nc": nc, "slots": N,
-                             "blocks": 1, **sd}, {**sx, **sv}, stream)
+                            {**scan_ptrs,
+                             **({"ready": mid["ready"]} if "ready" in mid else {})},
+                            scan_dims, {**sx, **sv}, stream)
                     scan_h = None if isinstance(scan_kernel, list) else scan_kernel[0].prepare(
                         {**vin, **pick("kl", "wn", "tp", "gl"), **hs, **slots, **ckpt,
                          "pool": ht, "cu_seqlens": cu, **sp},

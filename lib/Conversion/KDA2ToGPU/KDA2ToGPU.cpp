@@ -455,7 +455,7 @@ private:
   /// arrivals on barrier base + stage), for iterations i >= S.
   void waitEmpty(int64_t base, Value i, Value stage, Location loc);
   /// A loop over producerLoop's iterations i, the insertion point in its
-  /// body after the wait for stage i mod S to be free: (i, stage).
+  /// body: (i, stage i mod S). The caller waits for what it needs free.
   std::pair<Value, Value> walkStages(Location loc);
   /// A barrier of the block's computing threads (with a producer warp: a
   /// named barrier leaving it out, or a warp barrier when one warp computes).
@@ -875,9 +875,9 @@ private:
   SmallVector<Operation *> aheadChain;
   DenseSet<Operation *> aheadSlice;
   /// TMA copies at the top level of the ahead body (its inputs), issued by
-  /// the ahead group S - 1 iterations ahead into stages of their own
-  /// buffers (aheadInputs) on mbarriers [1 + 2 S, 1 + 3 S); the ahead
-  /// body's index arithmetic they need (aheadCopyChain).
+  /// the producer warp into stages of their own buffers (aheadInputs) on
+  /// full mbarriers [1 + 2 S, 1 + 3 S); the ahead body's index arithmetic
+  /// they need (aheadCopyChain).
   SmallVector<StoreOp> aheadCopies;
   SmallVector<Value> aheadInputs;
   SmallVector<Operation *> aheadCopyChain;
@@ -4400,11 +4400,7 @@ LogicalResult KernelLowering::lowerProducer(Block &block) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(
         scf::IfOp::create(b, loc, TypeRange(), one, false).thenBlock());
-    auto forOp = scf::ForOp::create(
-        b, loc, c(0), lookup(producerLoop.getUpperBound()), c(1));
-    b.setInsertionPoint(forOp.getBody()->getTerminator());
-    Value i = forOp.getInductionVar();
-    Value stage = arith::RemUIOp::create(b, loc, i, c(pipelineStages));
+    auto [i, stage] = walkStages(loc);
     tmaSingleThread = true;
     // The ahead group's inputs first (it runs ahead of the computing
     // threads), into the stage its iteration i - S left (all of its threads
@@ -4430,7 +4426,6 @@ std::pair<Value, Value> KernelLowering::walkStages(Location loc) {
   b.setInsertionPoint(forOp.getBody()->getTerminator());
   Value i = forOp.getInductionVar();
   Value stage = arith::RemUIOp::create(b, loc, i, c(pipelineStages));
-  waitStageEmpty(i, stage, loc);
   return {i, stage};
 }
 
@@ -4482,6 +4477,7 @@ LogicalResult KernelLowering::lowerAheadLoop() {
   // inputs (the producer warp copies them S - 1 iterations ahead) arrive on
   // the stage's ahead barrier.
   auto [i, stage] = walkStages(loc);
+  waitStageEmpty(i, stage, loc);
   if (!aheadCopies.empty())
     waitTma(arith::AddIOp::create(b, loc, c(aheadBarrierBase()), stage),
             aheadBarrierBase(), stages);
