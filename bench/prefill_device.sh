@@ -229,6 +229,10 @@ run)
       --extra "o32_vb64_wg2=$prep64:kda_chunk_h_c32_vb64_k128_wg2"
       --extra "o32_vb64_wg_pb32=$prep64pb:kda_chunk_h_c32_vb64_k128_wg_pb32"
       --extra "o32_vb64_wg2_pb32=$prep64pb:kda_chunk_h_c32_vb64_k128_wg2_pb32")
+  # EXTRA: more variants, space-separated, as --extra takes them
+  # (name=prep:C:VB[:scan]): a scan's cubin kept from before a lowering
+  # change beside the one built after it, say.
+  for e in ${EXTRA:-}; do wg+=(--extra "$e"); done
   sanitize() { "${SANITIZER:-compute-sanitizer}" --tool "$1" --error-exitcode 3 \
                  python3 "$root/bench/kda_prefill.py" --kernels "$kc" --gate lb5edge \
                  "${wg[@]}" --variants "${SAN_VARIANTS:-ok32_vb16,ok32_vb16_pb32}" \

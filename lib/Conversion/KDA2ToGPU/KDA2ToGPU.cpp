@@ -415,6 +415,14 @@ private:
   /// Waits for mbarrier `barrierIndex`'s current phase; a dynamic index is
   /// one of [first, first + count) (default: the full barriers [0, S]).
   void waitTma(Value barrierIndex, int64_t first = 0, int64_t count = 0);
+  /// Whether the threads keep their phase parities as the bits of one
+  /// 32-bit word (a bit per mbarrier) rather than a word each: in loops
+  /// with a producer warp, whose computing warps pick the stage's parity
+  /// among 1 + S barriers each iteration. (The one-warp scans, which issue
+  /// their own copies at 80 registers, spilled 8 bytes with the word.)
+  bool phaseBits() const {
+    return producerLoop && tmaBarrierCount <= 32;
+  }
   LogicalResult lowerPipelinedLoop(LoopOp loop, Value upper);
   /// kda2.signal and kda2.wait (docs/Dialect.md, ready flags).
   LogicalResult lowerSignal(SignalOp signal);
@@ -1831,12 +1839,14 @@ LogicalResult KernelLowering::run() {
   for (TmaMap &tma : tmaMaps)
     tmaDescriptors.push_back(entry.getArgument(tma.param));
   // TMA: one mbarrier (initialised by thread 0 for one arrival plus the
-  // copy's bytes) and each thread's copy of its phase parity.
+  // copy's bytes) and each thread's copy of its phase parity: bit j of one
+  // word for barrier j (waitTma), or a word per barrier past 32 of them.
   if (!tmaMaps.empty()) {
     OpBuilder::InsertionGuard guard(b);
+    int64_t words = phaseBits() ? 1 : tmaBarrierCount;
     tmaPhase = memref::AllocaOp::create(
-        b, loc, MemRefType::get({tmaBarrierCount}, b.getI32Type()));
-    for (int64_t i = 0; i < tmaBarrierCount; ++i)
+        b, loc, MemRefType::get({words}, b.getI32Type()));
+    for (int64_t i = 0; i < words; ++i)
       memref::StoreOp::create(
           b, loc, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)),
           tmaPhase, ValueRange{constantIndex(i, loc)});
@@ -3971,6 +3981,29 @@ void KernelLowering::waitTma(Value barrierIndex, int64_t first,
                              int64_t count) {
   Location loc = barrierIndex.getLoc();
   Value bar = sharedPointer(tmaBarrier, {barrierIndex}, loc);
+  auto i32 = [&](int32_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  };
+  auto tryWait = [&](Value phase) {
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, bar, phase, i32(10000000));
+  };
+  if (phaseBits()) {
+    // Bit `barrierIndex` of the word: a shift to read it and an xor to
+    // flip it, whatever the index (a pipeline stage's select chain over
+    // the barriers took ~4 instructions per barrier in the loop's head).
+    Value word = constantIndex(0, loc);
+    Value bits = memref::LoadOp::create(b, loc, tmaPhase, ValueRange{word});
+    Value bit = arith::ShLIOp::create(
+        b, loc, i32(1),
+        arith::IndexCastOp::create(b, loc, b.getI32Type(), barrierIndex));
+    Value set = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                      arith::AndIOp::create(b, loc, bits, bit),
+                                      i32(0));
+    tryWait(arith::ExtUIOp::create(b, loc, b.getI32Type(), set));
+    memref::StoreOp::create(b, loc, arith::XOrIOp::create(b, loc, bits, bit),
+                            tmaPhase, ValueRange{word});
+    return;
+  }
   // The phases stay in registers: a dynamic index (a pipeline stage) picks
   // its slot with selects rather than indexing the array (local memory).
   bool dynamic = !getConstantIntValue(barrierIndex);
@@ -3988,14 +4021,12 @@ void KernelLowering::waitTma(Value barrierIndex, int64_t first,
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                  barrierIndex, slots[i]);
   };
-  Value phase = phases.front();
-  for (unsigned i = 1; i < slots.size(); ++i)
-    phase = arith::SelectOp::create(b, loc, isSlot(i), phases[i], phase);
-  NVVM::MBarrierTryWaitParityOp::create(
-      b, loc, bar, phase,
-      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(10000000)));
-  Value flipped = arith::XOrIOp::create(
-      b, loc, phase, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1)));
+  Value phase;
+  for (unsigned i = 0; i < slots.size(); ++i)
+    phase = i ? arith::SelectOp::create(b, loc, isSlot(i), phases[i], phase)
+              : phases[i];
+  tryWait(phase);
+  Value flipped = arith::XOrIOp::create(b, loc, phase, i32(1));
   for (unsigned i = 0; i < slots.size(); ++i) {
     Value value = dynamic ? arith::SelectOp::create(b, loc, isSlot(i), flipped,
                                                     phases[i])
