@@ -415,6 +415,9 @@ private:
   /// Waits for mbarrier `barrierIndex`'s current phase; a dynamic index is
   /// one of [first, first + count) (default: the full barriers [0, S]).
   void waitTma(Value barrierIndex, int64_t first = 0, int64_t count = 0);
+  /// Every thread waits until mbarrier `bar` completes the phase of parity
+  /// `parity` (i32, 0 or 1).
+  void tryWaitParity(Value bar, Value parity, Location loc);
   /// Whether the threads keep their phase parities as the bits of one
   /// 32-bit word (a bit per mbarrier) rather than a word each: in loops
   /// with a producer warp, whose computing warps pick the stage's parity
@@ -3984,9 +3987,6 @@ void KernelLowering::waitTma(Value barrierIndex, int64_t first,
   auto i32 = [&](int32_t v) {
     return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
   };
-  auto tryWait = [&](Value phase) {
-    NVVM::MBarrierTryWaitParityOp::create(b, loc, bar, phase, i32(10000000));
-  };
   if (phaseBits()) {
     // Bit `barrierIndex` of the word: a shift to read it and an xor to
     // flip it, whatever the index (a pipeline stage's select chain over
@@ -3999,7 +3999,8 @@ void KernelLowering::waitTma(Value barrierIndex, int64_t first,
     Value set = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
                                       arith::AndIOp::create(b, loc, bits, bit),
                                       i32(0));
-    tryWait(arith::ExtUIOp::create(b, loc, b.getI32Type(), set));
+    tryWaitParity(bar, arith::ExtUIOp::create(b, loc, b.getI32Type(), set),
+                  loc);
     memref::StoreOp::create(b, loc, arith::XOrIOp::create(b, loc, bits, bit),
                             tmaPhase, ValueRange{word});
     return;
@@ -4025,7 +4026,7 @@ void KernelLowering::waitTma(Value barrierIndex, int64_t first,
   for (unsigned i = 0; i < slots.size(); ++i)
     phase = i ? arith::SelectOp::create(b, loc, isSlot(i), phases[i], phase)
               : phases[i];
-  tryWait(phase);
+  tryWaitParity(bar, phase, loc);
   Value flipped = arith::XOrIOp::create(b, loc, phase, i32(1));
   for (unsigned i = 0; i < slots.size(); ++i) {
     Value value = dynamic ? arith::SelectOp::create(b, loc, isSlot(i), flipped,
@@ -4383,11 +4384,15 @@ void KernelLowering::waitEmpty(int64_t base, Value i, Value stage,
       arith::AddIOp::create(b, loc, arith::DivUIOp::create(b, loc, i, c(stages)),
                             c(1)),
       c(2));
-  NVVM::MBarrierTryWaitParityOp::create(
-      b, loc,
+  tryWaitParity(
       sharedPointer(tmaBarrier, {arith::AddIOp::create(b, loc, c(base), stage)},
                     loc),
-      arith::IndexCastOp::create(b, loc, b.getI32Type(), parity),
+      arith::IndexCastOp::create(b, loc, b.getI32Type(), parity), loc);
+}
+
+void KernelLowering::tryWaitParity(Value bar, Value parity, Location loc) {
+  NVVM::MBarrierTryWaitParityOp::create(
+      b, loc, bar, parity,
       arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(10000000)));
 }
 
