@@ -15,6 +15,7 @@ import json
 import os
 import re
 import sys
+import time
 
 import torch
 
@@ -299,6 +300,7 @@ def main():
         bounds = [0]
         for n in lens:
             bounds.append(bounds[-1] + n)
+        t_ref = time.perf_counter()
         if args.no_reference:
             o_ref = s_ref = None
         elif varlen:  # the reference per sequence
@@ -312,6 +314,9 @@ def main():
                 s_ref[i] = s_i[0]
         else:
             o_ref, s_ref = reference(q, k, v, g, beta, h0, scale)
+        if o_ref is not None:
+            torch.cuda.synchronize()
+            print(f"reference {shape}: {time.perf_counter() - t_ref:.1f} s", file=sys.stderr, flush=True)
         cu = torch.tensor(bounds, dtype=torch.int32, device="cuda")
         flat = lambda x: x.reshape(tt, H, *x.shape[3:])  # noqa: E731  [B, T, H, ...] -> [tt, H, ...]
         rows = []

@@ -321,6 +321,15 @@ run)
         ncu --import "$rep.ncu-rep" --page source --csv --print-source sass > "$rep.csv"
         python3 "$root/bench/ncu_hotspots.py" "$rep.csv" --top 30
       done ;;
+    issue)
+      # The issue's table (docs/Prefill.md, Status): the kernels it quotes
+      # at every shape against the float64 reference, the large shapes
+      # included (the token-by-token recurrence on the GPU, its time
+      # printed), beside FLA: the split-key scan with four and two stages
+      # after the TQ prep, and the 64-column wgmma scan.
+      iv=ok32_vb16_tqw2s4_h16,ok32_vb16_tqw2_h16,o32_vb64_wg2_tqx_h16
+      bench "${wg[@]}" --variants "$iv" --shapes 2x1024x8,2x2048x8,1x4096x8,1000+3000+1+500+3692x8
+      bench "${wg[@]}" --variants "$iv" --shapes 8x4096x16,1x32768x32 ;;
     variants)
       # Any variants (the --extra ones above included) at any shapes:
       # VARIANTS, SHAPES, and NOREF=1 for timing only.
@@ -391,7 +400,7 @@ run)
         --only graph,determinism,strided,workspace,offsets ;;
     racecheck|memcheck)
       sanitize "$step" ;;
-    *) echo "unknown step '$step' (small, large, wgmma, small_wg, large_wg, pb32_wg, h16, rdy, tq, fused, variants, h16act, k64, k256, contract, contract_tq, contract_rdy," \
+    *) echo "unknown step '$step' (small, large, issue, wgmma, small_wg, large_wg, pb32_wg, h16, rdy, tq, fused, variants, h16act, k64, k256, contract, contract_tq, contract_rdy," \
             "racecheck, memcheck)" >&2; exit 2 ;;
     esac
     } 2>&1 | log "$step"
