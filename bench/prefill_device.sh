@@ -133,6 +133,9 @@ kda_chunk_h_c32_vb16_k128_w1_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=
 kda_chunk_h_c32_vb16_k64_w1_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=64,V=64,C=32,VB=16,NVB=4,TP=f16,KL=f16,OW=1,OS=4
 kda_chunk_split_c32_vb16_k256_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=256,V=256,C=32,VB=16,NVB=16,BPS=1,TP=f16,KL=f16,TW=bf16
 kda_chunk_h_c32_vb16_k256_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=256,V=256,C=32,VB=16,NVB=16,OKB=1,HKB=1,TP=f16,KL=f16,OW=4
+kda_chunk_split_c32_vb16_k128_tqxpdl_h16 kda_chunk_split.tirx IN=bf16,SL=row_major,IX=i32,GB=5,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,TW=bf16,BPS=4,TQ=1,PDL=1 --kda2-fast-math
+kda_chunk_h_c32_vb16_k128_w2s4pdl_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OW=2,OS=4,PDL=1
+kda_chunk_h_c32_vb16_k128_w2pdl_h16 kda_chunk_h.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,C=32,VB=16,NVB=8,TP=f16,KL=f16,OW=2,PDL=1
 kda_decode_pool_k128_f32_kv kda_decode_pool.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,VB=32,NVB=4,LANES=2
 kda_decode_spec_k128_f32_kv kda_decode_spec.tirx IN=bf16,ST=f32,SS=kv,IX=i32,K=128,V=128,VB=32,NVB=4,LANES=4
 LIST
@@ -215,6 +218,11 @@ run)
       --extra "ok32_vb16_tqw2s4pc4_h16=kda_chunk_split_c32_vb16_k128_tqxpc_h16:32:16:kda_chunk_h_c32_vb16_k128_w2s4pc_h16"
       --extra "ok32_vb16_tqw2pc2_h16=kda_chunk_split_c32_vb16_k128_tqxpc_h16:32:16:kda_chunk_h_c32_vb16_k128_w2pc_h16"
       --extra "ok32_vb16_tqw2pc3_h16=kda_chunk_split_c32_vb16_k128_tqxpc_h16:32:16:kda_chunk_h_c32_vb16_k128_w2pc_h16"
+      # The scan as the prep's programmatic dependent (PDL=1 on both:
+      # launch_dependents() in the prep, wait_prior() before the scan's
+      # chunk loop), four and two stages.
+      --extra "ok32_vb16_tqw2s4pdl_h16=kda_chunk_split_c32_vb16_k128_tqxpdl_h16:32:16:kda_chunk_h_c32_vb16_k128_w2s4pdl_h16"
+      --extra "ok32_vb16_tqw2pdl_h16=kda_chunk_split_c32_vb16_k128_tqxpdl_h16:32:16:kda_chunk_h_c32_vb16_k128_w2pdl_h16"
       # Vᵀ·tpᵀ folded into warp 0's partials before the partials' barrier
       # (OA=1, #pragma fold_accumulator), four and two stages.
       --extra "ok32_vb16_tqw2s4oa_h16=kda_chunk_split_c32_vb16_k128_tqx_h16:32:16:kda_chunk_h_c32_vb16_k128_w2s4oa_h16"
@@ -330,6 +338,12 @@ run)
       iv=ok32_vb16_tqw2s4_h16,ok32_vb16_tqw2_h16,o32_vb64_wg2_tqx_h16
       bench "${wg[@]}" --variants "$iv" --shapes 2x1024x8,2x2048x8,1x4096x8,1000+3000+1+500+3692x8
       bench "${wg[@]}" --variants "$iv" --shapes 8x4096x16,1x32768x32 ;;
+    pdl)
+      # The scan as the prep's programmatic dependent (PDL=1 on both)
+      # beside the same pair without it, against float64 and FLA, the
+      # small shapes and the varlen batch.
+      pv=ok32_vb16_tqw2s4_h16,ok32_vb16_tqw2s4pdl_h16,ok32_vb16_tqw2_h16,ok32_vb16_tqw2pdl_h16
+      bench "${wg[@]}" --variants "$pv" --shapes 2x1024x8,2x2048x8,1x4096x8,1000+3000+1+500+3692x8 ;;
     variants)
       # Any variants (the --extra ones above included) at any shapes:
       # VARIANTS, SHAPES, and NOREF=1 for timing only.
@@ -400,7 +414,7 @@ run)
         --only graph,determinism,strided,workspace,offsets ;;
     racecheck|memcheck)
       sanitize "$step" ;;
-    *) echo "unknown step '$step' (small, large, issue, wgmma, small_wg, large_wg, pb32_wg, h16, rdy, tq, fused, variants, h16act, k64, k256, contract, contract_tq, contract_rdy," \
+    *) echo "unknown step '$step' (small, large, issue, pdl, wgmma, small_wg, large_wg, pb32_wg, h16, rdy, tq, fused, variants, h16act, k64, k256, contract, contract_tq, contract_rdy," \
             "racecheck, memcheck)" >&2; exit 2 ;;
     esac
     } 2>&1 | log "$step"

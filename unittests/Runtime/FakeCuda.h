@@ -351,7 +351,7 @@ prefillPrepMetadata(const PrefillBinding &b = {},
            : "arg dim h\narg dim np1\narg dim n\narg dim nc\n");
   if (b.bindings)
     m += "bind BPS 0\nbind C " + C + "\nbind GB " + std::to_string(b.gb) +
-         "\nbind K " + K + "\n";
+         "\nbind K " + K + "\nbind PDL 0\n";
   return m + "end\n";
 }
 

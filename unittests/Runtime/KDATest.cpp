@@ -2399,7 +2399,7 @@ TEST(KdaPrefillFused, KeySplitScanIsAFusedScan) {
   // kda_chunk_scan_ok (the keys of each chain over two warps, the
   // template's default) has kda_chunk_scan_o's arguments and grid; only its
   // block differs (two computing warps and the producer), and its OKB, OS and OW bindings (the
-  // blocks per SM promised to ptxas, its TMA stages, its computing warps). The runtime takes it as the fused
+  // blocks per SM promised to ptxas, its TMA stages, its computing warps, whether it waits for the prep as its programmatic dependent). The runtime takes it as the fused
   // scan and launches it with the block its metadata states.
   PrefillBinding served;
   served.vb = 16;
@@ -2408,7 +2408,7 @@ TEST(KdaPrefillFused, KeySplitScanIsAFusedScan) {
   EXPECT_EQ(replaced(replaced(kda2::fake::prefillScanOMetadata(
                                   served, "kda_chunk_scan_ok"),
                               "block 64 1 1", "block 96 1 1"),
-                     "bind NVB 8\n", "bind NVB 8\nbind OKB 2\nbind OS 2\nbind OW 2\n"),
+                     "bind NVB 8\n", "bind NVB 8\nbind OKB 2\nbind OS 2\nbind OW 2\nbind PDL 0\n"),
             real);
   const KernelInfo p = realServingPrep(),
                    s = parsed(real);

@@ -690,6 +690,8 @@ private:
   std::string chip;
   /// Ready flags (kda2.signal, kda2.wait) in the kernel.
   bool signals = false, waits = false;
+  /// kda2.wait_prior in the kernel: launched as a programmatic dependent.
+  bool waitsPrior = false;
   /// `#pragma grid_first`: the block loops' index, remapped so that the
   /// grid coordinates vary fastest in dispatch order (null: blockIdx.x).
   Value blockXIndex;
@@ -1566,8 +1568,9 @@ std::string KernelLowering::buildMetadata() {
   if (persistentLoop)
     os << "persistent " << persistentBlocks << "\n";
   // Launched as the programmatic dependent of the kernel before it: it
-  // waits for that kernel's ready flags itself (kda2.wait).
-  if (waits && hasGridDep)
+  // waits for that kernel's ready flags (kda2.wait) or its end
+  // (kda2.wait_prior) itself.
+  if ((waits || waitsPrior) && hasGridDep)
     os << "pdl 1\n";
   // The compile-time integer bindings the kernel was built with (the
   // importer's `kda2.bindings`; a specialised copy carries its generic
@@ -1825,6 +1828,7 @@ LogicalResult KernelLowering::run() {
   kernel.walk([&](Operation *op) {
     signals |= isa<SignalOp>(op);
     waits |= isa<WaitOp>(op);
+    waitsPrior |= isa<WaitPriorOp>(op);
   });
   // A kernel that publishes ready flags lets the next kernel (launched as
   // its programmatic dependent) start as soon as all of its blocks have:
@@ -2499,6 +2503,18 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       })
       .Case<MatmulOp>([&](MatmulOp matmul) { return lowerMatmul(matmul); })
       .Case<SignalOp>([&](SignalOp signal) { return lowerSignal(signal); })
+      .Case<LaunchDependentsOp>([&](LaunchDependentsOp launch) {
+        if (hasGridDep)
+          NVVM::GriddepcontrolOp::create(
+              b, launch.getLoc(), NVVM::GridDepActionKind::launch_dependents);
+        return success();
+      })
+      .Case<WaitPriorOp>([&](WaitPriorOp wait) {
+        if (hasGridDep)
+          NVVM::GriddepcontrolOp::create(b, wait.getLoc(),
+                                         NVVM::GridDepActionKind::wait);
+        return success();
+      })
       .Case<WaitOp>([&](WaitOp wait) {
         // A pipelined loop's flag is waited for where its copies are issued.
         return pipelinedWaits.contains(wait) ? success() : lowerWait(wait);
@@ -4436,6 +4452,10 @@ LogicalResult KernelLowering::lowerProducer(Block &block) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(
         scf::IfOp::create(b, loc, TypeRange(), one, false).thenBlock());
+    // The kernel before it ends before the first copy (its results are
+    // what the copies read; kda2.wait_prior).
+    if (waitsPrior && hasGridDep)
+      NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
     auto [i, stage] = walkStages(loc);
     tmaSingleThread = true;
     // The ahead group's inputs first (it runs ahead of the computing

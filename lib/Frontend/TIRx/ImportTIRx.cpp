@@ -1124,16 +1124,32 @@ LogicalResult Emitter::emitStatement(const ast::Stmt &stmt) {
 }
 
 /// `signal(f[i, ...])` and `wait_for(f[i, ...])`: a ready flag between a
-/// kernel and the kernel launched after it (kda2.signal, kda2.wait).
+/// kernel and the kernel launched after it (kda2.signal, kda2.wait);
+/// `launch_dependents()` and `wait_prior()`: the programmatic launch of the
+/// next kernel and the wait for the one before (kda2.launch_dependents,
+/// kda2.wait_prior).
 LogicalResult Emitter::emitCallStmt(const ast::CallStmt &stmt) {
   if (failed(rejectAnnotations(stmt, "a call statement")))
     return failure();
   const ast::CallExpr &call = *stmt.call;
+  bool launch = call.callee == "launch_dependents";
+  if (launch || call.callee == "wait_prior") {
+    if (!call.args.empty())
+      return error(call.loc) << "'" << call.callee
+                             << "' takes no arguments: " << call.callee
+                             << "()";
+    Operation *op =
+        launch ? LaunchDependentsOp::create(builder, loc(stmt.loc))
+                     .getOperation()
+               : WaitPriorOp::create(builder, loc(stmt.loc)).getOperation();
+    return mlir::verify(op);
+  }
   bool signal = call.callee == "signal";
   if (!signal && call.callee != "wait_for")
     return error(call.loc) << "'" << call.callee
                            << "(...)' is not a statement; a call standing "
-                              "alone is signal(f[i]) or wait_for(f[i])";
+                              "alone is signal(f[i]), wait_for(f[i]), "
+                              "launch_dependents() or wait_prior()";
   const auto *flag = call.args.size() == 1
                          ? dyn_cast<ast::IndexExpr>(call.args[0].get())
                          : nullptr;

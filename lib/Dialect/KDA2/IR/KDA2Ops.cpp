@@ -982,6 +982,26 @@ LogicalResult WaitOp::verify() {
   return verifyFlag(*this, getFlags(), getIndices().size(), false);
 }
 
+/// launch_dependents and wait_prior order whole kernels: they stand in a
+/// kernel, once each.
+static LogicalResult verifyKernelOrder(Operation *op) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (!kernel)
+    return op->emitOpError() << "must be inside a kda2.kernel";
+  Operation *first = nullptr;
+  kernel.walk([&](Operation *other) {
+    if (!first && other->getName() == op->getName())
+      first = other;
+  });
+  if (first != op)
+    return op->emitOpError() << "appears more than once in the kernel";
+  return success();
+}
+
+LogicalResult LaunchDependentsOp::verify() { return verifyKernelOrder(*this); }
+
+LogicalResult WaitPriorOp::verify() { return verifyKernelOrder(*this); }
+
 //===----------------------------------------------------------------------===//
 // Element-wise ops
 //===----------------------------------------------------------------------===//

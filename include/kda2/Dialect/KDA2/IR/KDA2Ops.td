@@ -734,4 +734,46 @@ def KDA2_WaitOp : KDA2_Op<"wait", [MemoryEffects<[MemWrite, MemRead]>]> {
   let hasVerifier = 1;
 }
 
+def KDA2_LaunchDependentsOp : KDA2_Op<"launch_dependents", [MemoryEffects<[MemWrite]>]> {
+  let summary = "`launch_dependents()`: let the next kernel launch early";
+  let description = [{
+    Lets the kernel launched after this one on the stream as its
+    programmatic dependent (a kernel holding `kda2.wait_prior`) start once
+    every block of this kernel has passed this point, instead of at this
+    kernel's end (on sm_90: `griddepcontrol.launch_dependents`; earlier chips
+    have no programmatic launch, and it lowers to nothing). Nothing this
+    kernel stores is published by it: the dependent's `kda2.wait_prior`
+    waits for this kernel's end.
+
+    ```mlir
+    kda2.launch_dependents
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def KDA2_WaitPriorOp : KDA2_Op<"wait_prior", [MemoryEffects<[MemWrite, MemRead]>]> {
+  let summary = "`wait_prior()`: wait for the kernel launched before it to end";
+  let description = [{
+    Marks the kernel as the programmatic dependent of the kernel launched
+    before it on the stream (its launch metadata says `pdl 1`: the runtime
+    launches it with programmatic stream serialization, so its blocks may
+    start while that kernel runs) and waits, where it stands, until that
+    kernel has ended and its stores are visible (on sm_90:
+    `griddepcontrol.wait`). What a thread does before it (index arithmetic,
+    loads of inputs the kernel before does not write, barrier setup)
+    overlaps the other kernel's tail; a thread that reads that kernel's
+    results must pass it first. A `#pragma tma_pipeline` loop's producer
+    thread waits before its first copy. On earlier chips the launch is an
+    ordinary one (the stream orders the kernels) and it lowers to nothing.
+
+    ```mlir
+    kda2.wait_prior
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 #endif // KDA2_DIALECT_KDA2_IR_KDA2OPS_TD
