@@ -431,6 +431,9 @@ private:
   LogicalResult lowerSignal(SignalOp signal);
   LogicalResult requireUniform(Operation *op);
   LogicalResult lowerWait(WaitOp wait);
+  /// `griddepcontrol` (programmatic dependent launch) where the chip has
+  /// it, nothing before sm_90.
+  void gridDepControl(NVVM::GridDepActionKind kind, Location loc);
   /// Spins until the flag `wait` names is set (acquire, GPU scope), then
   /// orders the async proxy (TMA) after it; the calling thread only.
   void spinOnFlag(WaitOp wait);
@@ -1833,9 +1836,8 @@ LogicalResult KernelLowering::run() {
   // A kernel that publishes ready flags lets the next kernel (launched as
   // its programmatic dependent) start as soon as all of its blocks have:
   // the dependent waits for the flags, not for this kernel's end.
-  if (signals && hasGridDep)
-    NVVM::GriddepcontrolOp::create(b, loc,
-                                   NVVM::GridDepActionKind::launch_dependents);
+  if (signals)
+    gridDepControl(NVVM::GridDepActionKind::launch_dependents, loc);
   for (auto [i, name] : llvm::enumerate(dimNames))
     dimIndex[name] = arith::IndexCastOp::create(
         b, loc, b.getIndexType(),
@@ -2109,8 +2111,8 @@ LogicalResult KernelLowering::run() {
   // A kernel that waits for ready flags started before the kernel setting
   // them ended (programmatic dependent launch): it ends after it, so that
   // the stream's next work sees all of that kernel's stores.
-  if (waits && hasGridDep)
-    NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
+  if (waits)
+    gridDepControl(NVVM::GridDepActionKind::wait, loc);
   gpu::ReturnOp::create(b, loc);
   if (failed(unrollLoops()))
     return failure();
@@ -2503,16 +2505,11 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       })
       .Case<MatmulOp>([&](MatmulOp matmul) { return lowerMatmul(matmul); })
       .Case<SignalOp>([&](SignalOp signal) { return lowerSignal(signal); })
-      .Case<LaunchDependentsOp>([&](LaunchDependentsOp launch) {
-        if (hasGridDep)
-          NVVM::GriddepcontrolOp::create(
-              b, launch.getLoc(), NVVM::GridDepActionKind::launch_dependents);
-        return success();
-      })
-      .Case<WaitPriorOp>([&](WaitPriorOp wait) {
-        if (hasGridDep)
-          NVVM::GriddepcontrolOp::create(b, wait.getLoc(),
-                                         NVVM::GridDepActionKind::wait);
+      .Case<LaunchDependentsOp, WaitPriorOp>([&](Operation *order) {
+        gridDepControl(isa<WaitPriorOp>(order)
+                           ? NVVM::GridDepActionKind::wait
+                           : NVVM::GridDepActionKind::launch_dependents,
+                       order->getLoc());
         return success();
       })
       .Case<WaitOp>([&](WaitOp wait) {
@@ -4454,8 +4451,8 @@ LogicalResult KernelLowering::lowerProducer(Block &block) {
         scf::IfOp::create(b, loc, TypeRange(), one, false).thenBlock());
     // The kernel before it ends before the first copy (its results are
     // what the copies read; kda2.wait_prior).
-    if (waitsPrior && hasGridDep)
-      NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
+    if (waitsPrior)
+      gridDepControl(NVVM::GridDepActionKind::wait, loc);
     auto [i, stage] = walkStages(loc);
     tmaSingleThread = true;
     // The ahead group's inputs first (it runs ahead of the computing
@@ -4767,6 +4764,12 @@ void KernelLowering::spinOnFlag(WaitOp wait) {
   if (hasGridDep)
     NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_global,
                                NVVM::SharedSpaceAttr());
+}
+
+void KernelLowering::gridDepControl(NVVM::GridDepActionKind kind,
+                                    Location loc) {
+  if (hasGridDep)
+    NVVM::GriddepcontrolOp::create(b, loc, kind);
 }
 
 /// `wait_for(f[i])` in place: thread 0 waits for the flag, then the block
